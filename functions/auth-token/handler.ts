@@ -1,0 +1,23 @@
+import * as v from 'valibot';
+import { issueAccessToken } from '../../shared/auth/clients.js';
+import { loadConfig } from '../../shared/config.js';
+import { DynamoClientStore } from '../../shared/infra/client-store.js';
+import { sharedDocumentClient } from '../../shared/infra/dynamo-client.js';
+import { jsonResponse } from '../../shared/http/envelope.js';
+import { httpHandler } from '../../shared/http/middleware.js';
+import { parseInput } from '../../shared/http/validation.js';
+
+const config = loadConfig();
+const clients = new DynamoClientStore(sharedDocumentClient(), config.tableName);
+
+const TokenRequest = v.strictObject({
+  public_key: v.pipe(v.string(), v.minLength(1), v.maxLength(255)),
+  secret_key: v.pipe(v.string(), v.minLength(1), v.maxLength(255)),
+});
+
+/** POST /api/v2/auth/token: exchanges a client's keys for a short-lived access token. */
+export const handler = httpHandler(async (event) => {
+  const { public_key, secret_key } = parseInput(TokenRequest, event.body);
+  const token = await issueAccessToken(clients, public_key, secret_key, config.accessTokenTtlSeconds);
+  return jsonResponse(200, token, { 'cache-control': 'no-store' });
+}, { jsonBody: true });

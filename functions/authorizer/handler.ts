@@ -1,0 +1,22 @@
+import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
+import { verifyToken } from '../../shared/auth/tokens.js';
+import type { AuthorizerContext } from '../../shared/http/middleware.js';
+
+const SCHEME = /^(?:JWT|Bearer) +([A-Za-z0-9_.-]+)$/i;
+
+/**
+ * Lambda authorizer (HTTP API, simple responses) for every merchant route. Verifies the access
+ * token with no database call and hands the client id to the handler.
+ *
+ * It always answers isAuthorized: true: HTTP APIs cannot shape an authorizer's rejection, so a
+ * failed check travels as `auth_error` and the handler's middleware answers 401 in the error
+ * envelope before any business code runs (see README "Authentication").
+ */
+export async function handler(event: Pick<APIGatewayRequestAuthorizerEventV2, 'headers'>): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>> {
+  const header = event.headers?.authorization ?? event.headers?.Authorization;
+  const token = header ? SCHEME.exec(header.trim())?.[1] : undefined;
+  if (!token) return { isAuthorized: true, context: { auth_error: 'missing' } };
+  const result = await verifyToken('access', token);
+  if (!result.ok) return { isAuthorized: true, context: { auth_error: result.reason } };
+  return { isAuthorized: true, context: { client_id: String(result.payload.sub) } };
+}

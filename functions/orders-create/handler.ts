@@ -1,0 +1,32 @@
+import { quoteTokenReader } from '../../shared/auth/quote-tokens.js';
+import { loadConfig } from '../../shared/config.js';
+import { createOrder } from '../../shared/domain/create-order.js';
+import { randomIds } from '../../shared/domain/ids.js';
+import { systemClock } from '../../shared/domain/ports.js';
+import { emptyResponse, jsonResponse } from '../../shared/http/envelope.js';
+import { clientIdOf, httpHandler } from '../../shared/http/middleware.js';
+import { orderView } from '../../shared/http/order-view.js';
+import { CreateOrderRequest } from '../../shared/http/schemas.js';
+import { parseInput } from '../../shared/http/validation.js';
+import { DynamoClientStore } from '../../shared/infra/client-store.js';
+import { sharedDocumentClient } from '../../shared/infra/dynamo-client.js';
+import { DynamoMetricsStore } from '../../shared/infra/metrics-store.js';
+import { DynamoOrderStore } from '../../shared/infra/order-store.js';
+
+const config = loadConfig();
+const doc = sharedDocumentClient();
+const deps = {
+  orders: new DynamoOrderStore(doc, config.tableName, config.metricsTableName),
+  metrics: new DynamoMetricsStore(doc, config.metricsTableName),
+  clients: new DynamoClientStore(doc, config.tableName),
+  quotes: quoteTokenReader,
+  clock: systemClock,
+  ids: randomIds,
+};
+
+/** POST /api/v2/orders: 204 for a logged opt-out, 201 with the Order for a protected order. */
+export const handler = httpHandler(async (event, info) => {
+  const input = parseInput(CreateOrderRequest, event.body);
+  const result = await createOrder(deps, clientIdOf(info), input);
+  return result.kind === 'opted_out' ? emptyResponse(204) : jsonResponse(201, orderView(result.order));
+}, { jsonBody: true, authenticated: true });

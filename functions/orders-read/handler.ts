@@ -1,0 +1,17 @@
+import { loadConfig } from '../../shared/config.js';
+import { NotFoundError } from '../../shared/errors.js';
+import { jsonResponse } from '../../shared/http/envelope.js';
+import { clientIdOf, httpHandler } from '../../shared/http/middleware.js';
+import { orderView } from '../../shared/http/order-view.js';
+import { sharedDocumentClient } from '../../shared/infra/dynamo-client.js';
+import { DynamoOrderStore } from '../../shared/infra/order-store.js';
+
+const config = loadConfig();
+const orders = new DynamoOrderStore(sharedDocumentClient(), config.tableName, config.metricsTableName);
+
+/** GET /api/v2/orders/{id}/: the whole order, only for the client that owns it. */
+export const handler = httpHandler(async (event, info) => {
+  const order = await orders.get(clientIdOf(info), event.pathParameters?.id ?? '');
+  if (!order) throw new NotFoundError('order_not_found', 'No order with this id.');
+  return jsonResponse(200, orderView(order));
+}, { authenticated: true });

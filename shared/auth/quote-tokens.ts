@@ -1,0 +1,37 @@
+import type { QuoteSigner } from '../domain/create-quote.js';
+import type { QuoteReader } from '../domain/ports.js';
+import { pricedItemsOf, quoteClaims, type QuoteClaims } from '../domain/quote.js';
+import { parseRate } from '../domain/money.js';
+import { ValidationError } from '../errors.js';
+import { signToken, verifyToken } from './tokens.js';
+
+/** Both tokens carry the same priced quote and differ only in `opt_in`. */
+export function quoteSigner(ttlSeconds: number): QuoteSigner {
+  return async (quote, now) => {
+    const [optIn, optOut] = await Promise.all([
+      signToken('quote', quote.client_id, { ...quoteClaims(quote, true) }, ttlSeconds, now),
+      signToken('quote', quote.client_id, { ...quoteClaims(quote, false) }, ttlSeconds, now),
+    ]);
+    return { tokens: { opt_in: optIn, opt_out: optOut }, expiresAt: new Date(Math.floor(now.getTime() / 1000) * 1000 + ttlSeconds * 1000) };
+  };
+}
+
+const invalid = () => new ValidationError('token is not a valid quote token for this client.', 'token', 'invalid_quote_token');
+
+/** Verifies a quote token and checks it was issued to the calling client (else 422). */
+export const quoteTokenReader: QuoteReader = {
+  async read(token, clientId) {
+    const result = await verifyToken<Partial<QuoteClaims> & { sub?: string }>('quote', token);
+    if (!result.ok) {
+      if (result.reason === 'expired') throw new ValidationError('token has expired; ask for a new quote.', 'token', 'quote_expired');
+      throw invalid();
+    }
+    const claims = result.payload;
+    const items = pricedItemsOf(claims);
+    const rate = parseRate(String(claims.rate));
+    if (claims.sub !== clientId || typeof claims.opt_in !== 'boolean' || typeof claims.qid !== 'string' || typeof claims.currency !== 'string' || !items || rate === undefined) {
+      throw invalid();
+    }
+    return { optIn: claims.opt_in, quote: { quote_id: claims.qid, client_id: clientId, currency: claims.currency, rate_ppm: rate, items } };
+  },
+};

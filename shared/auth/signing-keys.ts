@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * HMAC keys for the two token kinds. Access and quote tokens never share a key, and on AWS each
+ * kind lives in its own Secrets Manager secret, readable only by the functions that use it.
+ *
+ * A key set is `{kid, secret, previous?: [{kid, secret}]}`: `kid`/`secret` signs; it and every
+ * `previous` key verify, so a rotated-out key keeps verifying during its grace period.
+ * `secret` is at least 32 characters of random text, used as its UTF-8 bytes.
+ */
+export interface SigningKey { kid: string; secret: string }
+export interface KeySet extends SigningKey { previous?: SigningKey[] }
+export type TokenKind = 'access' | 'quote';
+
+export function generateKeySet(kind: TokenKind): KeySet {
+  return { kid: `${kind}-${randomBytes(4).toString('hex')}`, secret: randomBytes(32).toString('base64url') };
+}
+
+export function parseKeySet(json: string): KeySet {
+  const parsed = JSON.parse(json) as KeySet;
+  for (const key of [parsed, ...(parsed.previous ?? [])]) {
+    if (typeof key.kid !== 'string' || typeof key.secret !== 'string' || key.secret.length < 32) {
+      throw new Error('malformed signing key set');
+    }
+  }
+  return parsed;
+}
+
+/** Every key that verifies, the signing key first. */
+export const verificationKeys = (set: KeySet): SigningKey[] => [set, ...(set.previous ?? [])];
+
+const SECRET_ID_VARIABLE: Record<TokenKind, string> = {
+  access: 'ACCESS_TOKEN_KEYS_SECRET_ID',
+  quote: 'QUOTE_TOKEN_KEYS_SECRET_ID',
+};
+
+/**
+ * Where keys come from:
+ * - `SIGNING_KEYS` = `{"access": KeySet, "quote": KeySet}`: the local server generates one on
+ *   every start; tests set their own.
+ * - `ACCESS_TOKEN_KEYS_SECRET_ID` / `QUOTE_TOKEN_KEYS_SECRET_ID`: on AWS, read from Secrets Manager
+ *   through the Parameters and Secrets Lambda extension (a localhost call; no SDK in the bundle).
+ */
+async function fetchKeySet(kind: TokenKind): Promise<KeySet> {
+  const inline = process.env.SIGNING_KEYS;
+  if (inline) {
+    const sets = JSON.parse(inline) as Partial<Record<TokenKind, KeySet>>;
+    if (!sets[kind]) throw new Error(`SIGNING_KEYS has no ${kind} keys`);
+    return parseKeySet(JSON.stringify(sets[kind]));
+  }
+  const secretId = process.env[SECRET_ID_VARIABLE[kind]];
+  if (!secretId) throw new Error(`neither SIGNING_KEYS nor ${SECRET_ID_VARIABLE[kind]} is set`);
+  const port = process.env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT ?? '2773';
+  const response = await fetch(`http://localhost:${port}/secretsmanager/get?secretId=${encodeURIComponent(secretId)}`, {
+    headers: { 'X-Aws-Parameters-Secrets-Token': process.env.AWS_SESSION_TOKEN ?? '' },
+  });
+  if (!response.ok) throw new Error(`${kind} signing keys could not be read (HTTP ${response.status})`);
+  const { SecretString } = (await response.json()) as { SecretString?: string };
+  return parseKeySet(SecretString ?? '');
+}
+
+const cache = new Map<TokenKind, Promise<KeySet>>();
+
+/** Loaded once per cold start and cached; a failed load is retried on the next call. */
+export function keySet(kind: TokenKind): Promise<KeySet> {
+  let pending = cache.get(kind);
+  if (!pending) {
+    pending = fetchKeySet(kind).catch((err: unknown) => {
+      cache.delete(kind);
+      throw err;
+    });
+    cache.set(kind, pending);
+  }
+  return pending;
+}
+
+/** For tests and the local server, after they change SIGNING_KEYS. */
+export function forgetKeySets(): void {
+  cache.clear();
+}

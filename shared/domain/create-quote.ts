@@ -1,0 +1,27 @@
+import { AuthenticationError } from '../errors.js';
+import type { ClientStore } from './client.js';
+import type { Ids } from './ids.js';
+import type { Cents } from './money.js';
+import type { Clock } from './ports.js';
+import { priceItems, type PricedQuote } from './quote.js';
+
+export interface QuoteTokens { opt_in: string; opt_out: string }
+export type QuoteSigner = (quote: PricedQuote, now: Date) => Promise<{ tokens: QuoteTokens; expiresAt: Date }>;
+
+export interface CreateQuoteDeps { clients: ClientStore; clock: Clock; ids: Ids; sign: QuoteSigner }
+
+/** POST /quotes: prices the cart at the client's rate and signs the opt-in and opt-out tokens. */
+export async function createQuote(deps: CreateQuoteDeps, publicKey: string, input: { currency: string; items: { reference_number: string; cost: Cents }[] }) {
+  const client = await deps.clients.findByPublicKey(publicKey);
+  if (!client) throw new AuthenticationError('invalid_public_key', 'X-Public-Key is not a known public key.');
+  const now = deps.clock.now();
+  const quote: PricedQuote = {
+    quote_id: deps.ids.quoteId(),
+    client_id: client.client_id,
+    currency: input.currency,
+    rate_ppm: client.rate_ppm,
+    items: priceItems(input.items, client.rate_ppm),
+  };
+  const { tokens, expiresAt } = await deps.sign(quote, now);
+  return { quote, tokens, expiresAt };
+}

@@ -1,0 +1,41 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+
+/** The Ids port: every identifier the service mints. Tests may pass a deterministic one. */
+export interface Ids {
+  orderId(): string;
+  itemId(): string;
+  customerId(): string;
+  eventId(): string;
+  quoteId(): string;
+  policyNumber(): string;
+  policyNumberNew(): string;
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+// Crockford base32: no I, L, O, U, so policy numbers read aloud without ambiguity.
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** Random text over `alphabet` (length a power of two or not: rejection sampling keeps it uniform). */
+export function randomText(alphabet: string, length: number): string {
+  const limit = 256 - (256 % alphabet.length);
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < limit && out.length < length) out += alphabet[byte % alphabet.length];
+    }
+  }
+  return out;
+}
+
+export const prefixedId = (prefix: string): string => `${prefix}_${randomText(BASE62, 24)}`;
+
+export const randomIds: Ids = {
+  orderId: () => randomUUID(),
+  itemId: () => prefixedId('itm'),
+  customerId: () => prefixedId('cus'),
+  eventId: () => prefixedId('evnt'),
+  quoteId: () => prefixedId('qt'),
+  // OP-XXXX-XXXX-XXXX: 60 random bits, short enough to read to a support agent.
+  policyNumber: () => `OP-${randomText(CROCKFORD, 12).replace(/(.{4})(?=.)/g, '$1-')}`,
+  policyNumberNew: () => randomUUID(),
+};

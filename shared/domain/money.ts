@@ -1,0 +1,53 @@
+/**
+ * Money is held as integer cents (a JS number: the largest order, 100 items of 1,000,000.00,
+ * is 1e10 cents, far below 2^53). Rates are held as integer parts per million. No binary
+ * floating point ever touches an amount.
+ */
+export type Cents = number;
+/** A premium rate in parts per million: 0.085 → 85_000. */
+export type RatePpm = number;
+
+export const MAX_COST_CENTS: Cents = 100_000_000; // 1,000,000.00
+const AMOUNT = /^(0|[1-9]\d{0,6})(?:\.(\d{1,2}))?$/;
+const RATE = /^0?\.(\d{1,6})$|^1(?:\.0{1,6})?$/;
+
+/** Parses "10", "10.5", "10.50" into cents; undefined when the text is not such an amount. */
+export function parseCents(text: string): Cents | undefined {
+  const match = AMOUNT.exec(text);
+  if (!match) return undefined;
+  const cents = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  return cents <= MAX_COST_CENTS ? cents : undefined;
+}
+
+/** 1234 → "12.34"; always two fraction digits. */
+export function formatCents(cents: Cents): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** Parses a rate such as "0.085" (0 < rate ≤ 1, at most 6 fraction digits) into ppm. */
+export function parseRate(text: string): RatePpm | undefined {
+  const match = RATE.exec(text);
+  if (!match) return undefined;
+  const ppm = match[1] === undefined ? 1_000_000 : Number(match[1].padEnd(6, '0'));
+  return ppm > 0 ? ppm : undefined;
+}
+
+/** 85_000 → "0.085". */
+export function formatRate(ppm: RatePpm): string {
+  if (ppm === 1_000_000) return '1';
+  return `0.${String(ppm).padStart(6, '0').replace(/0+$/, '')}`;
+}
+
+/** premium = cost × rate, rounded half-up to the cent, in exact integer arithmetic. */
+export function premiumFor(cost: Cents, rate: RatePpm): Cents {
+  const scaled = BigInt(cost) * BigInt(rate);
+  return Number((scaled + 500_000n) / 1_000_000n);
+}
+
+export function sumCents(amounts: readonly Cents[]): Cents {
+  return amounts.reduce((total, amount) => total + amount, 0);
+}
+
+export const DEFAULT_RATE_PPM: RatePpm = 85_000;

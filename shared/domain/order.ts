@@ -1,0 +1,70 @@
+import type { Cents, RatePpm } from './money.js';
+
+/**
+ * The order aggregate as the service keeps it. Items are never edited: a change replaces an
+ * item with a new one, and the old item's policy leaves the Issued status.
+ */
+export type PolicyStatus = 'Issued' | 'Upgraded' | 'Downgraded' | 'Exchanged' | 'Cancelled';
+export type ChangeType = 'upgrade' | 'downgrade' | 'exchange';
+
+export interface Customer { id: string; email: string | null; first_name: string | null; last_name: string | null }
+
+export interface OrderEvent {
+  id: string;
+  name: string;
+  start_date: string;
+  start_time: string; // HH:MM:SS
+  end_date: string | null;
+  end_time: string | null;
+  location: string | null;
+}
+
+export interface Policy {
+  policy_number: string;
+  policy_number_new: string;
+  premium: Cents;
+  coverage_amount: Cents;
+  status: PolicyStatus;
+  change_type?: ChangeType;
+  /** policy_number of the policy this one replaced. */
+  replaces?: string;
+  created: string;
+}
+
+export interface OrderItem {
+  id: string;
+  reference_number: string;
+  name: string;
+  cost: Cents;
+  event: OrderEvent | null;
+  policy: Policy;
+  /** reference_number of the item that replaced this one, once changed. */
+  replaced_by?: string;
+  created: string;
+}
+
+export interface Order {
+  service_order_id: string;
+  client_id: string;
+  order_number: string;
+  currency: string;
+  /** Sum of the costs of the current (not replaced) items. */
+  subtotal: Cents;
+  /** The client's premium rate when the order was made; changes are priced at it too. */
+  rate_ppm: RatePpm;
+  customer: Customer | null;
+  created: string;
+  updated: string;
+  /** Bumped by every change; a change commits only if the version it read is still current. */
+  version: number;
+  items: OrderItem[];
+}
+
+/** Status a replaced policy takes, from the new cost against the old one. */
+export function classifyChange(oldCost: Cents, newCost: Cents): { changeType: ChangeType; oldStatus: PolicyStatus } {
+  if (newCost > oldCost) return { changeType: 'upgrade', oldStatus: 'Upgraded' };
+  if (newCost < oldCost) return { changeType: 'downgrade', oldStatus: 'Downgraded' };
+  return { changeType: 'exchange', oldStatus: 'Exchanged' };
+}
+
+export const isCurrent = (item: OrderItem): boolean => item.replaced_by === undefined;

@@ -1,0 +1,27 @@
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { AppError, InternalError } from '../errors.js';
+
+export const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
+
+/** Renders any thrown value as the error envelope. Non-AppErrors become a bare 500. */
+export function errorResponse(error: unknown, requestId: string): APIGatewayProxyStructuredResultV2 {
+  const app = error instanceof AppError ? error : new InternalError();
+  const body = {
+    error: {
+      type: app.type,
+      code: app.code,
+      message: app.message,
+      ...(app.param === undefined ? {} : { param: app.param }),
+      request_id: requestId,
+    },
+  };
+  return { statusCode: app.status, headers: { ...JSON_HEADERS, 'x-request-id': requestId }, body: JSON.stringify(body) };
+}
+
+export function jsonResponse(statusCode: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyStructuredResultV2 {
+  return { statusCode, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
+}
+
+export function emptyResponse(statusCode = 204): APIGatewayProxyStructuredResultV2 {
+  return { statusCode, headers: {}, body: '' };
+}

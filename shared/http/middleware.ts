@@ -1,0 +1,120 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { AppError, AuthenticationError, MalformedRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors.js';
+import { errorResponse } from './envelope.js';
+import { logger } from './logger.js';
+
+export const MAX_BODY_BYTES = 256 * 1024;
+
+/** What the authorizer hands to handlers (API Gateway simple-response context). */
+export interface AuthorizerContext { client_id?: string; auth_error?: string }
+
+export type HttpEvent = Omit<APIGatewayProxyEventV2, 'body'> & {
+  body?: unknown;
+  requestContext: APIGatewayProxyEventV2['requestContext'] & { authorizer?: { lambda?: AuthorizerContext } };
+};
+
+export interface RequestInfo { requestId: string; clientId?: string }
+
+/** The calling client of an `authenticated` handler (the middleware has already checked it). */
+export function clientIdOf(info: RequestInfo): string {
+  if (!info.clientId) throw new AuthenticationError('invalid_token', 'A valid access token is required.');
+  return info.clientId;
+}
+export type HttpHandler = (event: HttpEvent, info: RequestInfo) => Promise<APIGatewayProxyStructuredResultV2>;
+
+export interface HttpHandlerOptions {
+  /** Parse a JSON body (415 for other types, 400 for malformed JSON, 413 over the limit). */
+  jsonBody?: boolean;
+  /** Require the authorizer's client id; without it answer 401. */
+  authenticated?: boolean;
+}
+
+const requestIdOf = (event: Pick<APIGatewayProxyEventV2, "requestContext">): string => event.requestContext?.requestId || randomUUID();
+
+/** Request id, one log line per request, and the error envelope for everything thrown below. */
+function requestLifecycle(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResultV2, Error, Context & { info?: RequestInfo }> {
+  let started = 0;
+  const finish = (request: { event: HttpEvent; response?: APIGatewayProxyStructuredResultV2 | null; context: Context & { info?: RequestInfo } }, error?: unknown) => {
+    const requestId = request.context.info?.requestId ?? requestIdOf(request.event);
+    const response = error === undefined ? request.response ?? { statusCode: 204 } : errorResponse(error, requestId);
+    response.headers = { ...response.headers, 'x-request-id': requestId };
+    request.response = response;
+    const fields = { status: response.statusCode, route: request.event.routeKey, duration_ms: Date.now() - started };
+    if (error !== undefined && !(error instanceof AppError)) {
+      // The cause stays in the log (no request data in it); the caller sees only the envelope.
+      logger.error('request failed', { ...fields, error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) });
+    } else {
+      logger.info('request', { ...fields, ...(error instanceof AppError ? { error_code: error.code } : {}) });
+    }
+    logger.resetKeys();
+  };
+  return {
+    before: (request) => {
+      started = Date.now();
+      const requestId = requestIdOf(request.event);
+      request.context.info = { requestId };
+      logger.appendKeys({ request_id: requestId });
+    },
+    after: (request) => finish(request),
+    onError: (request) => finish(request, request.error),
+  };
+}
+
+function bodyLimit(): MiddlewareObj<HttpEvent> {
+  return {
+    before: ({ event }) => {
+      if (typeof event.body === 'string') {
+        const bytes = event.isBase64Encoded ? Math.floor((event.body.length * 3) / 4) : Buffer.byteLength(event.body);
+        if (bytes > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+      }
+    },
+  };
+}
+
+/** Middy's parser throws http-errors (415 for both cases); translate to our taxonomy. */
+function jsonBody(): MiddlewareObj<HttpEvent> {
+  const parser = httpJsonBodyParser();
+  return {
+    before: async (request) => {
+      if (request.event.body === undefined || request.event.body === '') {
+        throw new ValidationError('The request body is required.');
+      }
+      try {
+        await parser.before?.(request as never);
+      } catch (err) {
+        throw /malformed/i.test((err as Error).message) ? new MalformedRequestError() : new UnsupportedMediaTypeError();
+      }
+    },
+  };
+}
+
+function authenticated(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResultV2, Error, Context & { info?: RequestInfo }> {
+  return {
+    before: (request) => {
+      const auth = request.event.requestContext.authorizer?.lambda;
+      if (!auth?.client_id) {
+        throw new AuthenticationError(auth?.auth_error === 'expired' ? 'token_expired' : 'invalid_token',
+          auth?.auth_error === 'expired' ? 'The access token has expired.' : 'A valid access token is required: Authorization: JWT <token>.');
+      }
+      if (request.context.info) request.context.info.clientId = auth.client_id;
+      logger.appendKeys({ client_id: auth.client_id });
+    },
+  };
+}
+
+/**
+ * Wraps a handler in the house middleware stack:
+ * request lifecycle (request id, log line, error envelope) → header normalizer → auth → body limit → JSON parser.
+ */
+export function httpHandler(handler: HttpHandler, options: HttpHandlerOptions = {}) {
+  const chain = middy<HttpEvent, APIGatewayProxyStructuredResultV2, Error, Context & { info?: RequestInfo }>()
+    .use(requestLifecycle())
+    .use(httpHeaderNormalizer() as MiddlewareObj<HttpEvent>);
+  if (options.authenticated) chain.use(authenticated());
+  if (options.jsonBody) chain.use(bodyLimit()).use(jsonBody());
+  return chain.handler((event, context) => handler(event, context.info ?? { requestId: requestIdOf(event) }));
+}

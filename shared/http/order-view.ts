@@ -1,0 +1,64 @@
+import { formatCents } from '../domain/money.js';
+import type { Customer, Order, OrderEvent, OrderItem } from '../domain/order.js';
+
+/**
+ * The Order as merchants see it (spec §2.9): money as two-digit strings, the customer repeated on
+ * every item, `event_id` beside the event, and one policy per item with its status.
+ */
+// Fields are listed one by one so the response order never depends on how storage returned them.
+const customerView = (customer: Customer | null) =>
+  customer && { id: customer.id, email: customer.email, first_name: customer.first_name, last_name: customer.last_name };
+const eventView = (event: OrderEvent | null) =>
+  event && {
+    id: event.id,
+    name: event.name,
+    start_date: event.start_date,
+    start_time: event.start_time,
+    end_date: event.end_date,
+    end_time: event.end_time,
+    location: event.location,
+  };
+
+function itemView(order: Order, item: OrderItem) {
+  return {
+    id: item.id,
+    name: item.name,
+    reference_number: item.reference_number,
+    cost: formatCents(item.cost),
+    customer: customerView(order.customer),
+    event: eventView(item.event),
+    event_id: item.event?.id ?? null,
+  };
+}
+
+function policyView(order: Order, item: OrderItem) {
+  const { policy } = item;
+  return {
+    policy_number: policy.policy_number,
+    policy_number_new: policy.policy_number_new,
+    currency: order.currency,
+    premium: formatCents(policy.premium),
+    coverage_amount: formatCents(policy.coverage_amount),
+    status: policy.status,
+    ...(policy.change_type ? { change_type: policy.change_type, replaces: policy.replaces } : {}),
+    item: { id: item.id, name: item.name, reference_number: item.reference_number, cost: formatCents(item.cost) },
+  };
+}
+
+/** The order with the given items (all of them by default; PATCH shows only the new ones). */
+export function orderView(order: Order, items: readonly OrderItem[] = order.items) {
+  return {
+    created: order.created,
+    updated: order.updated,
+    order_number: order.order_number,
+    subtotal: formatCents(order.subtotal),
+    currency: order.currency,
+    service_order_id: order.service_order_id,
+    items: items.map((item) => itemView(order, item)),
+    customer: customerView(order.customer),
+    client: order.client_id,
+    policies: items.map((item) => policyView(order, item)),
+  };
+}
+
+export type OrderView = ReturnType<typeof orderView>;

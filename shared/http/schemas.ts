@@ -1,0 +1,144 @@
+import * as v from 'valibot';
+import { parseCents } from '../domain/money.js';
+
+/**
+ * Request schemas of every route. Objects are strict (unknown fields are refused, so a body
+ * cannot slip in `status`, `premium` or `client`), strings are bounded, and money is parsed
+ * straight into integer cents.
+ */
+export const MAX_ITEMS = 100;
+export const MAX_CHANGES = 25;
+const MAX_STRING = 255;
+
+export const Text = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_STRING, `must be at most ${MAX_STRING} characters`));
+const OptionalText = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(MAX_STRING, `must be at most ${MAX_STRING} characters`)));
+
+export const Money = v.pipe(
+  v.string('must be a decimal amount written as a string'),
+  v.check((text) => parseCents(text) !== undefined, 'must be a decimal string with at most 2 fraction digits, from 0 to 1000000.00'),
+  v.transform((text) => parseCents(text) as number),
+);
+
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+export const Currency = v.pipe(
+  v.string(),
+  v.transform((text) => text.toUpperCase()),
+  v.check((code) => /^[A-Z]{3}$/.test(code) && CURRENCIES.has(code), 'must be an ISO 4217 currency code such as USD'),
+);
+
+/** YYYY-MM-DD naming a day that exists (2026-02-30 does not). */
+export const CalendarDate = v.pipe(
+  v.string(),
+  v.check((text) => {
+    const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+    if (!match) return false;
+    const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    const date = new Date(Date.UTC(year, month - 1, day));
+    return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  }, 'must be a real date written YYYY-MM-DD'),
+);
+
+/** HH:MM or HH:MM:SS, normalized to HH:MM:SS. */
+export const ClockTime = v.pipe(
+  v.string(),
+  v.regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, 'must be a time written HH:MM'),
+  v.transform((text) => (text.length === 5 ? `${text}:00` : text)),
+);
+
+export const EventInput = v.pipe(
+  v.strictObject({
+    name: Text,
+    start_date: CalendarDate,
+    start_time: ClockTime,
+    end_date: v.optional(v.nullable(CalendarDate)),
+    end_time: v.optional(v.nullable(ClockTime)),
+    location: OptionalText,
+  }),
+  v.forward(
+    v.check((event) => !event.end_date || event.end_date >= event.start_date, 'must not be before start_date'),
+    ['end_date'],
+  ),
+);
+export type EventInput = v.InferOutput<typeof EventInput>;
+
+export const CustomerInput = v.strictObject({
+  first_name: OptionalText,
+  last_name: OptionalText,
+  email: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(254, 'must be at most 254 characters'), v.email('must be an e-mail address'))),
+  phone: v.optional(v.pipe(v.string(), v.regex(/^\+?[0-9 ()-]{3,32}$/, 'must be a phone number (digits)'))),
+});
+export type CustomerInput = v.InferOutput<typeof CustomerInput>;
+
+export const BillingAddressInput = v.strictObject({
+  address1: OptionalText,
+  address2: OptionalText,
+  city: OptionalText,
+  zip_code: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(32, 'must be at most 32 characters'))),
+  state: OptionalText,
+  country: OptionalText,
+});
+export type BillingAddressInput = v.InferOutput<typeof BillingAddressInput>;
+
+export const PaymentInput = v.strictObject({ type: Text });
+
+const uniqueReferences = <T extends { reference_number: string }>(items: T[]): number =>
+  items.findIndex((item, index) => items.findIndex((other) => other.reference_number === item.reference_number) !== index);
+
+/** Items of an order: 1–100, reference numbers unique within the order. */
+function itemList<S extends v.GenericSchema<unknown, { reference_number: string }>>(item: S) {
+  return v.pipe(
+    v.array(item, 'must be an array of items'),
+    v.minLength(1, 'must hold at least one item'),
+    v.maxLength(MAX_ITEMS, `must hold at most ${MAX_ITEMS} items`),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      const duplicate = uniqueReferences(dataset.value);
+      if (duplicate >= 0) {
+        addIssue({ message: 'repeats a reference_number of an earlier item', path: [{ type: 'array', origin: 'value', input: dataset.value, key: duplicate, value: dataset.value[duplicate] }, { type: 'object', origin: 'value', input: dataset.value[duplicate] as Record<string, unknown>, key: 'reference_number', value: dataset.value[duplicate]?.reference_number }] });
+      }
+    }),
+  );
+}
+
+export const OrderItemInput = v.strictObject({
+  name: Text,
+  reference_number: Text,
+  cost: Money,
+  event: v.optional(EventInput),
+});
+export type OrderItemInput = v.InferOutput<typeof OrderItemInput>;
+
+export const CreateOrderRequest = v.strictObject({
+  token: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64 * 1024))),
+  order_number: Text,
+  currency: Currency,
+  items: itemList(OrderItemInput),
+  event: v.optional(EventInput),
+  customer: v.optional(CustomerInput),
+  billing_address: v.optional(BillingAddressInput),
+  payment: v.optional(PaymentInput),
+});
+export type CreateOrderRequest = v.InferOutput<typeof CreateOrderRequest>;
+
+export const QuoteRequest = v.strictObject({
+  currency: Currency,
+  items: itemList(v.strictObject({ reference_number: Text, cost: Money, name: v.optional(Text), event: v.optional(EventInput) })),
+});
+export type QuoteRequest = v.InferOutput<typeof QuoteRequest>;
+
+export const ItemChangeInput = v.strictObject({
+  name: Text,
+  old_reference_number: Text,
+  reference_number: Text,
+  cost: Money,
+});
+export type ItemChangeInput = v.InferOutput<typeof ItemChangeInput>;
+
+export const ChangeOrderRequest = v.strictObject({
+  items: v.pipe(
+    v.array(ItemChangeInput, 'must be an array of item changes'),
+    v.minLength(1, 'must hold at least one change'),
+    v.maxLength(MAX_CHANGES, `must hold at most ${MAX_CHANGES} changes`),
+  ),
+});
+export type ChangeOrderRequest = v.InferOutput<typeof ChangeOrderRequest>;

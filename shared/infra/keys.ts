@@ -1,0 +1,28 @@
+/**
+ * Pure key builders, one place for every primary key. See README "Data design".
+ *
+ * main table
+ *   CLIENT#<client_id>                     / CLIENT             the client (name, rate, key hashes)
+ *   PUBLIC_KEY#<public_key>                / PUBLIC_KEY         lookup: public key → client, secret hash, rate
+ *   CLIENT#<client_id>#ORDER#<order_id>    / ORDER              order header (customer, subtotal, version)
+ *   CLIENT#<client_id>#ORDER#<order_id>    / ITEM#<reference>   one item with its policy and event
+ * metrics table
+ *   CLIENT#<client_id>                     / ORDER#<order_number>  sanitized checkout record (opt-in or opt-out)
+ *   CLIENT#<client_id>                     / DAY#<YYYY-MM-DD>      daily opt_in / opt_out counters
+ */
+export interface Key { PK: string; SK: string }
+
+export const clientKey = (clientId: string): Key => ({ PK: `CLIENT#${clientId}`, SK: 'CLIENT' });
+export const publicKeyKey = (publicKey: string): Key => ({ PK: `PUBLIC_KEY#${publicKey}`, SK: 'PUBLIC_KEY' });
+
+const orderPartition = (clientId: string, orderId: string): string => `CLIENT#${clientId}#ORDER#${orderId}`;
+export const orderKey = (clientId: string, orderId: string): Key => ({ PK: orderPartition(clientId, orderId), SK: 'ORDER' });
+export const orderItemKey = (clientId: string, orderId: string, referenceNumber: string): Key => ({
+  PK: orderPartition(clientId, orderId),
+  SK: `ITEM#${referenceNumber}`,
+});
+export { orderPartition };
+
+export const checkoutKey = (clientId: string, orderNumber: string): Key => ({ PK: `CLIENT#${clientId}`, SK: `ORDER#${orderNumber}` });
+export const dayCounterKey = (clientId: string, day: string): Key => ({ PK: `CLIENT#${clientId}`, SK: `DAY#${day}` });
+export const DAY_PREFIX = 'DAY#';

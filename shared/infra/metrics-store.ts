@@ -1,0 +1,59 @@
+import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { CheckoutRecord } from '../domain/checkout-record.js';
+import type { DayCount, MetricsStore } from '../domain/ports.js';
+import { checkoutKey, dayCounterKey, DAY_PREFIX } from './keys.js';
+import { cancellationCodes, retryOnConflict } from './transactions.js';
+
+/** The checkout record and the day's counter, as the two actions of one transaction. */
+export function checkoutActions(tableName: string, record: CheckoutRecord) {
+  const counter = record.opt_in ? 'opt_in' : 'opt_out';
+  return [
+    {
+      Put: {
+        TableName: tableName,
+        Item: { ...checkoutKey(record.client_id, record.order_number), entity: 'checkout', ...record },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    {
+      Update: {
+        TableName: tableName,
+        Key: dayCounterKey(record.client_id, record.day),
+        UpdateExpression: 'SET entity = :entity, #day = :day ADD #counter :one',
+        ExpressionAttributeNames: { '#counter': counter, '#day': 'day' },
+        ExpressionAttributeValues: { ':one': 1, ':entity': 'day_counter', ':day': record.day },
+      },
+    },
+  ];
+}
+
+export class DynamoMetricsStore implements MetricsStore {
+  constructor(private readonly doc: DynamoDBDocumentClient, private readonly tableName: string) {}
+
+  /** One round trip: the record and the count commit together, once per order_number. */
+  async logOptOut(record: CheckoutRecord): Promise<'logged' | 'duplicate'> {
+    try {
+      await retryOnConflict(() => this.doc.send(new TransactWriteCommand({ TransactItems: checkoutActions(this.tableName, record) })));
+      return 'logged';
+    } catch (err) {
+      if (cancellationCodes(err)?.[0] === 'ConditionalCheckFailed') return 'duplicate';
+      throw err;
+    }
+  }
+
+  async dailyCounts(clientId: string, fromDay: string, toDay: string): Promise<DayCount[]> {
+    const counts: DayCount[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': dayCounterKey(clientId, fromDay).PK, ':from': `${DAY_PREFIX}${fromDay}`, ':to': `${DAY_PREFIX}${toDay}` },
+        ExclusiveStartKey: startKey,
+      }));
+      for (const item of page.Items ?? []) counts.push({ day: String(item.day), opt_in: Number(item.opt_in ?? 0), opt_out: Number(item.opt_out ?? 0) });
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return counts;
+  }
+}

@@ -1,0 +1,116 @@
+import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { CheckoutRecord } from '../domain/checkout-record.js';
+import type { Order, OrderItem } from '../domain/order.js';
+import { ChangeRejectedError, type OrderStore, type PlannedChange } from '../domain/ports.js';
+import { ConflictError } from '../errors.js';
+import { orderItemKey, orderKey, orderPartition } from './keys.js';
+import { checkoutActions } from './metrics-store.js';
+import { cancellationCodes, isOnlyConflict, retryOnConflict } from './transactions.js';
+
+type OrderHeader = Omit<Order, 'items'>;
+
+const headerItem = (order: Order) => {
+  const { items: _items, ...header } = order;
+  return { ...orderKey(order.client_id, order.service_order_id), entity: 'order', ...header };
+};
+const itemItem = (order: Pick<Order, 'client_id' | 'service_order_id'>, item: OrderItem) => ({
+  ...orderItemKey(order.client_id, order.service_order_id, item.reference_number),
+  entity: 'item',
+  ...item,
+});
+
+function strip<T>(record: Record<string, unknown>): T {
+  const { PK: _pk, SK: _sk, entity: _entity, ...rest } = record;
+  return rest as T;
+}
+
+/**
+ * An order is one partition: the header (`ORDER`) and one record per item (`ITEM#<reference>`),
+ * each item holding its policy and event. Reading it is one Query; creating it and changing it
+ * are one transaction each.
+ */
+export class DynamoOrderStore implements OrderStore {
+  constructor(private readonly doc: DynamoDBDocumentClient, private readonly tableName: string, private readonly metricsTableName: string) {}
+
+  async create(order: Order, checkout: CheckoutRecord): Promise<void> {
+    const TransactItems = [
+      ...checkoutActions(this.metricsTableName, checkout),
+      { Put: { TableName: this.tableName, Item: headerItem(order), ConditionExpression: 'attribute_not_exists(PK)' } },
+      ...order.items.map((item) => ({ Put: { TableName: this.tableName, Item: itemItem(order, item), ConditionExpression: 'attribute_not_exists(PK)' } })),
+    ];
+    try {
+      await retryOnConflict(() => this.doc.send(new TransactWriteCommand({ TransactItems })));
+    } catch (err) {
+      if (cancellationCodes(err)?.[0] === 'ConditionalCheckFailed') {
+        throw new ConflictError('order_exists', 'An order with this order_number was already submitted.', 'order_number');
+      }
+      throw err;
+    }
+  }
+
+  async get(clientId: string, orderId: string): Promise<Order | undefined> {
+    let header: OrderHeader | undefined;
+    const items: OrderItem[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': orderPartition(clientId, orderId) },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }));
+      for (const record of page.Items ?? []) {
+        if (record.entity === 'order') header = strip<OrderHeader>(record);
+        else if (record.entity === 'item') items.push(strip<OrderItem>(record));
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    if (!header) return undefined;
+    items.sort((a, b) => a.created.localeCompare(b.created) || a.reference_number.localeCompare(b.reference_number));
+    return { ...header, items };
+  }
+
+  /**
+   * Action 0 moves the header from the version read to the next one; then, per change, the old
+   * item's policy leaves Issued (only if still Issued) and the new item is put (only if its
+   * reference is free). Cancellation reasons map back to the change that failed.
+   */
+  async applyChanges(before: Order, changes: readonly PlannedChange[], after: Pick<Order, 'subtotal' | 'updated' | 'version'>): Promise<void> {
+    const TransactItems = [
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: orderKey(before.client_id, before.service_order_id),
+          UpdateExpression: 'SET subtotal = :subtotal, updated = :updated, version = :next',
+          ConditionExpression: 'version = :read',
+          ExpressionAttributeValues: { ':subtotal': after.subtotal, ':updated': after.updated, ':next': after.version, ':read': before.version },
+        },
+      },
+      ...changes.flatMap((change) => [
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: orderItemKey(before.client_id, before.service_order_id, change.old.reference_number),
+            UpdateExpression: 'SET #policy.#status = :status, replaced_by = :by',
+            ConditionExpression: '#policy.#status = :issued AND attribute_not_exists(replaced_by)',
+            ExpressionAttributeNames: { '#policy': 'policy', '#status': 'status' },
+            ExpressionAttributeValues: { ':status': change.oldStatus, ':by': change.replacement.reference_number, ':issued': 'Issued' },
+          },
+        },
+        { Put: { TableName: this.tableName, Item: itemItem(before, change.replacement), ConditionExpression: 'attribute_not_exists(PK)' } },
+      ]),
+    ];
+    try {
+      await this.doc.send(new TransactWriteCommand({ TransactItems }));
+    } catch (err) {
+      const codes = cancellationCodes(err);
+      if (!codes) throw err;
+      if (isOnlyConflict(codes) || codes[0] === 'ConditionalCheckFailed') throw new ChangeRejectedError('stale');
+      const failed = codes.findIndex((code) => code === 'ConditionalCheckFailed');
+      if (failed < 1) throw err;
+      const change = changes[Math.floor((failed - 1) / 2)];
+      throw new ChangeRejectedError((failed - 1) % 2 === 0 ? 'policy_not_issued' : 'reference_exists', change?.index);
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+
+/**
+ * Reading TransactWriteItems cancellations. DynamoDB gives one reason per action, in order:
+ * `None`, `ConditionalCheckFailed`, `TransactionConflict` (another transaction held an item), …
+ */
+export function cancellationCodes(err: unknown): string[] | undefined {
+  if (!(err instanceof TransactionCanceledException)) return undefined;
+  return (err.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+}
+
+/** True when the only trouble was a concurrent transaction on the same items: worth a retry. */
+export const isOnlyConflict = (codes: readonly string[]): boolean =>
+  codes.includes('TransactionConflict') && codes.every((code) => code === 'None' || code === 'TransactionConflict');
+
+/**
+ * Runs a transaction, retrying (with jitter) while it is cancelled only by conflicts with
+ * concurrent transactions. Other cancellations and errors are the caller's to read.
+ */
+export async function retryOnConflict<T>(run: () => Promise<T>, attempts = 10): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      const codes = cancellationCodes(err);
+      if (!codes || !isOnlyConflict(codes) || attempt >= attempts) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
+  }
+}
