@@ -4,12 +4,14 @@ import { createOrder } from '../../shared/domain/create-order.js';
 import { randomIds } from '../../shared/domain/ids.js';
 import { systemClock } from '../../shared/domain/ports.js';
 import { emptyResponse, jsonResponse } from '../../shared/http/envelope.js';
+import { idempotent } from '../../shared/http/idempotency.js';
 import { clientIdOf, httpHandler } from '../../shared/http/middleware.js';
 import { orderView } from '../../shared/http/order-view.js';
 import { CreateOrderRequest } from '../../shared/http/schemas.js';
 import { parseInput } from '../../shared/http/validation.js';
 import { DynamoClientStore } from '../../shared/infra/client-store.js';
 import { sharedDocumentClient } from '../../shared/infra/dynamo-client.js';
+import { DynamoIdempotencyStore } from '../../shared/infra/idempotency-store.js';
 import { DynamoMetricsStore } from '../../shared/infra/metrics-store.js';
 import { DynamoOrderStore } from '../../shared/infra/order-store.js';
 
@@ -23,10 +25,13 @@ const deps = {
   clock: systemClock,
   ids: randomIds,
 };
+const idempotency = new DynamoIdempotencyStore(sharedDocumentClient(), config.tableName);
 
 /** POST /api/v2/orders: 204 for a logged opt-out, 201 with the Order for a protected order. */
 export const handler = httpHandler(async (event, info) => {
   const input = parseInput(CreateOrderRequest, event.body);
-  const result = await createOrder(deps, clientIdOf(info), input);
-  return result.kind === 'opted_out' ? emptyResponse(204) : jsonResponse(201, orderView(result.order));
+  return idempotent(idempotency, event, info, async () => {
+    const result = await createOrder(deps, clientIdOf(info), input);
+    return result.kind === 'opted_out' ? emptyResponse(204) : jsonResponse(201, orderView(result.order));
+  });
 }, { jsonBody: true, authenticated: true });

@@ -6,6 +6,7 @@
  *   PUBLIC_KEY#<public_key>                / PUBLIC_KEY         lookup: public key → client, secret hash, rate
  *   CLIENT#<client_id>#ORDER#<order_id>    / ORDER              order header (customer, subtotal, version)
  *   CLIENT#<client_id>#ORDER#<order_id>    / ITEM#<reference>   one item with its policy and event
+ *   CLIENT#<client_id>#IDEMPOTENCY#<key>   / IDEMPOTENCY        a claimed Idempotency-Key and its response (TTL 24 h)
  * metrics table
  *   CLIENT#<client_id>                     / ORDER#<order_number>  sanitized checkout record (opt-in or opt-out)
  *   CLIENT#<client_id>                     / DAY#<YYYY-MM-DD>      daily opt_in / opt_out counters
@@ -22,6 +23,8 @@ export const orderItemKey = (clientId: string, orderId: string, referenceNumber:
   SK: `ITEM#${referenceNumber}`,
 });
 export { orderPartition };
+
+export const idempotencyKey = (clientId: string, key: string): Key => ({ PK: `CLIENT#${clientId}#IDEMPOTENCY#${key}`, SK: 'IDEMPOTENCY' });
 
 export const checkoutKey = (clientId: string, orderNumber: string): Key => ({ PK: `CLIENT#${clientId}`, SK: `ORDER#${orderNumber}` });
 export const dayCounterKey = (clientId: string, day: string): Key => ({ PK: `CLIENT#${clientId}`, SK: `DAY#${day}` });
