@@ -1,0 +1,145 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cartItems, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
+
+/** PATCH /api/v2/orders/{id}/ over DynamoDB Local: all or nothing, race-free. */
+let service: Service;
+let clientId: string;
+
+beforeAll(async () => {
+  service = await startService();
+  clientId = (await service.newClient('Change Shop')).client_id;
+});
+afterAll(() => service.stop());
+
+async function newOrder(...costs: string[]): Promise<string> {
+  const res = await service.call('orders-create', { method: 'POST', path: '/api/v2/orders', clientId, body: { order_number: uniqueOrderNumber('chg'), currency: 'USD', items: cartItems(...costs) } });
+  if (res.status !== 201) throw new Error(res.body);
+  return res.json.service_order_id;
+}
+
+const change = (orderId: string, items: unknown[], asClient = clientId) =>
+  service.call('orders-change', { method: 'PATCH', path: `/api/v2/orders/${orderId}/`, pathParameters: { id: orderId }, clientId: asClient, body: { items } });
+
+const read = (orderId: string) => service.call('orders-read', { method: 'GET', path: `/api/v2/orders/${orderId}/`, pathParameters: { id: orderId }, clientId });
+
+/** Every stored record of the order, as DynamoDB holds it. */
+async function storedRecords(orderId: string) {
+  const { Items = [] } = await service.tables.doc.send(new QueryCommand({
+    TableName: service.tables.main,
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': `CLIENT#${clientId}#ORDER#${orderId}` },
+    ConsistentRead: true,
+  }));
+  return Items;
+}
+
+const statusOf = (order: { policies: { status: string; item: { reference_number: string } }[] }, reference: string) =>
+  order.policies.find((p) => p.item.reference_number === reference)?.status;
+
+describe('PATCH /orders/{id}/', () => {
+  it('upgrades, downgrades and exchanges in one request', async () => {
+    const orderId = await newOrder('100.00', '100.00', '100.00');
+
+    const res = await change(orderId, [
+      { name: 'VIP', old_reference_number: 'seat-1', reference_number: 'vip-1', cost: '150.00' },
+      { name: 'Balcony', old_reference_number: 'seat-2', reference_number: 'bal-2', cost: '80.00' },
+      { name: 'Seat 3 moved', old_reference_number: 'seat-3', reference_number: 'seat-3b', cost: '100' },
+    ]);
+
+    expect(res.status).toBe(200);
+    expect(res.json.items.map((i: { reference_number: string }) => i.reference_number)).toEqual(['vip-1', 'bal-2', 'seat-3b']);
+    expect(res.json.policies.map((p: { change_type: string; status: string }) => [p.change_type, p.status])).toEqual([
+      ['upgrade', 'Issued'], ['downgrade', 'Issued'], ['exchange', 'Issued'],
+    ]);
+    expect(res.json.policies[0].premium).toBe('12.75');
+    expect(res.json.subtotal).toBe('330.00');
+    const after = (await read(orderId)).json;
+    expect([statusOf(after, 'seat-1'), statusOf(after, 'seat-2'), statusOf(after, 'seat-3')]).toEqual(['Upgraded', 'Downgraded', 'Exchanged']);
+    expect(after.subtotal).toBe('330.00');
+    const replaced = after.items.find((i: { reference_number: string }) => i.reference_number === 'seat-1');
+    const replacement = after.items.find((i: { reference_number: string }) => i.reference_number === 'vip-1');
+    expect(replacement.event_id).toBe(replaced.event_id);
+    expect(res.json.policies[0].replaces).toBe(after.policies.find((p: { item: { reference_number: string } }) => p.item.reference_number === 'seat-1').policy_number);
+  });
+
+  const failingThirdElements: [string, unknown, number, string, string][] = [
+    ['unknown old reference', { name: 'X', old_reference_number: 'nope', reference_number: 'x-3', cost: '5' }, 404, 'item_not_found', 'items[2].old_reference_number'],
+    ['reference already in the order', { name: 'X', old_reference_number: 'seat-3', reference_number: 'seat-1', cost: '5' }, 409, 'reference_exists', 'items[2].reference_number'],
+    ['reference repeated in the body', { name: 'X', old_reference_number: 'seat-3', reference_number: 'new-1', cost: '5' }, 422, 'duplicate_reference', 'items[2].reference_number'],
+    ['invalid cost', { name: 'X', old_reference_number: 'seat-3', reference_number: 'x-3', cost: '5.001' }, 422, 'validation_failed', 'items[2].cost'],
+    ['policy already changed', { name: 'X', old_reference_number: 'seat-4', reference_number: 'x-3', cost: '5' }, 409, 'policy_not_issued', 'items[2].old_reference_number'],
+  ];
+
+  it.each(failingThirdElements)('changes nothing at all when the third element fails: %s', async (_name, third, status, code, param) => {
+    const orderId = await newOrder('10.00', '20.00', '30.00', '40.00');
+    expect((await change(orderId, [{ name: 'Y', old_reference_number: 'seat-4', reference_number: 'seat-4b', cost: '41' }])).status).toBe(200);
+    const before = await storedRecords(orderId);
+
+    const res = await change(orderId, [
+      { name: 'A', old_reference_number: 'seat-1', reference_number: 'new-1', cost: '11.00' },
+      { name: 'B', old_reference_number: 'seat-2', reference_number: 'new-2', cost: '19.00' },
+      third,
+    ]);
+
+    expect(res.status).toBe(status);
+    expect(res.json.error).toMatchObject({ code, param });
+    expect(await storedRecords(orderId)).toEqual(before);
+  });
+
+  it('lets exactly one of 20 concurrent changes of the same policy win; the others get 409', async () => {
+    const orderId = await newOrder('50.00');
+
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+      change(orderId, [{ name: `Try ${i}`, old_reference_number: 'seat-1', reference_number: `try-${i}`, cost: '60.00' }])));
+
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(19);
+    const order = (await read(orderId)).json;
+    expect(order.policies.filter((p: { replaces?: string }) => p.replaces)).toHaveLength(1);
+    expect(order.policies.filter((p: { status: string }) => p.status === 'Issued')).toHaveLength(1);
+    expect(order.subtotal).toBe('60.00');
+  });
+
+  it('refuses to change an already changed policy (409) but changes its replacement, down a chain', async () => {
+    const orderId = await newOrder('70.00');
+    await change(orderId, [{ name: 'Up', old_reference_number: 'seat-1', reference_number: 'up-1', cost: '90.00' }]);
+
+    const again = await change(orderId, [{ name: 'Again', old_reference_number: 'seat-1', reference_number: 'again-1', cost: '20.00' }]);
+    const down = await change(orderId, [{ name: 'Down', old_reference_number: 'up-1', reference_number: 'down-1', cost: '30.00' }]);
+
+    expect(again.status).toBe(409);
+    expect(again.json.error.code).toBe('policy_not_issued');
+    expect(down.status).toBe(200);
+    expect(down.json.policies[0]).toMatchObject({ change_type: 'downgrade', status: 'Issued' });
+    const order = (await read(orderId)).json;
+    expect([statusOf(order, 'seat-1'), statusOf(order, 'up-1'), statusOf(order, 'down-1')]).toEqual(['Upgraded', 'Downgraded', 'Issued']);
+    expect(order.subtotal).toBe('30.00');
+  });
+
+  it("answers 404 for an unknown order and for another client's order, changing nothing", async () => {
+    const orderId = await newOrder('25.00');
+    const other = await service.newClient('Someone Else');
+    const before = await storedRecords(orderId);
+    const body = [{ name: 'X', old_reference_number: 'seat-1', reference_number: 'x', cost: '30' }];
+
+    const theirs = await change(orderId, body, other.client_id);
+    const unknown = await change('00000000-0000-4000-8000-000000000000', body);
+
+    expect(theirs.status).toBe(404);
+    expect(unknown.status).toBe(404);
+    expect(await storedRecords(orderId)).toEqual(before);
+  });
+
+  it('answers 422 for an empty change list and for more than 25 changes', async () => {
+    const orderId = await newOrder('25.00');
+    const many = Array.from({ length: 26 }, (_, i) => ({ name: 'X', old_reference_number: 'seat-1', reference_number: `n-${i}`, cost: '1' }));
+
+    const empty = await change(orderId, []);
+    const tooMany = await change(orderId, many);
+
+    expect([empty.status, empty.json.error.param]).toEqual([422, 'items']);
+    expect([tooMany.status, tooMany.json.error.param]).toEqual([422, 'items']);
+  });
+});

@@ -1,0 +1,130 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cartItems, quoteFor, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
+
+/** POST /api/v2/orders over DynamoDB Local: opt-out logging and opt-in order creation. */
+let service: Service;
+let client: { client_id: string; public_key: string };
+const orders = (clientId: string, body: unknown, headers: Record<string, string> = {}) =>
+  service.call('orders-create', { method: 'POST', path: '/api/v2/orders', body, headers, clientId });
+
+async function scanAll(table: string) {
+  const { Items = [] } = await service.tables.doc.send(new ScanCommand({ TableName: table }));
+  return Items;
+}
+
+beforeAll(async () => {
+  service = await startService();
+  client = await service.newClient('Orders Shop');
+});
+afterAll(() => service.stop());
+
+describe('opt-out orders', () => {
+  it('answers 204 with an empty body, keeps no order, and keeps no personal data in either table', async () => {
+    const items = cartItems('120.00', '35.50');
+    const quote = await quoteFor(service, client.public_key, items);
+    const pii = {
+      customer: { first_name: 'Marguerite', last_name: 'Yourcenar', email: 'marguerite.y@example.org', phone: '+33612345678' },
+      billing_address: { address1: '17 Rue des Lilas', address2: 'Bâtiment B', city: 'Montpellier', zip_code: '34090', state: 'Occitanie', country: 'FR' },
+      payment: { type: 'invoice' },
+    };
+
+    const res = await orders(client.client_id, { token: quote.tokens.opt_out, order_number: uniqueOrderNumber('out'), currency: 'USD', items, ...pii });
+
+    expect(res.status).toBe(204);
+    expect(res.body).toBe('');
+    const everything = JSON.stringify([...(await scanAll(service.tables.main)), ...(await scanAll(service.tables.metrics))]);
+    for (const secret of ['Marguerite', 'Yourcenar', 'marguerite.y@example.org', '612345678', 'Rue des Lilas', 'Bâtiment', 'Montpellier', '34090']) {
+      expect(everything).not.toContain(secret);
+    }
+    const mainEntities = (await scanAll(service.tables.main)).map((item: Record<string, unknown>) => item.entity);
+    expect(mainEntities).not.toContain('order');
+    expect(mainEntities).not.toContain('item');
+  });
+
+  it('logs one record and counts once when the same opt-out arrives 10 times at once', async () => {
+    const items = cartItems('20.00');
+    const quote = await quoteFor(service, client.public_key, items);
+    const orderNumber = uniqueOrderNumber('replay');
+    const dayBefore = await todaysCounts(client.client_id);
+
+    const answers = await Promise.all(Array.from({ length: 10 }, () => orders(client.client_id, { token: quote.tokens.opt_out, order_number: orderNumber, currency: 'USD', items })));
+
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(204));
+    const records = (await scanAll(service.tables.metrics)).filter((item: Record<string, unknown>) => item.order_number === orderNumber);
+    expect(records).toHaveLength(1);
+    expect((await todaysCounts(client.client_id)).opt_out - dayBefore.opt_out).toBe(1);
+  });
+});
+
+async function todaysCounts(clientId: string) {
+  const res = await service.call('metrics-conversion', { method: 'GET', path: '/api/v2/metrics/conversion', clientId });
+  const today = new Date().toISOString().slice(0, 10);
+  return (res.json.days as { date: string; opt_in: number; opt_out: number }[]).find((day) => day.date === today) ?? { opt_in: 0, opt_out: 0 };
+}
+
+describe('opt-in orders', () => {
+  it('creates the order with one Issued policy per item, premiums as quoted, readable with GET', async () => {
+    const items = cartItems('120.00', '0.10');
+    const quote = await quoteFor(service, client.public_key, items);
+    const countsBefore = await todaysCounts(client.client_id);
+
+    const res = await orders(client.client_id, { token: quote.tokens.opt_in, order_number: uniqueOrderNumber('in'), currency: 'usd', items, customer: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' } });
+
+    expect(res.status).toBe(201);
+    expect(res.json.currency).toBe('USD');
+    expect(res.json.subtotal).toBe('120.10');
+    expect(res.json.policies.map((p: { premium: string }) => p.premium)).toEqual(quote.items.map((i) => i.premium));
+    expect(res.json.policies.every((p: { status: string }) => p.status === 'Issued')).toBe(true);
+    const read = await service.call('orders-read', { method: 'GET', path: `/api/v2/orders/${res.json.service_order_id}/`, pathParameters: { id: res.json.service_order_id }, clientId: client.client_id });
+    expect(read.status).toBe(200);
+    expect(read.json).toEqual(res.json);
+    expect((await todaysCounts(client.client_id)).opt_in - countsBefore.opt_in).toBe(1);
+  });
+
+  it('prices an order sent without a token itself (spec rule 2) at the client rate', async () => {
+    const res = await orders(client.client_id, { order_number: uniqueOrderNumber('notoken'), currency: 'EUR', items: cartItems('99.99') });
+
+    expect(res.status).toBe(201);
+    expect(res.json.policies[0].premium).toBe('8.50'); // 99.99 × 0.085 = 8.49915 → 8.50
+  });
+
+  it('refuses a second order with the same order_number (409 order_exists) and writes nothing more', async () => {
+    const orderNumber = uniqueOrderNumber('dup');
+    const first = await orders(client.client_id, { order_number: orderNumber, currency: 'USD', items: cartItems('10.00') });
+    const rowsBefore = (await scanAll(service.tables.main)).length;
+
+    const second = await orders(client.client_id, { order_number: orderNumber, currency: 'USD', items: cartItems('10.00') });
+
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(409);
+    expect(second.json.error).toMatchObject({ code: 'order_exists', param: 'order_number' });
+    expect((await scanAll(service.tables.main)).length).toBe(rowsBefore);
+  });
+
+  it('answers 422 quote_mismatch when items differ from the quote, naming the item', async () => {
+    const quote = await quoteFor(service, client.public_key, cartItems('50.00', '60.00'));
+
+    const res = await orders(client.client_id, { token: quote.tokens.opt_in, order_number: uniqueOrderNumber('mm'), currency: 'USD', items: cartItems('50.00', '61.00') });
+
+    expect(res.status).toBe(422);
+    expect(res.json.error).toMatchObject({ code: 'quote_mismatch', param: 'items[1]' });
+  });
+});
+
+describe('between clients', () => {
+  it("answers 422 to another client's quote token and 404 to another client's order", async () => {
+    const other = await service.newClient('Other Shop');
+    const items = cartItems('40.00');
+    const othersQuote = await quoteFor(service, other.public_key, items);
+    const mine = await orders(client.client_id, { order_number: uniqueOrderNumber('mine'), currency: 'USD', items });
+
+    const usingTheirToken = await orders(client.client_id, { token: othersQuote.tokens.opt_in, order_number: uniqueOrderNumber('theirs'), currency: 'USD', items });
+    const readingMine = await service.call('orders-read', { method: 'GET', path: `/api/v2/orders/${mine.json.service_order_id}`, pathParameters: { id: mine.json.service_order_id }, clientId: other.client_id });
+
+    expect(usingTheirToken.status).toBe(422);
+    expect(usingTheirToken.json.error.code).toBe('invalid_quote_token');
+    expect(readingMine.status).toBe(404);
+    expect(readingMine.json.error.code).toBe('order_not_found');
+  });
+});

@@ -1,0 +1,54 @@
+import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { createClient, type NewClientKeys } from '../../shared/auth/clients.js';
+import { forgetKeySets, generateKeySet } from '../../shared/auth/signing-keys.js';
+import { DynamoClientStore } from '../../shared/infra/client-store.js';
+import { apiEvent, type ApiEventInput } from './events.js';
+import { freshTables } from './dynamo.js';
+
+/**
+ * The real handlers over fresh DynamoDB Local tables, called in-process with v2 events —
+ * what `npm start` and API Gateway do, minus HTTP. One per test file.
+ */
+export interface HandlerResult { status: number; headers: Record<string, string>; body: string; json: any }
+export type FunctionName = 'quotes-create' | 'orders-create' | 'orders-read' | 'orders-change' | 'metrics-conversion' | 'auth-token';
+
+const lambdaContext = { awsRequestId: 'test', functionName: 'test', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
+
+export async function startService() {
+  const tables = await freshTables();
+  process.env.TABLE_NAME = tables.main;
+  process.env.METRICS_TABLE_NAME = tables.metrics;
+  process.env.SIGNING_KEYS ??= JSON.stringify({ access: generateKeySet('access'), quote: generateKeySet('quote') });
+  forgetKeySets();
+  const clients = new DynamoClientStore(tables.doc, tables.main);
+
+  const handlers = new Map<FunctionName, (event: unknown, context: Context) => Promise<APIGatewayProxyStructuredResultV2>>();
+  async function call(name: FunctionName, input: ApiEventInput): Promise<HandlerResult> {
+    if (!handlers.has(name)) handlers.set(name, (await import(`../../functions/${name}/handler.ts`)).handler);
+    const result = await handlers.get(name)!(apiEvent(input), lambdaContext);
+    const body = result.body ?? '';
+    return { status: result.statusCode ?? 200, headers: (result.headers ?? {}) as Record<string, string>, body, json: body ? JSON.parse(body) : undefined };
+  }
+
+  return {
+    tables,
+    call,
+    newClient: (name = 'Test Shop', ratePpm?: number): Promise<NewClientKeys> => createClient(clients, { name, ratePpm }),
+    stop: () => tables.cleanup(),
+  };
+}
+export type Service = Awaited<ReturnType<typeof startService>>;
+
+let counter = 0;
+export const uniqueOrderNumber = (prefix = 'ord'): string => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
+
+export const concert = { name: 'Spring Concert', start_date: '2027-04-10', start_time: '19:30', location: 'City Hall' };
+export const cartItems = (...costs: string[]) =>
+  costs.map((cost, i) => ({ name: `Seat ${i + 1}`, reference_number: `seat-${i + 1}`, cost, event: concert }));
+
+/** A quote for `items` from the client with `publicKey`; returns both tokens and the quote body. */
+export async function quoteFor(service: Service, publicKey: string, items: { reference_number: string; cost: string; name?: string }[], currency = 'USD') {
+  const res = await service.call('quotes-create', { method: 'POST', path: '/api/v2/quotes', headers: { 'x-public-key': publicKey }, body: { currency, items } });
+  if (res.status !== 201) throw new Error(`quote failed: ${res.status} ${res.body}`);
+  return res.json as { quote_id: string; premium_total: string; items: { reference_number: string; premium: string }[]; tokens: { opt_in: string; opt_out: string } };
+}

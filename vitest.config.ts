@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Test projects, by where a test lives and what it needs:
+ * unit (pure code), integration (handlers and stores over DynamoDB Local), infra (CDK templates),
+ * e2e (HTTP against the local server) and browser (the widget in Debian's Chromium).
+ * One DynamoDB Local serves the whole run (test/support/global-setup.ts).
+ */
+// The SDK's notice that future versions need Node 22 is noise here (Lambda runs nodejs22.x).
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const shared = { testTimeout: 30_000, hookTimeout: 60_000 };
+
+export default defineConfig({
+  test: {
+    globalSetup: ['test/support/global-setup.ts'],
+    maxWorkers: 2,
+    env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
+    projects: [
+      { extends: true, test: { ...shared, name: 'unit', include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'widget/**/*.test.ts', 'scripts/**/*.test.ts'], exclude: ['**/*.int.test.ts', '**/node_modules/**'] } },
+      { extends: true, test: { ...shared, name: 'integration', include: ['**/*.int.test.ts'], exclude: ['**/node_modules/**'] } },
+      { extends: true, test: { ...shared, name: 'infra', include: ['lib/**/*.test.ts'], testTimeout: 120_000 } },
+      { extends: true, test: { ...shared, name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/security/**/*.test.ts'] } },
+      { extends: true, test: { ...shared, name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 60_000 } },
+    ],
+  },
+});
