@@ -1,0 +1,73 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { routes } from '../shared/routes.js';
+import type { AuthorizerContext } from '../shared/http/middleware.js';
+
+/**
+ * API Gateway HTTP API (payload 2.0) events, as API Gateway builds them. The route key and path
+ * parameters come from the route table; `clientId` / `authError` stand for the authorizer's answer.
+ */
+export interface ApiEventInput {
+  method: string;
+  path: string;
+  body?: unknown;
+  /** Sent as is when a string (e.g. malformed JSON); otherwise JSON-encoded. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+  pathParameters?: Record<string, string>;
+  clientId?: string;
+  authError?: string;
+}
+
+export type ApiEvent = APIGatewayProxyEventV2 & { requestContext: { authorizer?: { lambda: AuthorizerContext } } };
+
+/** The route a method and path match, with its path parameters (trailing slash optional). */
+export function matchRoute(method: string, path: string): { routeKey: string; pathParameters?: Record<string, string> } | undefined {
+  const trimmed = path.length > 1 ? path.replace(/\/$/, '') : path;
+  for (const route of routes) {
+    if (route.method !== method) continue;
+    const names: string[] = [];
+    const pattern = new RegExp(`^${route.path.replace(/\{(\w+)\}/g, (_m, name: string) => { names.push(name); return '([^/]+)'; })}$`);
+    const match = pattern.exec(trimmed);
+    if (match) {
+      const pathParameters = names.length ? Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? '')])) : undefined;
+      return { routeKey: `${route.method} ${route.path}`, pathParameters };
+    }
+  }
+  return undefined;
+}
+
+export function apiEvent(input: ApiEventInput): ApiEvent {
+  const route = matchRoute(input.method, input.path);
+  const body = input.rawBody ?? (input.body === undefined ? undefined : JSON.stringify(input.body));
+  const headers = { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...input.headers };
+  const authorizer = input.clientId || input.authError
+    ? { lambda: input.clientId ? { client_id: input.clientId } : { auth_error: input.authError } }
+    : undefined;
+  const query = new URLSearchParams(input.query ?? {}).toString();
+  return {
+    version: '2.0',
+    routeKey: route?.routeKey ?? '$default',
+    rawPath: input.path,
+    rawQueryString: query,
+    headers,
+    queryStringParameters: input.query,
+    pathParameters: input.pathParameters ?? route?.pathParameters,
+    body,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: 'localhost',
+      domainPrefix: 'localhost',
+      requestId: randomUUID(),
+      routeKey: route?.routeKey ?? '$default',
+      stage: '$default',
+      time: new Date().toUTCString(),
+      timeEpoch: Date.now(),
+      http: { method: input.method, path: input.path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'vitest' },
+      ...(authorizer ? { authorizer } : {}),
+    },
+  } as ApiEvent;
+}

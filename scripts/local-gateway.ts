@@ -1,0 +1,125 @@
+import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { handler as authorizer } from '../functions/authorizer/handler.js';
+import { AppError, NotFoundError, PayloadTooLargeError } from '../shared/errors.js';
+import { errorResponse } from '../shared/http/envelope.js';
+import { MAX_BODY_BYTES } from '../shared/http/middleware.js';
+import { routes, type FunctionName, type RouteDefinition } from '../shared/routes.js';
+import { apiEvent, matchRoute } from './api-events.js';
+
+/**
+ * What API Gateway does in front of the functions, for local runs: match the route, run the real
+ * authorizer on merchant routes, build the HTTP API v2 event, call the real handler, write its
+ * answer. There is no second code path: the handlers are the ones deployed to Lambda.
+ */
+type LambdaHandler = (event: unknown, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+export type StaticRoute = (req: IncomingMessage, body: string) => Promise<{ status: number; headers: Record<string, string>; body: string }>;
+
+const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type,x-public-key', 'access-control-allow-methods': 'POST,OPTIONS' };
+
+const handlers = new Map<FunctionName, Promise<LambdaHandler>>();
+function loadHandler(name: FunctionName): Promise<LambdaHandler> {
+  let loaded = handlers.get(name);
+  if (!loaded) {
+    loaded = import(`../functions/${name}/handler.ts`).then((module: { handler: LambdaHandler }) => module.handler);
+    handlers.set(name, loaded);
+  }
+  return loaded;
+}
+
+function lambdaContext(name: string, requestId: string): Context {
+  return {
+    awsRequestId: requestId,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
+    memoryLimitInMB: '512',
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => 10_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2, extraHeaders: Record<string, string> = {}): void {
+  const headers = { ...(result.headers as Record<string, string> | undefined), ...extraHeaders };
+  res.writeHead(result.statusCode ?? 200, headers);
+  res.end(result.body ?? '');
+}
+
+const headersOf = (req: IncomingMessage): Record<string, string> =>
+  Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(',') : value ?? '']));
+
+async function invoke(route: RouteDefinition, req: IncomingMessage, url: URL, body: string, requestId: string, pathParameters?: Record<string, string>): Promise<APIGatewayProxyStructuredResultV2> {
+  const headers = headersOf(req);
+  let authorizerAnswer: { clientId?: string; authError?: string } = {};
+  if (route.auth === 'access-token') {
+    const answer = await authorizer({ headers });
+    if (!answer.isAuthorized) return { statusCode: 403, headers: { 'content-type': 'application/json' }, body: '{"message":"Forbidden"}' };
+    authorizerAnswer = { clientId: answer.context.client_id, authError: answer.context.auth_error };
+  }
+  const event = apiEvent({
+    method: route.method,
+    path: url.pathname,
+    rawBody: body === '' ? undefined : body,
+    headers,
+    query: url.searchParams.size ? Object.fromEntries(url.searchParams) : undefined,
+    pathParameters,
+    ...authorizerAnswer,
+  });
+  event.requestContext.requestId = requestId;
+  const handler = await loadHandler(route.function);
+  return handler(event, lambdaContext(route.function, requestId));
+}
+
+/** The request listener of the local server. `staticRoutes` serve the widget and demo pages. */
+export function localGateway(staticRoutes: Record<string, StaticRoute> = {}) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const requestId = randomUUID();
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = req.method ?? 'GET';
+    try {
+      const match = matchRoute(method, url.pathname);
+      const route = match && routes.find((r) => `${r.method} ${r.path}` === match.routeKey);
+      if (route) {
+        const body = await readBody(req);
+        send(res, await invoke(route, req, url, body, requestId, match.pathParameters), route.cors ? CORS : {});
+        return;
+      }
+      const corsRoute = routes.find((r) => r.cors && matchRoute(r.method, url.pathname));
+      if (method === 'OPTIONS' && corsRoute) {
+        send(res, { statusCode: 204, headers: { ...CORS, 'access-control-max-age': '600' }, body: '' });
+        return;
+      }
+      const page = staticRoutes[`${method} ${url.pathname}`];
+      if (page) {
+        const answer = await page(req, await readBody(req));
+        send(res, { statusCode: answer.status, headers: answer.headers, body: answer.body });
+        return;
+      }
+      const known = routes.some((r) => matchRoute(r.method, url.pathname));
+      throw known
+        ? new AppError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed on ${url.pathname}.`)
+        : new NotFoundError('route_not_found', `No route for ${method} ${url.pathname}.`);
+    } catch (err) {
+      if (!(err instanceof AppError)) console.error(`local gateway: request ${requestId} failed:`, (err as Error).message);
+      if (!res.headersSent) send(res, errorResponse(err, requestId));
+      else res.end();
+    }
+  };
+}

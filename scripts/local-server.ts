@@ -1,0 +1,95 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createClient, type NewClientKeys } from '../shared/auth/clients.js';
+import { generateKeySet } from '../shared/auth/signing-keys.js';
+import { loadConfig } from '../shared/config.js';
+import { DynamoClientStore } from '../shared/infra/client-store.js';
+import { createDocumentClient } from '../shared/infra/dynamo-client.js';
+import { localGateway, type StaticRoute } from './local-gateway.js';
+import { startLocalStack, type LocalDynamo } from './local-stack.js';
+
+/**
+ * `npm start`: DynamoDB Local in memory (or DYNAMODB_ENDPOINT), the tables, fresh signing keys, a
+ * demo client, and the API on PORT — the deployed handlers behind a local stand-in for API Gateway.
+ */
+export interface LocalServer { baseUrl: string; demo: NewClientKeys; server: Server; stop(): Promise<void> }
+
+export interface LocalServerOptions {
+  port?: number;
+  dynamoPort?: number;
+  /** Use this DynamoDB instead of starting DynamoDB Local. */
+  dynamoEndpoint?: string;
+  staticRoutes?: (server: { baseUrl: string; demo: NewClientKeys }) => Record<string, StaticRoute>;
+}
+
+export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+  // Every start signs with new keys: tokens from an earlier run stop working, as after a rotation.
+  process.env.SIGNING_KEYS ??= JSON.stringify({ access: generateKeySet('access'), quote: generateKeySet('quote') });
+  const config = loadConfig();
+  const dynamo: LocalDynamo = await startLocalStack({
+    port: options.dynamoPort,
+    endpoint: options.dynamoEndpoint,
+    tables: { main: config.tableName, metrics: config.metricsTableName },
+  });
+  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+
+  const doc = createDocumentClient(dynamo.endpoint, config.region);
+  const demo = await createClient(new DynamoClientStore(doc, config.tableName), { name: 'Demo Shop' });
+  doc.destroy();
+
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 3000, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  const baseUrl = `http://localhost:${typeof address === 'object' && address ? address.port : options.port}`;
+  server.on('request', localGateway(options.staticRoutes?.({ baseUrl, demo }) ?? {}));
+
+  return {
+    baseUrl,
+    demo,
+    server,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await dynamo.stop();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const local = await startLocalServer({
+    port: Number(process.env.PORT ?? 3000),
+    dynamoPort: Number(process.env.DYNAMODB_PORT ?? 8000),
+    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
+  });
+  const demoFile = join(process.cwd(), '.local', 'demo-client.json');
+  await mkdir(dirname(demoFile), { recursive: true });
+  await writeFile(demoFile, `${JSON.stringify({ base_url: local.baseUrl, ...local.demo }, null, 2)}\n`, { mode: 0o600 });
+
+  console.log(`Order Protection API on ${local.baseUrl}  (DynamoDB at ${process.env.DYNAMODB_ENDPOINT})`);
+  console.log(`Demo client ${local.demo.client_id}\n  public key ${local.demo.public_key}\n  secret key ${local.demo.secret_key}`);
+  console.log(`Keys written to ${demoFile}. Ctrl-C stops the API and DynamoDB Local.`);
+
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    await local.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((err: unknown) => {
+    console.error(`npm start failed: ${(err as Error).message}`);
+    process.exit(1);
+  });
+}
