@@ -1,0 +1,72 @@
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createClient, rotateClientSecret } from '../shared/auth/clients.js';
+import { loadConfig } from '../shared/config.js';
+import { parseRate } from '../shared/domain/money.js';
+import { DynamoClientStore } from '../shared/infra/client-store.js';
+import { createDocumentClient } from '../shared/infra/dynamo-client.js';
+
+/**
+ * Operator CLI:
+ *   npm run client -- create --name "Acme" [--rate 0.085] [--live] [--json]
+ *   npm run client -- rotate-secret --client-id cl_… [--json]
+ * Targets the running local stack (DYNAMODB_ENDPOINT, else DynamoDB Local on DYNAMODB_PORT or
+ * 8000), or with --aws the deployed tables (TABLE_NAME from the stack outputs, AWS credentials
+ * from the usual chain). The secret key is printed this once and never stored.
+ */
+const USAGE = `usage:
+  npm run client -- create --name "Acme" [--rate 0.085] [--live] [--json] [--aws]
+  npm run client -- rotate-secret --client-id cl_... [--json] [--aws]`;
+
+function fail(message: string): never {
+  console.error(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      rate: { type: 'string' },
+      live: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      aws: { type: 'boolean', default: false },
+      'client-id': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const [command] = positionals;
+  if (values.help || !command) fail('Order Protection operator CLI');
+
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const endpoint = values.aws ? undefined : process.env.DYNAMODB_ENDPOINT || `http://localhost:${process.env.DYNAMODB_PORT ?? 8000}`;
+  if (!values.aws && !process.env.DYNAMODB_ENDPOINT && !existsSync('.local/demo-client.json')) {
+    console.error('note: no .local/demo-client.json here; is `npm start` running? trying DynamoDB Local at', endpoint);
+  }
+  const config = loadConfig();
+  const doc = createDocumentClient(endpoint, config.region);
+  const store = new DynamoClientStore(doc, config.tableName);
+
+  let keys;
+  if (command === 'create') {
+    if (!values.name?.trim()) fail('create needs --name');
+    const ratePpm = values.rate === undefined ? undefined : parseRate(values.rate);
+    if (ratePpm === undefined && values.rate !== undefined) fail(`--rate must be a decimal above 0 and at most 1 with up to 6 digits, e.g. 0.085 (got "${values.rate}")`);
+    keys = await createClient(store, { name: values.name.trim(), ratePpm, mode: values.live ? 'live' : 'test' });
+  } else if (command === 'rotate-secret') {
+    if (!values['client-id']) fail('rotate-secret needs --client-id');
+    keys = await rotateClientSecret(store, values['client-id']);
+  } else {
+    fail(`unknown command "${command}"`);
+  }
+  doc.destroy();
+
+  if (values.json) console.log(JSON.stringify(keys));
+  else console.log(`client_id   ${keys.client_id}\npublic_key  ${keys.public_key}\nsecret_key  ${keys.secret_key}   (shown this once: store it now)`);
+}
+
+main().catch((err: unknown) => {
+  console.error(`client: ${(err as Error).message}`);
+  process.exit(1);
+});
