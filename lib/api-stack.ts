@@ -1,0 +1,124 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import type { TokenKind } from '../shared/auth/signing-keys.js';
+import type { TableDefinition } from '../shared/infra/table-definitions.js';
+import { routes, type FunctionName } from '../shared/routes.js';
+import { ServiceFunction } from './service-function.js';
+
+type TableId = TableDefinition['id'];
+
+/**
+ * What each function may touch: tables with the exact DynamoDB actions (a TransactWriteItems needs
+ * the action of each of its parts), and which signing keys it reads. Nothing else is granted.
+ */
+const ACCESS: Record<FunctionName | 'authorizer', { tables?: Partial<Record<TableId, string[]>>; keys?: TokenKind[] }> = {
+  authorizer: { keys: ['access'] },
+  'auth-token': { tables: { main: ['GetItem'] }, keys: ['access'] },
+  'quotes-create': { tables: { main: ['GetItem'] }, keys: ['quote'] },
+  // GetItem: the client's rate and idempotency records; DeleteItem: releasing an idempotency key.
+  'orders-create': { tables: { main: ['GetItem', 'PutItem', 'DeleteItem'], metrics: ['PutItem', 'UpdateItem'] }, keys: ['quote'] },
+  'orders-read': { tables: { main: ['Query'] } },
+  'orders-change': { tables: { main: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
+  'metrics-conversion': { tables: { metrics: ['Query'] } },
+};
+
+const TABLE_VARIABLE: Record<TableId, string> = { main: 'TABLE_NAME', metrics: 'METRICS_TABLE_NAME' };
+const KEY_VARIABLE: Record<TokenKind, string> = { access: 'ACCESS_TOKEN_KEYS_SECRET_ID', quote: 'QUOTE_TOKEN_KEYS_SECRET_ID' };
+
+export interface ApiStackProps extends StackProps {
+  tables: Record<TableId, ITableV2>;
+  signingKeys: Record<TokenKind, ISecret>;
+}
+
+/** Stateless: the HTTP API, its authorizer and the functions. Holds no data. */
+export class ApiStack extends Stack {
+  readonly api: HttpApi;
+  readonly functions: Record<FunctionName | 'authorizer', ServiceFunction>;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    const tracing = this.node.tryGetContext('tracing') === true || this.node.tryGetContext('tracing') === 'true';
+
+    const make = (name: FunctionName | 'authorizer'): ServiceFunction => {
+      const access = ACCESS[name];
+      const environment: Record<string, string> = {};
+      for (const table of Object.keys(access.tables ?? {}) as TableId[]) environment[TABLE_VARIABLE[table]] = props.tables[table].tableName;
+      for (const kind of access.keys ?? []) environment[KEY_VARIABLE[kind]] = props.signingKeys[kind].secretArn;
+      const service = new ServiceFunction(this, name, { name, environment, readsSecrets: Boolean(access.keys?.length), tracing });
+      for (const [table, actions] of Object.entries(access.tables ?? {}) as [TableId, string[]][]) {
+        service.fn.addToRolePolicy(new PolicyStatement({ actions: actions.map((a) => `dynamodb:${a}`), resources: [props.tables[table].tableArn] }));
+      }
+      for (const kind of access.keys ?? []) props.signingKeys[kind].grantRead(service.fn);
+      return service;
+    };
+    this.functions = Object.fromEntries((Object.keys(ACCESS) as (FunctionName | 'authorizer')[]).map((name) => [name, make(name)])) as ApiStack['functions'];
+
+    // The authorizer always answers isAuthorized: true with either client_id or auth_error, and
+    // the handler answers 401 in the error envelope: HTTP APIs cannot shape an authorizer's
+    // rejection. No identity source (optional when results are not cached), so a request without
+    // an Authorization header reaches it too instead of getting API Gateway's bare 401.
+    const authorizer = new HttpLambdaAuthorizer('AccessTokenAuthorizer', this.functions.authorizer.fn, {
+      responseTypes: [HttpLambdaResponseType.SIMPLE],
+      identitySource: [],
+      resultsCacheTtl: Duration.seconds(0),
+    });
+
+    this.api = new HttpApi(this, 'Api', {
+      apiName: 'order-protection',
+      createDefaultStage: false,
+      corsPreflight: {
+        allowOrigins: ['*'],
+        allowHeaders: ['content-type', 'x-public-key'],
+        allowMethods: [CorsHttpMethod.POST, CorsHttpMethod.OPTIONS],
+        maxAge: Duration.minutes(10),
+      },
+    });
+    // HTTP APIs route `/path/` to the `/path` route themselves (a route key may not end in "/"),
+    // so each route is declared once.
+    for (const route of routes) {
+      this.api.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(`${route.function}-integration`, this.functions[route.function].fn),
+        ...(route.auth === 'access-token' ? { authorizer } : {}),
+      });
+    }
+
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY });
+    new HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: {
+        rateLimit: Number(this.node.tryGetContext('throttleRateLimit') ?? 50),
+        burstLimit: Number(this.node.tryGetContext('throttleBurstLimit') ?? 100),
+      },
+      // JSON, no bodies, no headers: nothing personal or secret reaches the access log.
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(JSON.stringify({
+          requestId: '$context.requestId',
+          ip: '$context.identity.sourceIp',
+          requestTime: '$context.requestTime',
+          httpMethod: '$context.httpMethod',
+          routeKey: '$context.routeKey',
+          status: '$context.status',
+          responseLength: '$context.responseLength',
+          latency: '$context.responseLatency',
+          integrationError: '$context.integrationErrorMessage',
+          authorizerError: '$context.authorizer.error',
+        })),
+      },
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
+  }
+}

@@ -1,0 +1,62 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Architecture, ParamsAndSecretsLayerVersion, ParamsAndSecretsLogLevel, ParamsAndSecretsVersions, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { join } from 'node:path';
+import type { FunctionName } from '../shared/routes.js';
+
+/**
+ * Every Lambda of the service: nodejs22.x on arm64, one handler file, bundled by esbuild
+ * (minified, ESM, source maps), its own log group. Grants are given by the stack, one by one.
+ * These bundling settings are the ones the bench measures (scripts/bench/bundles.ts).
+ */
+export const BUNDLING = {
+  minify: true,
+  sourceMap: true,
+  format: OutputFormat.ESM,
+  target: 'node22',
+  mainFields: ['module', 'main'],
+  // ESM bundles still meet CommonJS code that calls require(); give it one.
+  banner: "import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);",
+  // The AWS SDK is bundled, not taken from the runtime, so the version we test is the one we run.
+  externalModules: [] as string[],
+};
+
+export interface ServiceFunctionProps {
+  name: FunctionName | 'authorizer';
+  environment?: Record<string, string>;
+  /** Reads a signing-key secret through the Parameters and Secrets extension. */
+  readsSecrets?: boolean;
+  memorySize?: number;
+  tracing?: boolean;
+}
+
+export class ServiceFunction extends Construct {
+  readonly fn: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    this.fn = new NodejsFunction(this, 'Function', {
+      entry: join(import.meta.dirname, '..', 'functions', props.name, 'handler.ts'),
+      handler: 'handler',
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      timeout: Duration.seconds(10),
+      logGroup,
+      tracing: props.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
+      bundling: BUNDLING,
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: 'order-protection',
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        ...props.environment,
+      },
+      ...(props.readsSecrets
+        ? { paramsAndSecrets: ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, { cacheSize: 10, logLevel: ParamsAndSecretsLogLevel.WARN }) }
+        : {}),
+    });
+  }
+}

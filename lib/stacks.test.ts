@@ -1,0 +1,134 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../shared/routes.js';
+import { ApiStack } from './api-stack.js';
+import { DataStack } from './data-stack.js';
+
+/** CDK assertions on the synthesized templates (bundling skipped: it is not what is under test). */
+let data: Template;
+let api: Template;
+
+beforeAll(() => {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const dataStack = new DataStack(app, 'Data');
+  const apiStack = new ApiStack(app, 'Api', { tables: dataStack.tables, signingKeys: dataStack.signingKeys });
+  data = Template.fromStack(dataStack);
+  api = Template.fromStack(apiStack);
+});
+
+type Resource = { Type: string; Properties: Record<string, any> };
+const resources = (template: Template, type: string): [string, Resource][] =>
+  Object.entries(template.findResources(type) as Record<string, Resource>);
+
+/** The logical id of the function whose id starts with the function's name. */
+function functionId(name: string): string {
+  const match = resources(api, 'AWS::Lambda::Function').find(([id]) => id.startsWith(name.replace(/-/g, '')) && id.includes('Function'));
+  if (!match) throw new Error(`no function ${name}`);
+  return match[0];
+}
+
+/** All policy statements attached to a function's role. */
+function statementsOf(name: string): { Action: string | string[]; Resource: unknown }[] {
+  const fn = api.findResources('AWS::Lambda::Function')[functionId(name)] as Resource;
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+  return resources(api, 'AWS::IAM::Policy')
+    .filter(([, policy]) => policy.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleId))
+    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
+}
+
+const actionsOf = (statement: { Action: string | string[] }) => [statement.Action].flat();
+const dynamoStatements = (name: string) => statementsOf(name).filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
+const tableExport = (table: 'Main' | 'Metrics') => new RegExp(`${table}Table`);
+
+describe('routes', () => {
+  const routeResources = () => resources(api, 'AWS::ApiGatewayV2::Route');
+
+  it('has one route per entry of the route table', () => {
+    expect(routeResources().map(([, r]) => r.Properties.RouteKey).sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+  });
+
+  it('puts the access-token authorizer on every merchant route and on no other', () => {
+    for (const [, route] of routeResources()) {
+      const definition = routes.find((r) => `${r.method} ${r.path}` === route.Properties.RouteKey)!;
+      if (definition.auth === 'access-token') {
+        expect(route.Properties).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: expect.anything() });
+      } else {
+        expect(route.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+      }
+    }
+    expect(routeResources().find(([, r]) => r.Properties.RouteKey === 'POST /api/v2/auth/token')![1].Properties.AuthorizerId).toBeUndefined();
+  });
+
+  it('uses a simple-response Lambda authorizer that is never cached', () => {
+    api.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', { AuthorizerType: 'REQUEST', EnableSimpleResponses: true, AuthorizerResultTtlInSeconds: 0, AuthorizerPayloadFormatVersion: '2.0' });
+  });
+});
+
+describe('tables', () => {
+  it('have point-in-time recovery, deletion protection and are retained', () => {
+    const tables = resources(data, 'AWS::DynamoDB::GlobalTable');
+    expect(tables).toHaveLength(2);
+    for (const [, table] of tables) {
+      expect(table.Properties.Replicas[0]).toMatchObject({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true }, DeletionProtectionEnabled: true });
+    }
+    data.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+
+  it('live in the data stack only', () => {
+    expect(resources(api, 'AWS::DynamoDB::GlobalTable')).toHaveLength(0);
+    expect(resources(api, 'AWS::DynamoDB::Table')).toHaveLength(0);
+  });
+});
+
+describe('least privilege', () => {
+  const expected: Record<string, { Main?: string[]; Metrics?: string[] }> = {
+    authorizer: {},
+    'auth-token': { Main: ['GetItem'] },
+    'quotes-create': { Main: ['GetItem'] },
+    'orders-create': { Main: ['DeleteItem', 'GetItem', 'PutItem'], Metrics: ['PutItem', 'UpdateItem'] },
+    'orders-read': { Main: ['Query'] },
+    'orders-change': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
+    'metrics-conversion': { Metrics: ['Query'] },
+  };
+
+  it.each(Object.entries(expected))('%s may do exactly its DynamoDB actions on its own tables', (name, tables) => {
+    const granted: Record<string, string[]> = {};
+    for (const statement of dynamoStatements(name)) {
+      const resource = JSON.stringify(statement.Resource);
+      const table = tableExport('Main').test(resource) ? 'Main' : tableExport('Metrics').test(resource) ? 'Metrics' : 'other';
+      granted[table] = [...(granted[table] ?? []), ...actionsOf(statement).map((a) => a.replace('dynamodb:', ''))].sort();
+    }
+    expect(granted).toEqual(tables);
+  });
+
+  it('lets only the functions that sign or verify read each signing-key secret', () => {
+    const readers = (secret: 'Access' | 'Quote') =>
+      Object.keys(expected).filter((name) =>
+        statementsOf(name).some((s) => actionsOf(s).includes('secretsmanager:GetSecretValue') && new RegExp(`${secret}TokenKeys`).test(JSON.stringify(s.Resource)))).sort();
+
+    expect(readers('Access')).toEqual(['auth-token', 'authorizer']);
+    expect(readers('Quote')).toEqual(['orders-create', 'quotes-create']);
+  });
+});
+
+describe('the stage', () => {
+  it('throttles with the context values and writes JSON access logs without bodies', () => {
+    api.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"') },
+    });
+    const format: string = resources(api, 'AWS::ApiGatewayV2::Stage')[0]![1].Properties.AccessLogSettings.Format;
+    expect(format).not.toMatch(/body|header/i);
+  });
+});
+
+describe('functions', () => {
+  it('run nodejs22.x on arm64, each with its own log group with retention', () => {
+    for (const [, fn] of resources(api, 'AWS::Lambda::Function').filter(([, f]) => f.Properties.Handler === 'index.handler')) {
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], LoggingConfig: { LogGroup: expect.anything() } });
+    }
+    expect(resources(api, 'AWS::Logs::LogGroup').every(([, group]) => typeof group.Properties.RetentionInDays === 'number')).toBe(true);
+  });
+});
