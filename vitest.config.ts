@@ -15,7 +15,7 @@ export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
     maxWorkers: 2,
-    env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
+    env: { POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
     projects: [
       { extends: true, test: { ...shared, name: 'unit', include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'widget/**/*.test.ts', 'scripts/**/*.test.ts'], exclude: ['**/*.int.test.ts', '**/node_modules/**'] } },
       { extends: true, test: { ...shared, name: 'integration', include: ['**/*.int.test.ts'], exclude: ['**/node_modules/**'] } },

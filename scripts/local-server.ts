@@ -27,6 +27,7 @@ export interface LocalServerOptions {
 export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true'; // EMF lines are for CloudWatch, not a terminal
   // Every start signs with new keys: tokens from an earlier run stop working, as after a rotation.
   process.env.SIGNING_KEYS ??= JSON.stringify({ access: generateKeySet('access'), quote: generateKeySet('quote') });
   const config = loadConfig();

@@ -4,6 +4,7 @@ import { randomIds } from '../../shared/domain/ids.js';
 import { systemClock } from '../../shared/domain/ports.js';
 import { jsonResponse } from '../../shared/http/envelope.js';
 import { idempotent } from '../../shared/http/idempotency.js';
+import { emitMetric } from '../../shared/http/metrics.js';
 import { clientIdOf, httpHandler } from '../../shared/http/middleware.js';
 import { orderView } from '../../shared/http/order-view.js';
 import { ChangeOrderRequest } from '../../shared/http/schemas.js';
@@ -25,6 +26,10 @@ export const handler = httpHandler(async (event, info) => {
   const { items } = parseInput(ChangeOrderRequest, event.body);
   return idempotent(idempotency, event, info, async () => {
     const { order, replacements } = await changeOrder(deps, clientIdOf(info), event.pathParameters?.id ?? '', items);
+    for (const type of ['upgrade', 'downgrade', 'exchange'] as const) {
+      const count = replacements.filter((item) => item.policy.change_type === type).length;
+      if (count) emitMetric('PolicyChanges', count, { change_type: type });
+    }
     return jsonResponse(200, orderView(order, replacements));
   });
 }, { jsonBody: true, authenticated: true });

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, AuthenticationError, MalformedRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors.js';
 import { errorResponse } from './envelope.js';
 import { logger } from './logger.js';
+import { emitMetric } from './metrics.js';
 
 export const MAX_BODY_BYTES = 256 * 1024;
 
@@ -50,6 +51,7 @@ function requestLifecycle(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredR
     } else {
       logger.info('request', { ...fields, ...(error instanceof AppError ? { error_code: error.code } : {}) });
     }
+    if (error !== undefined) emitMetric('Errors', 1, { code: error instanceof AppError ? error.code : 'internal_error' });
     logger.resetKeys();
   };
   return {

@@ -1,3 +1,4 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createClient, type NewClientKeys } from '../../shared/auth/clients.js';
 import { forgetKeySets, generateKeySet } from '../../shared/auth/signing-keys.js';
@@ -30,9 +31,18 @@ export async function startService() {
     return { status: result.statusCode ?? 200, headers: (result.headers ?? {}) as Record<string, string>, body, json: body ? JSON.parse(body) : undefined };
   }
 
+  /** Every record of both tables (small test tables: one Scan page each is plenty). */
+  async function scanBoth(): Promise<Record<string, unknown>[]> {
+    const pages = await Promise.all([tables.main, tables.metrics].map((TableName) => tables.doc.send(new ScanCommand({ TableName }))));
+    return pages.flatMap((page) => page.Items ?? []);
+  }
+  const rowCount = async (): Promise<number> => (await scanBoth()).length;
+
   return {
     tables,
     call,
+    scanBoth,
+    rowCount,
     newClient: (name = 'Test Shop', ratePpm?: number): Promise<NewClientKeys> => createClient(clients, { name, ratePpm }),
     stop: () => tables.cleanup(),
   };
