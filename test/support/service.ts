@@ -36,7 +36,10 @@ export async function startService() {
     const pages = await Promise.all([tables.main, tables.metrics].map((TableName) => tables.doc.send(new ScanCommand({ TableName }))));
     return pages.flatMap((page) => page.Items ?? []);
   }
-  const rowCount = async (): Promise<number> => (await scanBoth()).length;
+  const rowCount = async (): Promise<number> => {
+    const pages = await Promise.all([tables.main, tables.metrics].map((TableName) => tables.doc.send(new ScanCommand({ TableName, Select: 'COUNT' }))));
+    return pages.reduce((sum, page) => sum + (page.Count ?? 0), 0);
+  };
 
   return {
     tables,
