@@ -34,6 +34,16 @@ export interface HttpHandlerOptions {
   authenticated?: boolean;
 }
 
+/** Text that looks like an e-mail address or a long number (phone, card) is blanked out. */
+export const redact = (text: string): string =>
+  text.replace(/[^\s@"'<>]+@[^\s@"'<>]+/g, '[redacted]').replace(/\+?\d[\d ().-]{5,}\d/g, '[redacted]');
+
+function describeFailure(error: unknown) {
+  if (!(error instanceof Error)) return { name: typeof error };
+  const frames = (error.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '));
+  return { name: error.name, message: redact(error.message), stack: frames.slice(0, 8).join('\n') };
+}
+
 const requestIdOf = (event: Pick<APIGatewayProxyEventV2, "requestContext">): string => event.requestContext?.requestId || randomUUID();
 
 /** Request id, one log line per request, and the error envelope for everything thrown below. */
@@ -46,8 +56,8 @@ function requestLifecycle(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredR
     request.response = response;
     const fields = { status: response.statusCode, route: request.event.routeKey, duration_ms: Date.now() - started };
     if (error !== undefined && !(error instanceof AppError)) {
-      // The cause stays in the log (no request data in it); the caller sees only the envelope.
-      logger.error('request failed', { ...fields, error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) });
+      // The cause goes to the log, redacted (a driver's message may quote request data); the caller sees only the envelope.
+      logger.error('request failed', { ...fields, error: describeFailure(error) });
     } else {
       logger.info('request', { ...fields, ...(error instanceof AppError ? { error_code: error.code } : {}) });
     }

@@ -14,10 +14,9 @@ beforeAll(async () => {
   const { startTestServer } = await import('../support/server.js');
   server = await startTestServer();
   for (const stream of [process.stdout, process.stderr]) {
-    const write = stream.write.bind(stream);
-    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
       lines.push(String(chunk));
-      return write(chunk, ...(rest as []));
+      return true;
     });
   }
 });
@@ -38,6 +37,7 @@ describe('logs of the auth flow', () => {
     const log = lines.join('');
     expect([good.status, bad.status, used.status, forged.status]).toEqual([200, 401, 404, 401]);
     expect(log).toContain('"message":"request"'); // the capture saw the log lines
+    expect(log).toContain(`"request_id":"${bad.json.error.request_id}"`); // an error's request_id leads to its log line
     for (const secret of [server.demo.secret_key, 'sk_test_guessing-a-secret', hashSecretKey(server.demo.secret_key), token, token.split('.')[2]!, token.split('.')[1]!]) {
       expect(log).not.toContain(secret);
     }

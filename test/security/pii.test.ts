@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DynamoOrderStore } from '../../shared/infra/order-store.js';
+import type { Service } from '../support/service.js';
+
+/**
+ * PII: a whole run of the API with personal data everywhere a merchant could put it — opt-outs,
+ * refused requests, crashes, replays, changes — then both tables and every captured log line are
+ * searched. Opt-in orders keep the customer's name and e-mail (their Order shows them), so the
+ * markers that may live there are checked only outside those order records.
+ */
+let service: Service;
+const logs: string[] = [];
+
+const person = {
+  first_name: 'Philippa', last_name: 'Quintessence', email: 'philippa.q@example.net', phone: '+1 (415) 555-0199',
+};
+const address = { address1: '1600 Amphitheatre Parkway', address2: 'Suite 9876', city: 'Kalamazoo', zip_code: '49001-4455', state: 'MI', country: 'US' };
+const card = '4111 1111 1111 1111';
+const neverAnywhere = ['555-0199', '4155550199', 'Amphitheatre', 'Suite 9876', 'Kalamazoo', '49001-4455', '490014455', '4111 1111', '4111111111111111'];
+const notOutsideOrders = ['Philippa', 'Quintessence', 'philippa.q@example.net'];
+
+beforeAll(async () => {
+  process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
+  process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+  for (const stream of [process.stdout, process.stderr]) {
+    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      logs.push(String(chunk));
+      return true;
+    });
+  }
+  const { startService } = await import('../support/service.js');
+  service = await startService();
+});
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await service.stop();
+});
+
+describe('personal data', () => {
+  it('is found in no table and no log line, except the opt-in customer on their own order', async () => {
+    const { cartItems, quoteFor, uniqueOrderNumber } = await import('../support/service.js');
+    const client = await service.newClient('PII Shop');
+    const items = cartItems('49.00', '51.00');
+    const quote = await quoteFor(service, client.public_key, items);
+    const full = { currency: 'USD', items, customer: person, billing_address: address, payment: { type: card } };
+    const order = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      service.call('orders-create', { method: 'POST', path: '/api/v2/orders', clientId: client.client_id, body, headers });
+    const tokens: string[] = [quote.tokens.opt_in, quote.tokens.opt_out];
+
+    const statuses = [
+      (await order({ ...full, token: quote.tokens.opt_out, order_number: uniqueOrderNumber('pii') })).status,
+      (await order({ ...full, token: quote.tokens.opt_out, order_number: uniqueOrderNumber('pii'), customer: { ...person, email: 'not an e-mail philippa.q@example.net' } })).status,
+      (await order({ ...full, token: quote.tokens.opt_out, order_number: uniqueOrderNumber('pii'), surprise: person })).status,
+      (await order({ ...full, token: quote.tokens.opt_in, order_number: uniqueOrderNumber('pii') }, { 'idempotency-key': 'pii-1' })).status,
+      (await order({ ...full, token: quote.tokens.opt_in, order_number: uniqueOrderNumber('pii') }, { 'idempotency-key': 'pii-1' })).status,
+    ];
+    vi.spyOn(DynamoOrderStore.prototype, 'create').mockRejectedValueOnce(new Error(`store down while writing ${person.email}`));
+    statuses.push((await order({ ...full, token: quote.tokens.opt_in, order_number: uniqueOrderNumber('pii') })).status);
+
+    expect(statuses).toEqual([204, 422, 422, 201, 422, 500]);
+    const rows = await service.scanBoth();
+    const everything = JSON.stringify(rows);
+    const outsideOrders = JSON.stringify(rows.filter((row) => !['order', 'item', 'idempotency'].includes(String(row.entity))));
+    const log = logs.join('');
+    expect(log).toContain('"message":"request"');
+    for (const marker of neverAnywhere) {
+      expect(everything).not.toContain(marker);
+      expect(log).not.toContain(marker);
+    }
+    for (const marker of notOutsideOrders) {
+      expect(outsideOrders).not.toContain(marker);
+      expect(log).not.toContain(marker);
+    }
+    for (const token of tokens) {
+      expect(everything).not.toContain(token);
+      expect(log).not.toContain(token.split('.')[2]);
+    }
+  });
+});
