@@ -7,6 +7,7 @@ import { generateKeySet } from '../shared/auth/signing-keys.js';
 import { loadConfig } from '../shared/config.js';
 import { DynamoClientStore } from '../shared/infra/client-store.js';
 import { createDocumentClient } from '../shared/infra/dynamo-client.js';
+import { demoSiteRoutes } from './demo-site.js';
 import { localGateway, type StaticRoute } from './local-gateway.js';
 import { startLocalStack, type LocalDynamo } from './local-stack.js';
 
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
     port: Number(process.env.PORT ?? 3000),
     dynamoPort: Number(process.env.DYNAMODB_PORT ?? 8000),
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
+    staticRoutes: demoSiteRoutes,
   });
   const demoFile = join(process.cwd(), '.local', 'demo-client.json');
   await mkdir(dirname(demoFile), { recursive: true });
@@ -75,6 +77,7 @@ async function main(): Promise<void> {
 
   console.log(`Order Protection API on ${local.baseUrl}  (DynamoDB at ${process.env.DYNAMODB_ENDPOINT})`);
   console.log(`Demo client ${local.demo.client_id}\n  public key ${local.demo.public_key}\n  secret key ${local.demo.secret_key}`);
+  console.log(`Demo checkout ${local.baseUrl}/   ·   dashboard ${local.baseUrl}/dashboard   ·   widget ${local.baseUrl}/widget.js`);
   console.log(`Keys written to ${demoFile}. Ctrl-C stops the API and DynamoDB Local.`);
 
   let stopping = false;

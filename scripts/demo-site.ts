@@ -1,0 +1,53 @@
+import type { NewClientKeys } from '../shared/auth/clients.js';
+import { buildWidget } from '../widget/build.js';
+import { checkoutPage } from '../widget/pages/checkout-page.js';
+import { dashboardPage } from '../widget/pages/dashboard-page.js';
+import type { StaticRoute } from './local-gateway.js';
+
+/**
+ * The non-API pages of `npm start`: the widget script, the demo checkout and its tiny back-end
+ * (which talks to the API exactly as a merchant's back-end would, with the demo client's access
+ * token), and the conversion dashboard. Local only; nothing here is deployed.
+ */
+export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewClientKeys }): Record<string, StaticRoute> {
+  let token: { value: string; expires: number } | undefined;
+  async function accessToken(): Promise<string> {
+    if (token && token.expires > Date.now() + 30_000) return token.value;
+    const res = await fetch(`${baseUrl}/api/v2/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ public_key: demo.public_key, secret_key: demo.secret_key }) });
+    const body = (await res.json()) as { token: string; expires_in: number };
+    token = { value: body.token, expires: Date.now() + body.expires_in * 1000 };
+    return token.value;
+  }
+  const html = (body: string) => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body });
+  const json = (status: number, body: unknown) => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  return {
+    'GET /': async () => html(checkoutPage(demo.public_key)),
+    'GET /dashboard': async () => html(dashboardPage()),
+    'GET /widget.js': async () => ({ status: 200, headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }, body: await buildWidget() }),
+
+    // The merchant's back-end: always sends the widget's token. Without one (the widget could not
+    // reach the API) it does not call the API at all: an order without a token is an opt-in
+    // (spec rule 2), which the customer did not choose.
+    'POST /demo/place-order': async (_req, body) => {
+      const order = JSON.parse(body || '{}') as { token?: string; order_number: string; currency: string; items: unknown[] };
+      if (!order.token) return json(200, { outcome: 'placed_without_protection', summary: `Order ${order.order_number} placed. Refund protection was not available, so none was added.` });
+      const res = await fetch(`${baseUrl}/api/v2/orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `JWT ${await accessToken()}`, 'idempotency-key': `demo-${order.order_number}` },
+        body: JSON.stringify(order),
+      });
+      if (res.status === 204) return json(200, { outcome: 'opted_out', summary: `Order ${order.order_number} placed. Opt-out logged (204): no protection.` });
+      const answer = (await res.json()) as { policies?: { policy_number: string; status: string; premium: string; item: { name: string } }[]; error?: { message: string } };
+      if (res.status !== 201 || !answer.policies) return json(200, { outcome: 'failed', summary: `The API answered ${res.status}: ${answer.error?.message ?? 'unexpected answer'}` });
+      const lines = answer.policies.map((p) => `  ${p.policy_number}  ${p.item.name}  premium $${p.premium}  ${p.status}`);
+      return json(200, { outcome: 'protected', summary: `Order ${order.order_number} placed with refund protection (201):\n${lines.join('\n')}` });
+    },
+
+    'GET /demo/metrics': async (req) => {
+      const query = new URL(req.url ?? '/', 'http://localhost').search;
+      const res = await fetch(`${baseUrl}/api/v2/metrics/conversion${query}`, { headers: { authorization: `JWT ${await accessToken()}` } });
+      return json(res.status, await res.json());
+    },
+  };
+}

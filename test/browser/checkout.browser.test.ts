@@ -1,0 +1,100 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoSiteRoutes } from '../../scripts/demo-site.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+/**
+ * The widget in a real browser (Debian's Chromium): the demo checkout, both choices, keyboard
+ * only, the dashboard, and a checkout that still completes when the API cannot be reached.
+ */
+let server: TestServer;
+let browser: Browser;
+let page: Page;
+const shots = join(process.cwd(), 'test-results');
+
+beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
+  server = await startTestServer({ staticRoutes: demoSiteRoutes });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'], // Playwright gives each launch a fresh, empty profile
+  });
+  page = await browser.newPage();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const yes = () => page.getByRole('radio', { name: /Yes, protect my order for \$13\.22/ });
+const no = () => page.getByRole('radio', { name: "No, I don't want protection" });
+const result = () => page.locator('#result');
+
+async function todaysOptOuts(): Promise<number> {
+  const day = new Date().toISOString().slice(0, 10);
+  const report = await page.evaluate(async (d) => (await fetch(`/demo/metrics?from=${d}&to=${d}`)).json(), day);
+  return report.totals.opt_out;
+}
+
+describe('demo checkout', () => {
+  it('shows the premium for the cart, with neither choice selected', async () => {
+    await page.goto(`${server.baseUrl}/`);
+
+    await expect.poll(() => yes().count()).toBe(1); // 120.00 + 35.50 at 8.5% = 10.20 + 3.02 = 13.22
+    expect(await yes().isChecked()).toBe(false);
+    expect(await no().isChecked()).toBe(false);
+    expect(await page.getByRole('group', { name: 'Refund protection' }).count()).toBe(1);
+  });
+
+  it('declines with the keyboard only, logs the opt-out and counts it', async () => {
+    const before = await todaysOptOuts();
+    await page.locator('body').click({ position: { x: 1, y: 1 } });
+
+    await page.keyboard.press('Tab'); // the link to the dashboard
+    await page.keyboard.press('Tab'); // the first radio of the group
+    await page.keyboard.press('ArrowDown'); // moves to "No" and selects it
+    expect(await no().isChecked()).toBe(true);
+    await no().focus();
+    await page.keyboard.press('Space');
+    await page.screenshot({ path: join(shots, 'widget-declined.png') });
+    await page.keyboard.press('Tab'); // Place order
+    await page.keyboard.press('Space');
+
+    await expect.poll(() => result().textContent()).toContain('Opt-out logged (204)');
+    expect(await page.evaluate(() => (window as unknown as { OrderProtection: { get(k: string): unknown } }).OrderProtection.get('isProtected'))).toBe(false);
+    expect(await todaysOptOuts()).toBe(before + 1);
+  });
+
+  it('accepts on a new cart (Space on the radio) and shows the order with Issued policies', async () => {
+    await page.getByRole('button', { name: 'New cart' }).click();
+    await expect.poll(() => yes().count()).toBe(1);
+
+    await yes().focus();
+    await page.keyboard.press('Space');
+    await page.screenshot({ path: join(shots, 'widget-protected.png') });
+    await page.getByRole('button', { name: 'Place order' }).click();
+
+    await expect.poll(() => result().textContent()).toContain('placed with refund protection (201)');
+    expect((await result().textContent())?.match(/Issued/g)).toHaveLength(2);
+  });
+
+  it('draws the dashboard with the day counted', async () => {
+    await page.goto(`${server.baseUrl}/dashboard`);
+
+    await expect.poll(() => page.locator('#totals').textContent()).toMatch(/1 opted in, 1 opted out, conversion 50\.0%/);
+    expect(await page.locator('#chart rect.in').count()).toBe(14);
+    await page.screenshot({ path: join(shots, 'dashboard.png'), fullPage: true });
+  });
+
+  it('still completes the checkout, as an opt-out, when the API cannot be reached', async () => {
+    await page.goto(`${server.baseUrl}/?api=http://127.0.0.1:9`);
+
+    await expect.poll(() => page.getByText('Refund protection is not available right now').count()).toBe(1);
+    await page.getByRole('button', { name: 'Place order' }).click();
+
+    await expect.poll(() => result().textContent()).toContain('placed. Refund protection was not available');
+    expect(await page.evaluate(() => (window as unknown as { demoEvents: string[] }).demoEvents)).toEqual(['error', 'opt_out']);
+  });
+});

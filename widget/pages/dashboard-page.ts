@@ -1,0 +1,48 @@
+/** `/dashboard`: opt-ins vs opt-outs per day and the conversion rate, drawn as an inline SVG chart. */
+export function dashboardPage(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Conversion · Order Protection</title>
+<style>
+  body { font: 16px/1.5 system-ui, sans-serif; max-width: 52rem; margin: 2rem auto; padding: 0 1rem; color: #1d2433; }
+  .in { fill: #2b5fd9; } .out { fill: #c3cbdc; } .rate { fill: none; stroke: #e07a1f; stroke-width: 2; }
+  table { border-collapse: collapse; margin-top: 1rem; } td, th { padding: .25rem .75rem; border-bottom: 1px solid #dde; text-align: right; }
+  .legend span { display: inline-block; width: .8rem; height: .8rem; margin: 0 .3rem 0 1rem; vertical-align: middle; }
+</style>
+</head>
+<body>
+<nav><a href="/">Demo checkout</a></nav>
+<h1>Conversion, last 14 days</h1>
+<p id="totals" role="status">Loading…</p>
+<p class="legend"><span style="background:#2b5fd9"></span>opted in<span style="background:#c3cbdc"></span>opted out<span style="background:#e07a1f"></span>conversion rate</p>
+<svg id="chart" role="img" aria-label="Opt-ins and opt-outs per day" width="800" height="260" viewBox="0 0 800 260"></svg>
+<table aria-label="Checkouts per day"><thead><tr><th>Day</th><th>Opted in</th><th>Opted out</th><th>Rate</th></tr></thead><tbody id="rows"></tbody></table>
+<script>
+  const day = (d) => d.toISOString().slice(0, 10);
+  const to = new Date();
+  const from = new Date(Date.now() - 13 * 86400000);
+  fetch('/demo/metrics?from=' + day(from) + '&to=' + day(to)).then((r) => r.json()).then((report) => {
+    const days = report.days;
+    const max = Math.max(1, ...days.map((d) => d.opt_in + d.opt_out));
+    const w = 800 / days.length, h = 220;
+    let svg = '';
+    const points = [];
+    days.forEach((d, i) => {
+      const inH = (d.opt_in / max) * h, outH = (d.opt_out / max) * h;
+      svg += '<rect class="out" x="' + (i * w + 4) + '" y="' + (h - inH - outH) + '" width="' + (w - 8) + '" height="' + outH + '"><title>' + d.date + ': ' + d.opt_out + ' opted out</title></rect>';
+      svg += '<rect class="in" x="' + (i * w + 4) + '" y="' + (h - inH) + '" width="' + (w - 8) + '" height="' + inH + '"><title>' + d.date + ': ' + d.opt_in + ' opted in</title></rect>';
+      svg += '<text x="' + (i * w + w / 2) + '" y="245" font-size="10" text-anchor="middle">' + d.date.slice(5) + '</text>';
+      if (d.conversion_rate !== null) points.push((i * w + w / 2) + ',' + (h - Number(d.conversion_rate) * h));
+    });
+    if (points.length > 1) svg += '<polyline class="rate" points="' + points.join(' ') + '"/>';
+    document.getElementById('chart').innerHTML = svg;
+    document.getElementById('rows').innerHTML = days.map((d) => '<tr><td>' + d.date + '</td><td>' + d.opt_in + '</td><td>' + d.opt_out + '</td><td>' + (d.conversion_rate ?? '–') + '</td></tr>').join('');
+    const t = report.totals;
+    document.getElementById('totals').textContent = t.opt_in + ' opted in, ' + t.opt_out + ' opted out, conversion ' + (t.conversion_rate === null ? '–' : (Number(t.conversion_rate) * 100).toFixed(1) + '%');
+  }).catch(() => { document.getElementById('totals').textContent = 'The metrics could not be loaded.'; });
+</script>
+</body>
+</html>`;
+}
