@@ -25,9 +25,9 @@ describe('the offer', () => {
   it('names both choices with the premium in the shopper’s locale', () => {
     const text = offerText(quote({ currency: 'EUR' }), 'de-DE');
 
-    expect(text.yes).toBe('Yes, protect my order for 13,22 €');
+    expect(text.yes).toBe('Yes, protect my order for 13,22\u00a0€');
     expect(text.no).toBe("No, I don't want protection");
-    expect(text.description).toContain('155,50 €');
+    expect(text.description).toContain('155,50\u00a0€');
   });
 
   it('adds coverage in cents, without float artefacts', () => {
