@@ -1,4 +1,5 @@
-import { App } from 'aws-cdk-lib';
+import { App, Aspects } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { ApiStack } from '../lib/api-stack.js';
 import { DataStack } from '../lib/data-stack.js';
 
@@ -9,4 +10,6 @@ import { DataStack } from '../lib/data-stack.js';
 const app = new App();
 const data = new DataStack(app, 'OrderProtectionData');
 new ApiStack(app, 'OrderProtectionApi', { tables: data.tables, signingKeys: data.signingKeys });
+// cdk-nag's AwsSolutions rules on everything; a finding fails `cdk synth` (suppressions sit next to what they excuse).
+Aspects.of(app).add(new AwsSolutionsChecks());
 app.synth();

@@ -1,7 +1,9 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Architecture, ParamsAndSecretsLayerVersion, ParamsAndSecretsLogLevel, ParamsAndSecretsVersions, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
 import type { FunctionName } from '../shared/routes.js';
@@ -38,6 +40,10 @@ export class ServiceFunction extends Construct {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    // Its own role with an inline policy for its own log group, instead of the AWS-managed basic
+    // execution role that may write to any log group.
+    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    role.addToPolicy(new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroup.logGroupArn, `${logGroup.logGroupArn}:*`] }));
     this.fn = new NodejsFunction(this, 'Function', {
       entry: join(import.meta.dirname, '..', 'functions', props.name, 'handler.ts'),
       handler: 'handler',
@@ -46,6 +52,7 @@ export class ServiceFunction extends Construct {
       memorySize: props.memorySize ?? 512,
       timeout: Duration.seconds(10),
       logGroup,
+      role,
       tracing: props.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       bundling: BUNDLING,
       environment: {
@@ -58,5 +65,11 @@ export class ServiceFunction extends Construct {
         ? { paramsAndSecrets: ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, { cacheSize: 10, logLevel: ParamsAndSecretsLogLevel.WARN }) }
         : {}),
     });
+    NagSuppressions.addResourceSuppressions(this.fn, [
+      { id: 'AwsSolutions-L1', reason: 'Pinned to nodejs22.x on purpose: the runtime the service is built and tested for; upgrades are a deliberate change.' },
+    ]);
+    NagSuppressions.addResourceSuppressions(role, [
+      { id: 'AwsSolutions-IAM5', reason: 'Log streams are created at run time with generated names; the wildcard is limited to streams of this function\'s own log group.', appliesTo: [{ regex: '/^Resource::.*:\\*$/g' }] },
+    ], true);
   }
 }

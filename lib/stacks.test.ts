@@ -1,5 +1,6 @@
-import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { App, Aspects, Stack } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../shared/routes.js';
 import { ApiStack } from './api-stack.js';
@@ -8,13 +9,29 @@ import { DataStack } from './data-stack.js';
 /** CDK assertions on the synthesized templates (bundling skipped: it is not what is under test). */
 let data: Template;
 let api: Template;
+let stacks: Stack[];
 
 beforeAll(() => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const dataStack = new DataStack(app, 'Data');
   const apiStack = new ApiStack(app, 'Api', { tables: dataStack.tables, signingKeys: dataStack.signingKeys });
+  Aspects.of(app).add(new AwsSolutionsChecks());
   data = Template.fromStack(dataStack);
   api = Template.fromStack(apiStack);
+  stacks = [dataStack, apiStack];
+});
+
+describe('cdk-nag AwsSolutions', () => {
+  it('finds no error in either stack (each suppression is justified in the code)', () => {
+    const errors = stacks.flatMap((stack) => Annotations.fromStack(stack).findError('*', Match.stringLikeRegexp('AwsSolutions-.*')));
+    expect(errors.map((e) => `${e.id}: ${String(e.entry.data).slice(0, 120)}`)).toEqual([]);
+  });
+
+  it('still runs: a suppression needs a reason and only covers what it names', () => {
+    const suppressed = JSON.stringify(api.toJSON());
+    expect(suppressed).toContain('"id":"AwsSolutions-APIG4"');
+    expect(suppressed.match(/"id":"AwsSolutions-APIG4"/g)).toHaveLength(2); // the token and the quote route, nothing else
+  });
 });
 
 type Resource = { Type: string; Properties: Record<string, any> };
@@ -121,6 +138,18 @@ describe('the stage', () => {
     });
     const format: string = resources(api, 'AWS::ApiGatewayV2::Stage')[0]![1].Properties.AccessLogSettings.Format;
     expect(format).not.toMatch(/body|header/i);
+  });
+});
+
+describe('observability', () => {
+  it('alarms on the 5xx rate, throttles, DynamoDB system errors and authorizer errors, and has a dashboard', () => {
+    const alarms = resources(api, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties.AlarmDescription as string);
+    expect(alarms).toEqual(expect.arrayContaining([expect.stringContaining('5xx'), expect.stringContaining('throttled'), expect.stringContaining('DynamoDB'), expect.stringContaining('authorizer')]));
+    api.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+  });
+
+  it('has no managed policies: each function role writes only to its own log group', () => {
+    for (const [, role] of resources(api, 'AWS::IAM::Role')) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
   });
 });
 
