@@ -1,4 +1,9 @@
-/** A small fetch wrapper for the HTTP suites: status, headers, text and parsed JSON. */
+import { assertContract } from './contract.js';
+
+/**
+ * A small fetch wrapper for the HTTP suites: status, headers, text and parsed JSON. Every answer
+ * of an API route is checked against openapi.yaml on the way (the contract test).
+ */
 export interface HttpAnswer { status: number; headers: Headers; text: string; json: any }
 
 export async function http(method: string, url: string, options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}): Promise<HttpAnswer> {
@@ -10,6 +15,7 @@ export async function http(method: string, url: string, options: { body?: unknow
     signal: AbortSignal.timeout(15_000),
   });
   const text = await res.text();
+  assertContract(method, new URL(url).pathname, res.status, text);
   let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;

@@ -3,6 +3,7 @@ import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createClient, type NewClientKeys } from '../../shared/auth/clients.js';
 import { forgetKeySets, generateKeySet } from '../../shared/auth/signing-keys.js';
 import { DynamoClientStore } from '../../shared/infra/client-store.js';
+import { assertContract } from './contract.js';
 import { apiEvent, type ApiEventInput } from './events.js';
 import { freshTables } from './dynamo.js';
 
@@ -28,6 +29,7 @@ export async function startService() {
     if (!handlers.has(name)) handlers.set(name, (await import(`../../functions/${name}/handler.ts`)).handler);
     const result = await handlers.get(name)!(apiEvent(input), lambdaContext);
     const body = result.body ?? '';
+    assertContract(input.method, input.path, result.statusCode ?? 200, body); // every answer is one openapi.yaml documents
     return { status: result.statusCode ?? 200, headers: (result.headers ?? {}) as Record<string, string>, body, json: body ? JSON.parse(body) : undefined };
   }
 
