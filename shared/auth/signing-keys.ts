@@ -59,19 +59,20 @@ async function fetchKeySet(kind: TokenKind): Promise<KeySet> {
   return parseKeySet(SecretString ?? '');
 }
 
-const cache = new Map<TokenKind, Promise<KeySet>>();
+/** How long an instance trusts the keys it read: a rotation reaches every warm instance within it. */
+const KEY_CACHE_MS = 5 * 60_000;
+const cache = new Map<TokenKind, { loaded: number; keys: Promise<KeySet> }>();
 
-/** Loaded once per cold start and cached; a failed load is retried on the next call. */
+/** Read once and cached (per warm instance, for KEY_CACHE_MS); a failed read is retried on the next call. */
 export function keySet(kind: TokenKind): Promise<KeySet> {
-  let pending = cache.get(kind);
-  if (!pending) {
-    pending = fetchKeySet(kind).catch((err: unknown) => {
-      cache.delete(kind);
-      throw err;
-    });
-    cache.set(kind, pending);
-  }
-  return pending;
+  const entry = cache.get(kind);
+  if (entry && Date.now() - entry.loaded < KEY_CACHE_MS) return entry.keys;
+  const keys = fetchKeySet(kind).catch((err: unknown) => {
+    cache.delete(kind);
+    throw err;
+  });
+  cache.set(kind, { loaded: Date.now(), keys });
+  return keys;
 }
 
 /** For tests and the local server, after they change SIGNING_KEYS. */
