@@ -44,17 +44,21 @@ function describeFailure(error: unknown) {
   return { name: error.name, message: redact(error.message), stack: frames.slice(0, 8).join('\n') };
 }
 
+/** Per-request state lives on the context, never in middleware closures (requests may overlap locally). */
+type LambdaContext = Context & { info?: RequestInfo; startedAt?: number };
+
 const requestIdOf = (event: Pick<APIGatewayProxyEventV2, "requestContext">): string => event.requestContext?.requestId || randomUUID();
 
 /** Request id, one log line per request, and the error envelope for everything thrown below. */
-function requestLifecycle(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResultV2, Error, Context & { info?: RequestInfo }> {
-  let started = 0;
-  const finish = (request: { event: HttpEvent; response?: APIGatewayProxyStructuredResultV2 | null; context: Context & { info?: RequestInfo } }, error?: unknown) => {
+function requestLifecycle(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResultV2, Error, LambdaContext> {
+  const finish = (request: { event: HttpEvent; response?: APIGatewayProxyStructuredResultV2 | null; context: LambdaContext }, error?: unknown) => {
     const requestId = request.context.info?.requestId ?? requestIdOf(request.event);
     const response = error === undefined ? request.response ?? { statusCode: 204 } : errorResponse(error, requestId);
     response.headers = { ...response.headers, 'x-request-id': requestId };
     request.response = response;
-    const fields = { status: response.statusCode, route: request.event.routeKey, duration_ms: Date.now() - started };
+    // Keys go on each line, not on the shared logger: the local server runs requests concurrently.
+    const clientId = request.context.info?.clientId;
+    const fields = { request_id: requestId, ...(clientId ? { client_id: clientId } : {}), status: response.statusCode, route: request.event.routeKey, duration_ms: Date.now() - (request.context.startedAt ?? Date.now()) };
     if (error !== undefined && !(error instanceof AppError)) {
       // The cause goes to the log, redacted (a driver's message may quote request data); the caller sees only the envelope.
       logger.error('request failed', { ...fields, error: describeFailure(error) });
@@ -62,14 +66,12 @@ function requestLifecycle(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredR
       logger.info('request', { ...fields, ...(error instanceof AppError ? { error_code: error.code } : {}) });
     }
     if (error !== undefined) emitMetric('Errors', 1, { code: error instanceof AppError ? error.code : 'internal_error' });
-    logger.resetKeys();
   };
   return {
     before: (request) => {
-      started = Date.now();
+      request.context.startedAt = Date.now();
       const requestId = requestIdOf(request.event);
       request.context.info = { requestId };
-      logger.appendKeys({ request_id: requestId });
     },
     after: (request) => finish(request),
     onError: (request) => finish(request, request.error),
@@ -104,7 +106,7 @@ function jsonBody(): MiddlewareObj<HttpEvent> {
   };
 }
 
-function authenticated(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResultV2, Error, Context & { info?: RequestInfo }> {
+function authenticated(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResultV2, Error, LambdaContext> {
   return {
     before: (request) => {
       const auth = request.event.requestContext.authorizer?.lambda;
@@ -113,7 +115,6 @@ function authenticated(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResu
           auth?.auth_error === 'expired' ? 'The access token has expired.' : 'A valid access token is required: Authorization: JWT <token>.');
       }
       if (request.context.info) request.context.info.clientId = auth.client_id;
-      logger.appendKeys({ client_id: auth.client_id });
     },
   };
 }
@@ -123,7 +124,7 @@ function authenticated(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResu
  * request lifecycle (request id, log line, error envelope) → header normalizer → auth → body limit → JSON parser.
  */
 export function httpHandler(handler: HttpHandler, options: HttpHandlerOptions = {}) {
-  const chain = middy<HttpEvent, APIGatewayProxyStructuredResultV2, Error, Context & { info?: RequestInfo }>()
+  const chain = middy<HttpEvent, APIGatewayProxyStructuredResultV2, Error, LambdaContext>()
     .use(requestLifecycle())
     .use(httpHeaderNormalizer() as MiddlewareObj<HttpEvent>);
   if (options.authenticated) chain.use(authenticated());
