@@ -70,6 +70,9 @@ export class ServiceFunction extends Construct {
     ]);
     NagSuppressions.addResourceSuppressions(role, [
       { id: 'AwsSolutions-IAM5', reason: 'Log streams are created at run time with generated names; the wildcard is limited to streams of this function\'s own log group.', appliesTo: [{ regex: '/^Resource::.*:\\*$/g' }] },
+      ...(props.tracing
+        ? [{ id: 'AwsSolutions-IAM5', reason: 'X-Ray (tracing=true) accepts segments only on resource "*"; the actions are PutTraceSegments and PutTelemetryRecords.', appliesTo: ['Resource::*'] }]
+        : []),
     ], true);
   }
 }

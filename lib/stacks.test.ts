@@ -27,6 +27,15 @@ describe('cdk-nag AwsSolutions', () => {
     expect(errors.map((e) => `${e.id}: ${String(e.entry.data).slice(0, 120)}`)).toEqual([]);
   });
 
+  it('stays clean with tracing on (context tracing=true)', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], tracing: true } });
+    const dataStack = new DataStack(app, 'Data');
+    const apiStack = new ApiStack(app, 'Api', { tables: dataStack.tables, signingKeys: dataStack.signingKeys });
+    Aspects.of(app).add(new AwsSolutionsChecks());
+    Template.fromStack(apiStack).hasResourceProperties('AWS::Lambda::Function', { TracingConfig: { Mode: 'Active' } });
+    expect(Annotations.fromStack(apiStack).findError('*', Match.stringLikeRegexp('AwsSolutions-.*'))).toEqual([]);
+  });
+
   it('still runs: a suppression needs a reason and only covers what it names', () => {
     const suppressed = JSON.stringify(api.toJSON());
     expect(suppressed).toContain('"id":"AwsSolutions-APIG4"');
