@@ -9,15 +9,15 @@ import { ChangeRejectedError, type OrderStore } from './ports.js';
 /** PATCH rules on the pure planner, and the lineage invariants through the use case. */
 const NOW = new Date('2026-11-23T10:00:00.000Z');
 
-function item(reference: string, cost: number): OrderItem {
+function item(reference: string, cost: number, position = 0): OrderItem {
   return {
-    id: `itm_${reference}`, reference_number: reference, name: reference, cost, event: null, created: NOW.toISOString(),
+    id: `itm_${reference}`, position, reference_number: reference, name: reference, cost, event: null, created: NOW.toISOString(),
     policy: { policy_number: `OP-${reference}`, policy_number_new: `uuid-${reference}`, premium: 0, coverage_amount: cost, status: 'Issued', created: NOW.toISOString() },
   };
 }
 
 function order(...costs: number[]): Order {
-  const items = costs.map((cost, i) => item(`r${i}`, cost));
+  const items = costs.map((cost, i) => item(`r${i}`, cost, i));
   return {
     service_order_id: 'o-1', client_id: 'cl_1', order_number: 'N-1', currency: 'USD', rate_ppm: 85_000, customer: null,
     created: NOW.toISOString(), updated: NOW.toISOString(), version: 1, items, subtotal: costs.reduce((a, b) => a + b, 0),

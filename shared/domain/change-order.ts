@@ -81,6 +81,7 @@ export function planChanges(order: Order, changes: readonly ItemChange[], ids: I
     const { changeType, oldStatus } = classifyChange(old.cost, change.cost);
     const replacement: OrderItem = {
       id: ids.itemId(),
+      position: order.items.length + index,
       reference_number: change.reference_number,
       name: change.name,
       cost: change.cost,

@@ -102,8 +102,9 @@ function buildOrder(ids: Ids, clientId: string, input: CreateOrderInput, priced:
   const created = now.toISOString();
   const orderEvent = input.event ? toEvent(ids, input.event) : null;
   const premiumOf = new Map(priced.map((item) => [item.reference_number, item.premium]));
-  const items: OrderItem[] = input.items.map((item) => ({
+  const items: OrderItem[] = input.items.map((item, position) => ({
     id: ids.itemId(),
+    position,
     reference_number: item.reference_number,
     name: item.name,
     cost: item.cost,

@@ -40,6 +40,8 @@ export interface OrderItem {
   policy: Policy;
   /** reference_number of the item that replaced this one, once changed. */
   replaced_by?: string;
+  /** Place in the order: the merchant's item order first, then replacements as they come. */
+  position: number;
   created: string;
 }
 

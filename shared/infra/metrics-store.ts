@@ -1,7 +1,8 @@
-import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutRecord } from '../domain/checkout-record.js';
 import type { DayCount, MetricsStore } from '../domain/ports.js';
 import { checkoutKey, dayCounterKey, DAY_PREFIX } from './keys.js';
+import { queryAll } from './query-all.js';
 import { cancellationCodes, retryOnConflict } from './transactions.js';
 
 /** The checkout record and the day's counter, as the two actions of one transaction. */
@@ -42,18 +43,11 @@ export class DynamoMetricsStore implements MetricsStore {
   }
 
   async dailyCounts(clientId: string, fromDay: string, toDay: string): Promise<DayCount[]> {
-    const counts: DayCount[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.doc.send(new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': dayCounterKey(clientId, fromDay).PK, ':from': `${DAY_PREFIX}${fromDay}`, ':to': `${DAY_PREFIX}${toDay}` },
-        ExclusiveStartKey: startKey,
-      }));
-      for (const item of page.Items ?? []) counts.push({ day: String(item.day), opt_in: Number(item.opt_in ?? 0), opt_out: Number(item.opt_out ?? 0) });
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return counts;
+    const records = await queryAll(this.doc, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': dayCounterKey(clientId, fromDay).PK, ':from': `${DAY_PREFIX}${fromDay}`, ':to': `${DAY_PREFIX}${toDay}` },
+    });
+    return records.map((item) => ({ day: String(item.day), opt_in: Number(item.opt_in ?? 0), opt_out: Number(item.opt_out ?? 0) }));
   }
 }

@@ -1,10 +1,11 @@
-import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutRecord } from '../domain/checkout-record.js';
 import type { Order, OrderItem } from '../domain/order.js';
 import { ChangeRejectedError, type OrderStore, type PlannedChange } from '../domain/ports.js';
 import { ConflictError } from '../errors.js';
 import { orderItemKey, orderKey, orderPartition } from './keys.js';
 import { checkoutActions } from './metrics-store.js';
+import { queryAll } from './query-all.js';
 import { cancellationCodes, isOnlyConflict, retryOnConflict } from './transactions.js';
 
 type OrderHeader = Omit<Order, 'items'>;
@@ -49,26 +50,17 @@ export class DynamoOrderStore implements OrderStore {
   }
 
   async get(clientId: string, orderId: string): Promise<Order | undefined> {
-    let header: OrderHeader | undefined;
-    const items: OrderItem[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.doc.send(new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': orderPartition(clientId, orderId) },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }));
-      for (const record of page.Items ?? []) {
-        if (record.entity === 'order') header = strip<OrderHeader>(record);
-        else if (record.entity === 'item') items.push(strip<OrderItem>(record));
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const records = await queryAll(this.doc, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': orderPartition(clientId, orderId) },
+      ConsistentRead: true,
+    });
+    const header = records.find((record) => record.entity === 'order');
+    const items = records.filter((record) => record.entity === 'item').map((record) => strip<OrderItem>(record));
     if (!header) return undefined;
-    items.sort((a, b) => a.created.localeCompare(b.created) || a.reference_number.localeCompare(b.reference_number));
-    return { ...header, items };
+    items.sort((a, b) => a.position - b.position);
+    return { ...strip<OrderHeader>(header), items };
   }
 
   /**

@@ -8,7 +8,8 @@ import { startTestServer, type TestServer } from '../support/server.js';
 let server: TestServer;
 let auth: Record<string, string>;
 const concert = { name: 'Spring Concert', start_date: '2027-04-10', start_time: '19:30', location: 'City Hall' };
-const items = [{ name: 'Seat A1', reference_number: 'e2e-a1', cost: '120.00', event: concert }, { name: 'Seat A2', reference_number: 'e2e-a2', cost: '0.3', event: concert }];
+// Reference numbers deliberately not in sorting order: the order keeps the merchant's item order.
+const items = [{ name: 'Seat A1', reference_number: 'e2e-z1', cost: '120.00', event: concert }, { name: 'Seat A2', reference_number: 'e2e-a2', cost: '0.3', event: concert }];
 const personal = {
   customer: { first_name: 'Hildegard', last_name: 'Bingen', email: 'hildegard@example.org', phone: '+49 6721 987654' },
   billing_address: { address1: 'Rupertsberg 1', city: 'Bingen am Rhein', zip_code: '55411', state: 'RP', country: 'DE' },
