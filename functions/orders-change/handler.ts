@@ -1,6 +1,7 @@
 import { loadConfig } from '../../shared/config.js';
+import { NotFoundError } from '../../shared/errors.js';
 import { changeOrder } from '../../shared/domain/change-order.js';
-import { randomIds } from '../../shared/domain/ids.js';
+import { isOrderId, randomIds } from '../../shared/domain/ids.js';
 import { systemClock } from '../../shared/domain/ports.js';
 import { jsonResponse } from '../../shared/http/envelope.js';
 import { idempotent } from '../../shared/http/idempotency.js';
@@ -24,8 +25,10 @@ const idempotency = new DynamoIdempotencyStore(sharedDocumentClient(), config.ta
 /** PATCH /api/v2/orders/{id}/: upgrade, downgrade or exchange items; 200 with only the new ones. */
 export const handler = httpHandler(async (event, info) => {
   const { items } = parseInput(ChangeOrderRequest, event.body);
+  const id = event.pathParameters?.id;
+  if (!isOrderId(id)) throw new NotFoundError('order_not_found', 'No order with this id.');
   return idempotent(idempotency, event, info, async () => {
-    const { order, replacements } = await changeOrder(deps, clientIdOf(info), event.pathParameters?.id ?? '', items);
+    const { order, replacements } = await changeOrder(deps, clientIdOf(info), id, items);
     for (const type of ['upgrade', 'downgrade', 'exchange'] as const) {
       const count = replacements.filter((item) => item.policy.change_type === type).length;
       if (count) emitMetric('PolicyChanges', count, { change_type: type });

@@ -24,7 +24,7 @@ const deps = {
 /** POST /api/v2/quotes: called by the widget with the client's public key. */
 export const handler = httpHandler(async (event) => {
   const publicKey = event.headers['x-public-key'];
-  if (!publicKey) throw new AuthenticationError('missing_public_key', 'The X-Public-Key header is required.');
+  if (!publicKey || publicKey.length > 255) throw new AuthenticationError('invalid_public_key', 'The X-Public-Key header must carry your public key.');
   const input = parseInput(QuoteRequest, event.body);
   const { quote, tokens, expiresAt } = await createQuote(deps, publicKey, input);
   return jsonResponse(201, {

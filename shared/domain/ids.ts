@@ -39,3 +39,7 @@ export const randomIds: Ids = {
   policyNumber: () => `OP-${randomText(CROCKFORD, 12).replace(/(.{4})(?=.)/g, '$1-')}`,
   policyNumberNew: () => randomUUID(),
 };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** An order id from a path: anything that is not a service_order_id names no order. */
+export const isOrderId = (id: string | undefined): id is string => id !== undefined && UUID.test(id);

@@ -105,6 +105,17 @@ describe(`fuzzing, ${RUNS} bodies per route`, () => {
     await fuzz('auth-token', 'POST', '/api/v2/auth/token', tokenBody, {}, false);
   }, 300_000);
 
+  it('order ids in the path and public keys in the header, up to 4 KB', async () => {
+    const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ minLength: 1000, maxLength: 4000 }), fc.uuid());
+    await fc.assert(fc.asyncProperty(text, text, async (id, publicKey) => {
+      const path = `/api/v2/orders/${encodeURIComponent(id)}`;
+      const read = await service.call('orders-read', { method: 'GET', path, pathParameters: { id }, clientId: client.client_id });
+      const change = await service.call('orders-change', { method: 'PATCH', path, pathParameters: { id }, clientId: client.client_id, body: { items: [{ name: 'x', old_reference_number: 'seat-1', reference_number: 'x', cost: '1' }] } });
+      const quote = await service.call('quotes-create', { method: 'POST', path: '/api/v2/quotes', headers: { 'x-public-key': publicKey }, body: { currency: 'USD', items: [{ reference_number: 'a', cost: '1' }] } });
+      for (const res of [read, change, quote]) expect(res.status, res.body).toBeLessThan(500);
+    }), { numRuns: 200 });
+  }, 300_000);
+
   it('GET /metrics/conversion (query strings)', async () => {
     await fc.assert(fc.asyncProperty(fc.dictionary(fc.constantFrom('from', 'to', 'x'), fc.oneof(date, hostileText), { maxKeys: 3 }), async (query) => {
       const res = await service.call('metrics-conversion', { method: 'GET', path: '/api/v2/metrics/conversion', query, clientId: client.client_id });
