@@ -47,7 +47,7 @@ function describeFailure(error: unknown) {
 /** Per-request state lives on the context, never in middleware closures (requests may overlap locally). */
 type LambdaContext = Context & { info?: RequestInfo; startedAt?: number };
 
-const requestIdOf = (event: Pick<APIGatewayProxyEventV2, "requestContext">): string => event.requestContext?.requestId || randomUUID();
+const requestIdOf = (event: Pick<APIGatewayProxyEventV2, 'requestContext'>): string => event.requestContext?.requestId || randomUUID();
 
 /** Request id, one log line per request, and the error envelope for everything thrown below. */
 function requestLifecycle(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResultV2, Error, LambdaContext> {
