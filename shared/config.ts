@@ -19,10 +19,10 @@ function positiveInt(name: string, fallback: number): number {
 
 export function loadConfig(): ServiceConfig {
   return {
-    tableName: process.env.TABLE_NAME ?? 'order-protection',
-    metricsTableName: process.env.METRICS_TABLE_NAME ?? 'order-protection-metrics',
+    tableName: process.env.TABLE_NAME || 'order-protection',
+    metricsTableName: process.env.METRICS_TABLE_NAME || 'order-protection-metrics',
     dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
-    region: process.env.AWS_REGION ?? 'us-east-1',
+    region: process.env.AWS_REGION || 'us-east-1',
     accessTokenTtlSeconds: positiveInt('ACCESS_TOKEN_TTL_SECONDS', 900),
     quoteTokenTtlSeconds: positiveInt('QUOTE_TOKEN_TTL_SECONDS', 7 * 24 * 3600),
   };
