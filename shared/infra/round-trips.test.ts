@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { countRoundTrips } from './round-trips.js';
 
 /** A client whose "network" answers every request with an empty JSON object, and counts them. */
-function offlineDocumentClient() {
+function offlineDocumentClient(failFirst = 0) {
   let sent = 0;
   const client = new DynamoDBClient({
     region: 'us-east-1',
@@ -13,6 +13,10 @@ function offlineDocumentClient() {
     requestHandler: {
       handle: async () => {
         sent += 1;
+        if (sent <= failFirst) {
+          const body = JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'try again' });
+          return { response: { statusCode: 500, headers: { 'content-type': 'application/x-amz-json-1.0' }, body: Readable.from([Buffer.from(body)]) } };
+        }
         return { response: { statusCode: 200, headers: { 'content-type': 'application/x-amz-json-1.0' }, body: Readable.from([Buffer.from('{}')]) } };
       },
     },
@@ -31,6 +35,17 @@ describe('countRoundTrips', () => {
     expect(counter.count).toBe(2);
     expect(counter.count).toBe(sent());
     expect(counter.commands).toEqual(['GetItemCommand', 'PutItemCommand']);
+  });
+
+  it('counts every attempt of a retried request and names the failed ones', async () => {
+    const { doc, sent } = offlineDocumentClient(1);
+    const counter = countRoundTrips(doc);
+
+    await doc.send(new GetCommand({ TableName: 't', Key: { PK: 'a', SK: 'b' } }));
+
+    expect(sent()).toBe(2);
+    expect(counter.count).toBe(2);
+    expect(counter.commands).toEqual(['GetItemCommand (failed: InternalServerError)', 'GetItemCommand']);
   });
 
   it('starts again from zero after reset and stops counting once detached', async () => {

@@ -24,8 +24,16 @@ export function countRoundTrips(client: DynamoDBClient | DynamoDBDocumentClient)
   client.middlewareStack.add(
     (next, context) => async (args) => {
       counter.count += 1;
-      counter.commands.push(String(context.commandName ?? 'unknown'));
-      return next(args);
+      const command = String(context.commandName ?? 'unknown');
+      try {
+        const result = await next(args);
+        counter.commands.push(command);
+        return result;
+      } catch (error) {
+        // A failed attempt still cost a round trip; name why, so a retry is told from a design flaw.
+        counter.commands.push(`${command} (failed: ${(error as Error).name})`);
+        throw error;
+      }
     },
     { step: 'finalizeRequest', name, override: true },
   );
