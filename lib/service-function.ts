@@ -5,13 +5,22 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import type { BuildOptions } from 'esbuild';
 import { join } from 'node:path';
 import type { FunctionName } from '../shared/routes.js';
 
 /**
+ * esbuild aliases of the deployed bundles: in a Lambda the SDK's credential chain shrinks to the
+ * environment variables Lambda sets (see shared/infra/lambda-credentials.ts).
+ */
+export const BUNDLE_ALIASES: Record<string, string> = {
+  '@aws-sdk/credential-provider-node': join(import.meta.dirname, '..', 'shared', 'infra', 'lambda-credentials.ts'),
+};
+
+/**
  * Every Lambda of the service: nodejs22.x on arm64, one handler file, bundled by esbuild
  * (minified, ESM, source maps), its own log group. Grants are given by the stack, one by one.
- * These bundling settings are the ones the bench measures (scripts/bench/bundles.ts).
+ * These bundling settings are the ones the bench measures (bench/run.ts).
  */
 export const BUNDLING = {
   minify: true,
@@ -23,7 +32,19 @@ export const BUNDLING = {
   banner: "import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);",
   // The AWS SDK is bundled, not taken from the runtime, so the version we test is the one we run.
   externalModules: [] as string[],
+  esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([from, to]) => [`--alias:${from}`, to])),
 };
+
+/**
+ * The esbuild options NodejsFunction derives from BUNDLING, for builds outside CDK: the bench
+ * (bench/run.ts) and the deployed-bundle test (lib/service-function.test.ts).
+ */
+export function esbuildOptionsFor(entry: string, aliases: Record<string, string> = BUNDLE_ALIASES): BuildOptions {
+  return {
+    entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', minify: BUNDLING.minify, target: BUNDLING.target,
+    mainFields: BUNDLING.mainFields, banner: { js: BUNDLING.banner }, external: BUNDLING.externalModules, alias: aliases,
+  };
+}
 
 export interface ServiceFunctionProps {
   name: FunctionName | 'authorizer';
