@@ -5,9 +5,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
-import { BUNDLING } from '../lib/service-function.js';
+import { BUNDLE_ALIASES, esbuildOptionsFor } from '../lib/service-function.js';
 import { apiEvent, type ApiEventInput } from '../scripts/api-events.js';
 import { startLocalServer } from '../scripts/local-server.js';
 import { startLocalStack } from '../scripts/local-stack.js';
@@ -16,7 +16,6 @@ import { generateKeySet } from '../shared/auth/signing-keys.js';
 import { signToken } from '../shared/auth/tokens.js';
 import { DynamoClientStore } from '../shared/infra/client-store.js';
 import { sharedDocumentClient } from '../shared/infra/dynamo-client.js';
-import { checkoutKey, dayCounterKey } from '../shared/infra/keys.js';
 import { countRoundTrips } from '../shared/infra/round-trips.js';
 import { retryOnConflict } from '../shared/infra/transactions.js';
 
@@ -59,61 +58,85 @@ try {
   const optOut = () => ({ method: 'POST', path: '/api/v2/orders', clientId: client.client_id, body: { token: quote.tokens.opt_out, order_number: `OUT-${serial++}`, currency: 'USD', items } });
   const orderId = JSON.parse((await call('orders-create', optIn())).body!).service_order_id as string;
 
-  // 1 · Bundle sizes, as the CDK construct bundles them, beside the baseline.
-  const bundle = async (entry: string, name: string) => {
-    const result = await build({
-      entryPoints: [entry], bundle: true, platform: 'node', write: false, outfile: join(work, name, 'index.mjs'),
-      minify: BUNDLING.minify, format: 'esm', target: BUNDLING.target, mainFields: BUNDLING.mainFields, banner: { js: BUNDLING.banner }, external: BUNDLING.externalModules,
-    });
+  // 1 · Bundle sizes, as the CDK construct bundles them, beside the baseline. The baseline is
+  // the minimal handler as anyone would bundle it, with the SDK's default credential chain; our
+  // functions alias that chain to Lambda's environment variables (lib/service-function.ts). So
+  // that the ratio hides nothing, each figure also says what our code and libraries add over
+  // the SDK bundled our way (the baseline handler with the same alias, a reported row).
+  const bundle = async (entry: string, name: string, alias: Record<string, string> = BUNDLE_ALIASES) => {
+    const result = await build({ ...esbuildOptionsFor(entry, alias), write: false, outfile: join(work, name, 'index.mjs') });
     const code = result.outputFiles[0]!.text;
     mkdirSync(join(work, name), { recursive: true });
     writeFileSync(join(work, name, 'index.mjs'), code);
     return Buffer.byteLength(code);
   };
-  const baselineBytes = await bundle('bench/baseline-handler.ts', 'baseline');
-  const sizes: Record<string, number> = {};
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  const baselineBytes = await bundle('bench/baseline-handler.ts', 'baseline', {});
+  const aliasedSdkBytes = await bundle('bench/baseline-handler.ts', 'baseline-aliased');
+  record({ section: '1 bundle', subject: 'baseline, credentials aliased', figure: kb(aliasedSdkBytes), baseline: kb(baselineBytes), ratio: aliasedSdkBytes / baselineBytes, goal: 'reported', ok: true });
   for (const name of FUNCTIONS) {
-    sizes[name] = await bundle(`functions/${name}/handler.ts`, name);
-    const ratio = sizes[name]! / baselineBytes;
+    const bytes = await bundle(`functions/${name}/handler.ts`, name);
+    const ratio = bytes / baselineBytes;
     record(name === 'authorizer'
-      ? { section: '1 bundle', subject: name, figure: `${(sizes[name]! / 1024).toFixed(1)} KB`, baseline: `${(baselineBytes / 1024).toFixed(1)} KB`, ratio, goal: '≤ 50 KB', ok: sizes[name]! <= 50 * 1024 }
-      : { section: '1 bundle', subject: name, figure: `${(sizes[name]! / 1024).toFixed(1)} KB`, baseline: `${(baselineBytes / 1024).toFixed(1)} KB`, ratio, goal: '≤ 1.10×', ok: ratio <= 1.1 });
+      ? { section: '1 bundle', subject: name, figure: kb(bytes), baseline: kb(baselineBytes), ratio, goal: '≤ 50 KB', ok: bytes <= 50 * 1024 }
+      : { section: '1 bundle', subject: name, figure: `${kb(bytes)} (+${kb(bytes - aliasedSdkBytes)} over the aliased SDK)`, baseline: kb(baselineBytes), ratio, goal: '≤ 1.10×', ok: ratio <= 1.1 });
   }
 
-  // 2 · Cold import: fresh node processes import the bundle and call it once.
-  const events: Record<string, unknown> = {
-    baseline: {},
-    authorizer: { headers: { authorization: `JWT ${token}` } },
-    'auth-token': apiEvent({ method: 'POST', path: '/api/v2/auth/token', body: { public_key: client.public_key, secret_key: client.secret_key } }),
-    'quotes-create': apiEvent({ method: 'POST', path: '/api/v2/quotes', headers: { 'x-public-key': client.public_key }, body: { currency: 'USD', items } }),
-    'orders-create': apiEvent(optOut()),
-    'orders-read': apiEvent({ method: 'GET', path: `/api/v2/orders/${orderId}`, clientId: client.client_id }),
-    'orders-change': apiEvent({ method: 'PATCH', path: `/api/v2/orders/${orderId}`, clientId: client.client_id, body: { items: [{ name: 'x', old_reference_number: 'nope', reference_number: 'x', cost: '1' }] } }),
-    'metrics-conversion': apiEvent({ method: 'GET', path: '/api/v2/metrics/conversion', clientId: client.client_id }),
-  };
-  const coldStartOnce = (name: string): number => {
-    const script = `const t=performance.now();const m=await import(${JSON.stringify(join(work, name, 'index.mjs'))});await m.handler(JSON.parse(require('fs').readFileSync(${JSON.stringify(join(work, name, 'event.json'))},'utf8')),{awsRequestId:'b',getRemainingTimeInMillis:()=>9e3});process.stdout.write(String(performance.now()-t));`;
-    return Number(execFileSync(process.execPath, ['--input-type=module', '-e', `import{createRequire}from'module';const require=createRequire(import.meta.url);${script}`], { env: process.env, encoding: 'utf8' }));
+  // 2 · Cold import: fresh node processes import a bundle and call it once. Each goal call is a
+  // request that succeeds with exactly one DynamoDB round trip, like the baseline's one Put, so
+  // the ratio is the cost of our code and its first run, not of a bigger database operation
+  // (section 3 budgets those). A fresh opt-out each round, since a repeat takes the duplicate
+  // path. A PATCH that applies costs two round trips (read, then transaction): it is measured
+  // too, on a fresh order each round, and reported beside the goal rows.
+  const changeTargets = await Promise.all(Array.from({ length: COLD_RUNS }, async () => JSON.parse((await call('orders-create', optIn())).body!).service_order_id as string));
+  const patch = (id: string, from: string) => apiEvent({ method: 'PATCH', path: `/api/v2/orders/${id}`, clientId: client.client_id, body: { items: [{ name: 'VIP', old_reference_number: from, reference_number: 'vip-1', cost: '200.00' }] } });
+  type ColdSubject = { name: string; bundle: string; call: string; event: (round: number) => unknown; answers: number | boolean; goal?: number };
+  const coldSubjects: ColdSubject[] = [
+    { name: 'baseline', bundle: 'baseline', call: 'one PutCommand', event: () => ({}), answers: 204 },
+    { name: 'authorizer', bundle: 'authorizer', call: 'valid token', event: () => ({ headers: { authorization: `JWT ${token}` } }), answers: true, goal: 0.3 },
+    { name: 'auth-token', bundle: 'auth-token', call: 'token issued', event: () => apiEvent({ method: 'POST', path: '/api/v2/auth/token', body: { public_key: client.public_key, secret_key: client.secret_key } }), answers: 200, goal: 1.15 },
+    { name: 'quotes-create', bundle: 'quotes-create', call: 'quote', event: () => apiEvent({ method: 'POST', path: '/api/v2/quotes', headers: { 'x-public-key': client.public_key }, body: { currency: 'USD', items } }), answers: 201, goal: 1.15 },
+    { name: 'orders-create', bundle: 'orders-create', call: 'opt-out 204', event: () => apiEvent(optOut()), answers: 204, goal: 1.15 },
+    { name: 'orders-read', bundle: 'orders-read', call: 'GET 200', event: () => apiEvent({ method: 'GET', path: `/api/v2/orders/${orderId}`, clientId: client.client_id }), answers: 200, goal: 1.15 },
+    { name: 'orders-change', bundle: 'orders-change', call: 'PATCH refused after its read, 404', event: () => patch(orderId, 'no-such-item'), answers: 404, goal: 1.15 },
+    { name: 'orders-change (applied)', bundle: 'orders-change', call: 'PATCH 200, 2 round trips', event: (round) => patch(changeTargets[round]!, 'b-1'), answers: 200 },
+    { name: 'metrics-conversion', bundle: 'metrics-conversion', call: 'GET 200', event: () => apiEvent({ method: 'GET', path: '/api/v2/metrics/conversion', clientId: client.client_id }), answers: 200, goal: 1.15 },
+  ];
+  /** One fresh process: [import ms, import + first call ms]; throws unless the call answered as expected. */
+  const coldStartOnce = (subject: ColdSubject, round: number): [number, number] => {
+    const eventFile = join(work, subject.bundle, `event-${subject.name.replace(/\W+/g, '-')}-${round}.json`);
+    writeFileSync(eventFile, JSON.stringify(subject.event(round)));
+    const script = `const t=performance.now();const m=await import(${JSON.stringify(join(work, subject.bundle, 'index.mjs'))});const i=performance.now()-t;const r=await m.handler(JSON.parse(require('fs').readFileSync(${JSON.stringify(eventFile)},'utf8')),{awsRequestId:'b',getRemainingTimeInMillis:()=>9e3});process.stdout.write(i+' '+(performance.now()-t)+' '+(r.statusCode??r.isAuthorized));`;
+    const [imported, called, answered] = execFileSync(process.execPath, ['--input-type=module', '-e', `import{createRequire}from'module';const require=createRequire(import.meta.url);${script}`], { env: process.env, encoding: 'utf8' }).split(' ');
+    if (answered !== String(subject.answers)) throw new Error(`cold call of ${subject.name} answered ${answered}, expected ${subject.answers}`);
+    return [Number(imported), Number(called)];
   };
   // Interleaved (baseline, f1, f2, … per round) so that drift in the machine's load hits all alike.
-  const subjects = ['baseline', ...FUNCTIONS];
-  for (const name of subjects) writeFileSync(join(work, name, 'event.json'), JSON.stringify(events[name]));
-  const samples = Object.fromEntries(subjects.map((name) => [name, [] as number[]]));
-  for (let round = 0; round < COLD_RUNS; round++) for (const name of subjects) samples[name]!.push(coldStartOnce(name));
-  const baselineCold = median(samples.baseline!);
-  for (const name of FUNCTIONS) {
-    const ms = median(samples[name]!);
-    const ratio = ms / baselineCold;
-    const goal = name === 'authorizer' ? 0.3 : 1.15;
-    record({ section: '2 cold import', subject: name, figure: `${ms.toFixed(1)} ms`, baseline: `${baselineCold.toFixed(1)} ms`, ratio, goal: `≤ ${goal}×`, ok: ratio <= goal });
+  const samples = new Map(coldSubjects.map((subject) => [subject, { imported: [] as number[], called: [] as number[] }]));
+  for (let round = 0; round < COLD_RUNS; round++) {
+    for (const subject of coldSubjects) {
+      const [imported, called] = coldStartOnce(subject, round);
+      samples.get(subject)!.imported.push(imported);
+      samples.get(subject)!.called.push(called);
+    }
+  }
+  const coldFigure = (subject: ColdSubject) => `${median(samples.get(subject)!.called).toFixed(1)} ms (import ${median(samples.get(subject)!.imported).toFixed(0)}; ${subject.call})`;
+  const baselineCold = median(samples.get(coldSubjects[0]!)!.called);
+  for (const subject of coldSubjects.slice(1)) {
+    const ratio = median(samples.get(subject)!.called) / baselineCold;
+    record({ section: '2 cold import', subject: subject.name, figure: coldFigure(subject), baseline: coldFigure(coldSubjects[0]!), ratio, goal: subject.goal ? `≤ ${subject.goal}×` : 'reported', ok: subject.goal ? ratio <= subject.goal : true });
   }
 
   // 3 · DynamoDB round trips per operation, counted on the functions' shared client.
+  // The cold-import section leaves the shared client's pooled sockets idle for a minute, and
+  // DynamoDB Local may have reset them; one uncounted read first, so that a transport retry on a
+  // dead socket is not charged to the first operation measured.
+  await sharedDocumentClient().send(new GetCommand({ TableName: 'bench-main', Key: { PK: 'BENCH#PING', SK: 'PING' } }));
   const counter = countRoundTrips(sharedDocumentClient());
   const trips = async (subject: string, goal: number, run: () => Promise<unknown>) => {
     counter.reset();
     await run();
-    record({ section: '3 round trips', subject, figure: String(counter.count), baseline: '', goal: `≤ ${goal}`, ok: counter.count <= goal });
+    record({ section: '3 round trips', subject, figure: counter.count > goal ? `${counter.count} (${counter.commands.join(', ')})` : String(counter.count), baseline: '', goal: `≤ ${goal}`, ok: counter.count <= goal });
   };
   await trips('authorizer', 0, () => call('authorizer', { method: 'GET', path: '/', headers: { authorization: `JWT ${token}` } }));
   await trips('auth token', 1, () => call('auth-token', { method: 'POST', path: '/api/v2/auth/token', body: { public_key: client.public_key, secret_key: client.secret_key } }));
@@ -127,36 +150,68 @@ try {
 
   // 4 · Throughput: warm handlers, 16 at a time, beside a raw SDK loop sending the same writes.
   const TOTAL = 400;
+  const ROUNDS = 3;
   const CONCURRENCY = 16;
-  const pool = async (run: (i: number) => Promise<unknown>) => {
+  const pool = async (run: () => Promise<unknown>) => {
     let next = 0;
     const started = performance.now();
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => { while (next < TOTAL) await run(next++); }));
-    return TOTAL / ((performance.now() - started) / 1000);
+    const cpu = process.cpuUsage();
+    await Promise.all(Array.from({ length: CONCURRENCY }, async () => { while (next++ < TOTAL) await run(); }));
+    const used = process.cpuUsage(cpu);
+    return { rate: TOTAL / ((performance.now() - started) / 1000), cpuMs: (used.user + used.system) / 1000 / TOTAL };
   };
   const doc = sharedDocumentClient();
-  // The raw loop sends the very transaction the handler sends (same actions, same sizes, same
-  // retry on conflicts with concurrent transactions), without anything else the handler does.
-  const day = new Date().toISOString().slice(0, 10);
-  const rawWrite = (n: number, kind: 'out' | 'in') => {
-    const checkout = { ...checkoutKey(client.client_id, `RAW-${kind}-${serial}-${n}`), entity: 'checkout', opt_in: kind === 'in', currency: 'USD', item_count: 2, subtotal: '155.50', premium_total: '13.22', day };
-    const actions: object[] = [
-      { Put: { TableName: 'bench-metrics', Item: checkout, ConditionExpression: 'attribute_not_exists(PK)' } },
-      { Update: { TableName: 'bench-metrics', Key: dayCounterKey(client.client_id, day), UpdateExpression: 'ADD #c :one', ExpressionAttributeNames: { '#c': kind === 'in' ? 'opt_in' : 'opt_out' }, ExpressionAttributeValues: { ':one': 1 } } },
-    ];
-    if (kind === 'in') {
-      const pk = `CLIENT#${client.client_id}#ORDER#raw-${serial}-${n}`;
-      actions.push({ Put: { TableName: 'bench-main', Item: { PK: pk, SK: 'ORDER', entity: 'order', order_number: `RAW-${n}`, currency: 'USD', subtotal: 15550, rate_ppm: 85000, version: 1, customer: null, created: day, updated: day }, ConditionExpression: 'attribute_not_exists(PK)' } });
-      for (const item of items) actions.push({ Put: { TableName: 'bench-main', Item: { PK: pk, SK: `ITEM#${item.reference_number}`, entity: 'item', ...item, policy: { policy_number: 'OP-RAW', premium: 1020, coverage_amount: 12000, status: 'Issued' } }, ConditionExpression: 'attribute_not_exists(PK)' } });
+  // The raw loop replays the very transaction the handler sent (captured from one handler call,
+  // before the document client marshals it), with fresh order keys, through the same retry on
+  // conflicts with concurrent transactions, and nothing else. Its inputs are built before timing.
+  const captureTransaction = async (send: () => Promise<{ body?: string }>) => {
+    let input: unknown;
+    doc.middlewareStack.add((next, context) => async (args) => {
+      if (context.commandName === 'TransactWriteItemsCommand') input ??= args.input;
+      return next(args);
+    }, { step: 'initialize', name: 'benchCapture' });
+    try {
+      const response = await send();
+      if (input === undefined) throw new Error('the handler sent no transaction');
+      return { template: JSON.stringify(input), orderId: response.body ? (JSON.parse(response.body) as { service_order_id: string }).service_order_id : undefined };
+    } finally {
+      doc.middlewareStack.remove('benchCapture');
     }
-    return retryOnConflict(() => doc.send(new TransactWriteCommand({ TransactItems: actions as never })));
   };
-  for (const [subject, kind, makeEvent] of [['opt-out handler', 'out', optOut], ['opt-in handler', 'in', optIn]] as const) {
-    await pool((n) => rawWrite(n, kind)); // warm-up of both paths (JIT, sockets) before anything is timed
-    await pool(() => call('orders-create', makeEvent()));
-    const rawRate = await pool((n) => rawWrite(n, kind));
-    const rate = await pool(() => call('orders-create', makeEvent()));
-    record({ section: '4 throughput', subject, figure: `${rate.toFixed(0)} req/s`, baseline: `${rawRate.toFixed(0)} req/s raw`, ratio: rate / rawRate, goal: '≥ 0.85×', ok: rate / rawRate >= 0.85 });
+  const rawInputs = async (makeEvent: typeof optOut) => {
+    const marker = `CAPTURE${serial}X`;
+    const event = makeEvent();
+    event.body.order_number = marker;
+    const { template, orderId } = await captureTransaction(() => call('orders-create', event));
+    let fresh = template.replaceAll(marker, 'RAW-{n}');
+    if (orderId) fresh = fresh.replaceAll(orderId, 'ord_raw{n}');
+    return Array.from({ length: TOTAL * (ROUNDS + 1) }, (_, n) => JSON.parse(fresh.replaceAll('{n}', `${marker}-${n}`)) as TransactWriteCommandInput);
+  };
+  // DynamoDB Local shares two cores with the bench, so one pass is noisy: after a warm-up of both
+  // paths (JIT, sockets), raw and handler passes alternate and each side's median pass counts.
+  const medianPass = (passes: { rate: number; cpuMs: number }[]) => [...passes].sort((a, b) => a.rate - b.rate)[Math.floor(passes.length / 2)]!;
+  for (const [subject, makeEvent] of [['opt-out handler', optOut], ['opt-in handler', optIn]] as const) {
+    const inputs = await rawInputs(makeEvent);
+    const rawWrite = () => retryOnConflict(() => doc.send(new TransactWriteCommand(inputs.pop()!)));
+    // A refused order would be cheap and flatter the figure: every handler call must succeed.
+    // The events, like the raw inputs, are built before timing: making them is API Gateway's work.
+    const events = Array.from({ length: TOTAL * (ROUNDS + 1) }, () => apiEvent(makeEvent()));
+    const handlerWrite = async () => {
+      const response = await handlers['orders-create'](events.pop()!, lambdaContext);
+      if (response.statusCode !== 201 && response.statusCode !== 204) throw new Error(`${subject}: HTTP ${response.statusCode} ${response.body}`);
+    };
+    await pool(rawWrite);
+    await pool(handlerWrite);
+    const rawPasses = [];
+    const handlerPasses = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      rawPasses.push(await pool(rawWrite));
+      handlerPasses.push(await pool(handlerWrite));
+    }
+    const raw = medianPass(rawPasses);
+    const handled = medianPass(handlerPasses);
+    const ratio = handled.rate / raw.rate;
+    record({ section: '4 throughput', subject, figure: `${handled.rate.toFixed(0)} req/s, ${handled.cpuMs.toFixed(1)} ms CPU/req`, baseline: `${raw.rate.toFixed(0)} req/s, ${raw.cpuMs.toFixed(1)} ms CPU/req raw`, ratio, goal: '≥ 0.85×', ok: ratio >= 0.85 });
   }
 
   // 5 · HTTP latency of opt-out orders through the local server (loopback, 5 s).
