@@ -26,7 +26,7 @@ const deps = {
   clock: systemClock,
   ids: randomIds,
 };
-const idempotency = new DynamoIdempotencyStore(sharedDocumentClient(), config.tableName);
+const idempotency = new DynamoIdempotencyStore(doc, config.tableName);
 
 /** POST /api/v2/orders: 204 for a logged opt-out, 201 with the Order for a protected order. */
 export const handler = httpHandler(async (event, info) => {

@@ -1,6 +1,6 @@
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Client, ClientCredentials, ClientStore } from '../domain/client.js';
-import { clientKey, publicKeyKey } from './keys.js';
+import { clientKey, publicKeyKey, storedRecord } from './keys.js';
 
 /**
  * Clients live twice: the client item, and a public-key item that answers
@@ -12,7 +12,7 @@ export class DynamoClientStore implements ClientStore {
   async create(client: Client): Promise<void> {
     await this.doc.send(new TransactWriteCommand({
       TransactItems: [
-        { Put: { TableName: this.tableName, Item: { ...clientKey(client.client_id), entity: 'client', ...client }, ConditionExpression: 'attribute_not_exists(PK)' } },
+        { Put: { TableName: this.tableName, Item: storedRecord(clientKey(client.client_id), 'client', client), ConditionExpression: 'attribute_not_exists(PK)' } },
         {
           Put: {
             TableName: this.tableName,

@@ -13,6 +13,13 @@
  */
 export interface Key { PK: string; SK: string }
 
+/**
+ * A record as stored: its key, its entity name, then its fields. The key is copied property by
+ * property: a literal that spreads two objects (`{ ...key, ...fields }`) takes V8's slow path,
+ * about 13 µs a record, which the bench's throughput section noticed.
+ */
+export const storedRecord = <T extends object>(key: Key, entity: string, fields: T) => ({ PK: key.PK, SK: key.SK, entity, ...fields });
+
 export const clientKey = (clientId: string): Key => ({ PK: `CLIENT#${clientId}`, SK: 'CLIENT' });
 export const publicKeyKey = (publicKey: string): Key => ({ PK: `PUBLIC_KEY#${publicKey}`, SK: 'PUBLIC_KEY' });
 

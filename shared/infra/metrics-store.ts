@@ -1,7 +1,7 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutRecord } from '../domain/checkout-record.js';
 import type { DayCount, MetricsStore } from '../domain/ports.js';
-import { checkoutKey, dayCounterKey, DAY_PREFIX } from './keys.js';
+import { checkoutKey, dayCounterKey, DAY_PREFIX, storedRecord } from './keys.js';
 import { queryAll } from './query-all.js';
 import { cancellationCodes, retryOnConflict } from './transactions.js';
 
@@ -12,7 +12,7 @@ export function checkoutActions(tableName: string, record: CheckoutRecord) {
     {
       Put: {
         TableName: tableName,
-        Item: { ...checkoutKey(record.client_id, record.order_number), entity: 'checkout', ...record },
+        Item: storedRecord(checkoutKey(record.client_id, record.order_number), 'checkout', record),
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },

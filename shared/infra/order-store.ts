@@ -3,7 +3,7 @@ import type { CheckoutRecord } from '../domain/checkout-record.js';
 import type { Order, OrderItem } from '../domain/order.js';
 import { ChangeRejectedError, type OrderStore, type PlannedChange } from '../domain/ports.js';
 import { ConflictError } from '../errors.js';
-import { orderItemKey, orderKey, orderPartition } from './keys.js';
+import { orderItemKey, orderKey, orderPartition, storedRecord } from './keys.js';
 import { checkoutActions } from './metrics-store.js';
 import { queryAll } from './query-all.js';
 import { cancellationCodes, isOnlyConflict, retryOnConflict } from './transactions.js';
@@ -12,13 +12,10 @@ type OrderHeader = Omit<Order, 'items'>;
 
 const headerItem = (order: Order) => {
   const { items: _items, ...header } = order;
-  return { ...orderKey(order.client_id, order.service_order_id), entity: 'order', ...header };
+  return storedRecord(orderKey(order.client_id, order.service_order_id), 'order', header);
 };
-const itemItem = (order: Pick<Order, 'client_id' | 'service_order_id'>, item: OrderItem) => ({
-  ...orderItemKey(order.client_id, order.service_order_id, item.reference_number),
-  entity: 'item',
-  ...item,
-});
+const itemItem = (order: Pick<Order, 'client_id' | 'service_order_id'>, item: OrderItem) =>
+  storedRecord(orderItemKey(order.client_id, order.service_order_id, item.reference_number), 'item', item);
 
 function strip<T>(record: Record<string, unknown>): T {
   const { PK: _pk, SK: _sk, entity: _entity, ...rest } = record;
