@@ -8,7 +8,13 @@ import { createTables, type TableNames } from '../shared/infra/table-admin.js';
  * (in memory, `-sharedDb` so every credential and region sees the same tables), or an existing
  * endpoint. `stop()` kills the java process; so does the exit of this process.
  */
-export interface LocalDynamo { endpoint: string; client: DynamoDBClient; stop(): Promise<void> }
+export interface LocalDynamo {
+  endpoint: string;
+  client: DynamoDBClient;
+  /** The java process, when this module started one (the bench pins it to a core of its own). */
+  pid?: number;
+  stop(): Promise<void>;
+}
 
 export function localClient(endpoint: string): DynamoDBClient {
   return new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
@@ -51,6 +57,7 @@ export async function startLocalDynamo(options: { port?: number; endpoint?: stri
   return {
     endpoint,
     client,
+    pid: java.pid,
     stop: async () => {
       client.destroy();
       process.removeListener('exit', killJava);
