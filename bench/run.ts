@@ -221,8 +221,8 @@ try {
   };
   // DynamoDB Local runs on this machine, not on a database fleet. Sharing cores with it, the
   // client's CPU buys the emulator's CPU back at a rate that depends on how its threads wake
-  // (measured on 2 cores: its CPU per transaction was 0.3–0.6 ms higher when the handler
-  // sent it than when the raw loop did). So, where the machine allows, DynamoDB Local gets a core
+  // (measured on 2 cores: its CPU per transaction was mostly 0.3–0.6 ms higher when the
+  // handler sent it than when the raw loop did). So, where the machine allows, DynamoDB Local gets a core
   // of its own and the bench the others, as a Lambda and its database would; the CPU per
   // request of each side is printed beside its rate.
   const placement = pinApart(dynamo.pid);
