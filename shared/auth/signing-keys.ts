@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * HMAC keys for the two token kinds. Access and quote tokens never share a key, and on AWS each
- * kind lives in its own Secrets Manager secret, readable only by the functions that use it.
+ * HMAC keys: one for each token kind and one for hashing order numbers. No two kinds share a key,
+ * and on AWS each kind lives in its own Secrets Manager secret, readable only by the functions
+ * that use it.
  *
  * A key set is `{kid, secret, previous?: [{kid, secret}]}`: `kid`/`secret` signs; it and every
  * `previous` key verify, so a rotated-out key keeps verifying during its grace period.
@@ -11,8 +12,14 @@ import { randomBytes } from 'node:crypto';
 export interface SigningKey { kid: string; secret: string }
 export interface KeySet extends SigningKey { previous?: SigningKey[] }
 export type TokenKind = 'access' | 'quote';
+/**
+ * `order-number` keys the hash that stands for an order number in the metrics table, where it also
+ * keys the checkout record that guards order-number uniqueness: this key is never rotated (a new
+ * key would let every order number already used be used once more), and `previous` is not read.
+ */
+export type KeyKind = TokenKind | 'order-number';
 
-export function generateKeySet(kind: TokenKind): KeySet {
+export function generateKeySet(kind: KeyKind): KeySet {
   return { kid: `${kind}-${randomBytes(4).toString('hex')}`, secret: randomBytes(32).toString('base64url') };
 }
 
@@ -29,22 +36,24 @@ export function parseKeySet(json: string): KeySet {
 /** Every key that verifies, the signing key first. */
 export const verificationKeys = (set: KeySet): SigningKey[] => [set, ...(set.previous ?? [])];
 
-const SECRET_ID_VARIABLE: Record<TokenKind, string> = {
+export const SECRET_ID_VARIABLE: Record<KeyKind, string> = {
   access: 'ACCESS_TOKEN_KEYS_SECRET_ID',
   quote: 'QUOTE_TOKEN_KEYS_SECRET_ID',
+  'order-number': 'ORDER_NUMBER_KEYS_SECRET_ID',
 };
 
 /**
  * Where keys come from:
- * - `SIGNING_KEYS` = `{"access": KeySet, "quote": KeySet}`: the local server generates one on
- *   every start; tests set their own.
- * - `ACCESS_TOKEN_KEYS_SECRET_ID` / `QUOTE_TOKEN_KEYS_SECRET_ID`: on AWS, read from Secrets Manager
- *   through the Parameters and Secrets Lambda extension (a localhost call; no SDK in the bundle).
+ * - `SIGNING_KEYS` = `{"access": KeySet, "quote": KeySet, "order-number": KeySet}`: the local
+ *   server generates one on every start; tests set their own.
+ * - `ACCESS_TOKEN_KEYS_SECRET_ID` / `QUOTE_TOKEN_KEYS_SECRET_ID` / `ORDER_NUMBER_KEYS_SECRET_ID`: on
+ *   AWS, read from Secrets Manager through the Parameters and Secrets Lambda extension (a localhost
+ *   call; no SDK in the bundle).
  */
-async function fetchKeySet(kind: TokenKind): Promise<KeySet> {
+async function fetchKeySet(kind: KeyKind): Promise<KeySet> {
   const inline = process.env.SIGNING_KEYS;
   if (inline) {
-    const sets = JSON.parse(inline) as Partial<Record<TokenKind, KeySet>>;
+    const sets = JSON.parse(inline) as Partial<Record<KeyKind, KeySet>>;
     if (!sets[kind]) throw new Error(`SIGNING_KEYS has no ${kind} keys`);
     return parseKeySet(JSON.stringify(sets[kind]));
   }
@@ -61,10 +70,10 @@ async function fetchKeySet(kind: TokenKind): Promise<KeySet> {
 
 /** How long an instance trusts the keys it read: a rotation reaches every warm instance within it. */
 const KEY_CACHE_MS = 5 * 60_000;
-const cache = new Map<TokenKind, { loaded: number; keys: Promise<KeySet> }>();
+const cache = new Map<KeyKind, { loaded: number; keys: Promise<KeySet> }>();
 
 /** Read once and cached (per warm instance, for KEY_CACHE_MS); a failed read is retried on the next call. */
-export function keySet(kind: TokenKind): Promise<KeySet> {
+export function keySet(kind: KeyKind): Promise<KeySet> {
   const entry = cache.get(kind);
   if (entry && Date.now() - entry.loaded < KEY_CACHE_MS) return entry.keys;
   const keys = fetchKeySet(kind).catch((err: unknown) => {

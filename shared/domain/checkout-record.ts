@@ -1,13 +1,15 @@
+import { countryCode, paymentTypeCode, subdivisionCode, type PaymentType } from './coded-values.js';
 import { formatCents, sumCents, type Cents } from './money.js';
 
 /**
  * The one record the metrics table keeps per (client, order_number): enough to measure
- * conversion and nothing that identifies a person. Opt-out orders leave only this behind;
- * opt-in orders leave it too (it also guards order_number uniqueness).
+ * conversion and nothing that identifies a person, so it holds coded values only. Opt-out orders
+ * leave only this behind; opt-in orders leave it too (it also guards order_number uniqueness).
  */
 export interface CheckoutRecord {
   client_id: string;
-  order_number: string;
+  /** Keyed hash of the client id and order number: merchants put e-mails in order numbers. */
+  order_hash: string;
   opt_in: boolean;
   service_order_id: string | null;
   quote_id: string | null;
@@ -15,10 +17,12 @@ export interface CheckoutRecord {
   item_count: number;
   subtotal: string;
   premium_total: string;
+  /** ISO 3166-1 alpha-2. */
   country: string | null;
+  /** ISO 3166-2 of `country`, in full form (`US-OR`). */
   state: string | null;
   zip_prefix: string | null;
-  payment_type: string | null;
+  payment_type: PaymentType | 'other' | null;
   event_dates: string[];
   /** UTC day the decision was logged on, YYYY-MM-DD: the counter it counts in. */
   day: string;
@@ -27,7 +31,6 @@ export interface CheckoutRecord {
 
 /** What the sanitizer is given: the request as validated, any PII included. */
 export interface CheckoutInput {
-  order_number: string;
   currency: string;
   items: readonly { cost: Cents; event?: { start_date: string } }[];
   event?: { start_date: string };
@@ -37,22 +40,14 @@ export interface CheckoutInput {
 
 export interface CheckoutFacts {
   client_id: string;
+  /** The order number's keyed hash, computed by the caller: this module stays pure. */
+  order_hash: string;
   opt_in: boolean;
   service_order_id?: string;
   quote_id?: string;
   premium_total: Cents;
   now: Date;
 }
-
-// Region names and payment types are kept only when they look like what they claim to be, so a
-// name, a card number or an address pasted into the wrong field never reaches the table.
-const REGION = /^[\p{L}][\p{L} .'-]{0,63}$/u;
-const PAYMENT_TYPE = /^[a-z][a-z_-]{0,31}$/i;
-
-const keepIf = (value: string | undefined, pattern: RegExp): string | null => {
-  const trimmed = value?.trim();
-  return trimmed && pattern.test(trimmed) ? trimmed : null;
-};
 
 /** First three characters of a postal code, the granularity of a US ZIP3 area. */
 const zipPrefix = (zip: string | undefined): string | null => {
@@ -63,11 +58,11 @@ const zipPrefix = (zip: string | undefined): string | null => {
 export function sanitizeCheckout(input: CheckoutInput, facts: CheckoutFacts): CheckoutRecord {
   const eventDates = new Set<string>();
   for (const event of [input.event, ...input.items.map((item) => item.event)]) if (event) eventDates.add(event.start_date);
-  const paymentType = keepIf(input.payment?.type, PAYMENT_TYPE);
+  const country = countryCode(input.billing_address?.country);
   const loggedAt = facts.now.toISOString();
   return {
     client_id: facts.client_id,
-    order_number: input.order_number,
+    order_hash: facts.order_hash,
     opt_in: facts.opt_in,
     service_order_id: facts.service_order_id ?? null,
     quote_id: facts.quote_id ?? null,
@@ -75,10 +70,10 @@ export function sanitizeCheckout(input: CheckoutInput, facts: CheckoutFacts): Ch
     item_count: input.items.length,
     subtotal: formatCents(sumCents(input.items.map((item) => item.cost))),
     premium_total: formatCents(facts.premium_total),
-    country: keepIf(input.billing_address?.country, REGION),
-    state: keepIf(input.billing_address?.state, REGION),
+    country,
+    state: subdivisionCode(input.billing_address?.state, country),
     zip_prefix: zipPrefix(input.billing_address?.zip_code),
-    payment_type: paymentType?.toLowerCase() ?? null,
+    payment_type: paymentTypeCode(input.payment?.type),
     event_dates: [...eventDates].sort(),
     day: loggedAt.slice(0, 10),
     logged_at: loggedAt,

@@ -8,7 +8,7 @@
  *   CLIENT#<client_id>#ORDER#<order_id>    / ITEM#<reference>   one item with its policy and event
  *   CLIENT#<client_id>#IDEMPOTENCY#<key>   / IDEMPOTENCY        a claimed Idempotency-Key and its response (TTL 24 h)
  * metrics table
- *   CLIENT#<client_id>                     / ORDER#<order_number>  sanitized checkout record (opt-in or opt-out)
+ *   CLIENT#<client_id>                     / ORDER#<order_hash>    sanitized checkout record (opt-in or opt-out); order_hash: the order number's HMAC
  *   CLIENT#<client_id>                     / DAY#<YYYY-MM-DD>      daily opt_in / opt_out counters
  */
 export interface Key { PK: string; SK: string }
@@ -33,6 +33,6 @@ export { orderPartition };
 
 export const idempotencyKey = (clientId: string, key: string): Key => ({ PK: `CLIENT#${clientId}#IDEMPOTENCY#${key}`, SK: 'IDEMPOTENCY' });
 
-export const checkoutKey = (clientId: string, orderNumber: string): Key => ({ PK: `CLIENT#${clientId}`, SK: `ORDER#${orderNumber}` });
+export const checkoutKey = (clientId: string, orderHash: string): Key => ({ PK: `CLIENT#${clientId}`, SK: `ORDER#${orderHash}` });
 export const dayCounterKey = (clientId: string, day: string): Key => ({ PK: `CLIENT#${clientId}`, SK: `DAY#${day}` });
 export const DAY_PREFIX = 'DAY#';

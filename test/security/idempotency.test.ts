@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { hashOrderNumber } from '../../shared/auth/order-number-hash.js';
 import { DynamoOrderStore } from '../../shared/infra/order-store.js';
 import { cartItems, startService, uniqueOrderNumber, type Service } from '../support/service.js';
 
@@ -122,7 +123,8 @@ describe('crash safety', () => {
     expect(crashed.status).toBe(500);
     expect(crashed.json.error).toMatchObject({ type: 'api_error', code: 'internal_error' });
     expect(crashed.body).not.toContain('injected fault');
-    expect(rowsAfterCrash.filter((row) => row.order_number === body.order_number)).toHaveLength(0);
+    const orderHash = await hashOrderNumber(clientId, body.order_number);
+    expect(rowsAfterCrash.filter((row) => row.order_number === body.order_number || row.order_hash === orderHash)).toHaveLength(0);
     expect(retried.status).toBe(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(await ordersNumbered(body.order_number)).toHaveLength(1);

@@ -1,4 +1,6 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PAYMENT_TYPES } from '../../shared/domain/coded-values.js';
 import { DynamoOrderStore } from '../../shared/infra/order-store.js';
 import type { Service } from '../support/service.js';
 
@@ -6,7 +8,8 @@ import type { Service } from '../support/service.js';
  * PII: a whole run of the API with personal data everywhere a merchant could put it — opt-outs,
  * refused requests, crashes, replays, changes — then both tables and every captured log line are
  * searched. Opt-in orders keep the customer's name and e-mail (their Order shows them), so the
- * markers that may live there are checked only outside those order records.
+ * markers that may live there are checked only outside those order records. The metrics table
+ * must hold coded values only, whatever was typed into which field.
  */
 let service: Service;
 const logs: string[] = [];
@@ -46,18 +49,30 @@ describe('personal data', () => {
     const order = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
       service.call('orders-create', { method: 'POST', path: '/api/v2/orders', clientId: client.client_id, body, headers });
     const tokens: string[] = [quote.tokens.opt_in, quote.tokens.opt_out];
+    const orderNumbers: string[] = [];
+    const numbered = (orderNumber: string) => {
+      orderNumbers.push(orderNumber);
+      return orderNumber;
+    };
+    // Each personal value typed into a field that is coded in the metrics table.
+    const misplaced = { state: `${person.first_name} ${person.last_name}`, country: address.address1, order_number: person.email, payment: 'Visa 4242-4242-4242-4242 exp 12/29' };
 
     const statuses = [
-      (await order({ ...full, token: quote.tokens.opt_out, order_number: uniqueOrderNumber('pii') })).status,
-      (await order({ ...full, token: quote.tokens.opt_out, order_number: uniqueOrderNumber('pii'), customer: { ...person, email: 'not an e-mail philippa.q@example.net' } })).status,
-      (await order({ ...full, token: quote.tokens.opt_out, order_number: uniqueOrderNumber('pii'), surprise: person })).status,
-      (await order({ ...full, token: quote.tokens.opt_in, order_number: uniqueOrderNumber('pii') }, { 'idempotency-key': 'pii-1' })).status,
-      (await order({ ...full, token: quote.tokens.opt_in, order_number: uniqueOrderNumber('pii') }, { 'idempotency-key': 'pii-1' })).status,
+      (await order({ ...full, token: quote.tokens.opt_out, order_number: numbered(uniqueOrderNumber('pii')) })).status,
+      (await order({
+        ...full, token: quote.tokens.opt_out, order_number: numbered(misplaced.order_number),
+        billing_address: { ...address, state: misplaced.state, country: misplaced.country }, payment: { type: misplaced.payment },
+      })).status,
+      (await order({ ...full, token: quote.tokens.opt_out, order_number: numbered(uniqueOrderNumber('pii')), billing_address: { ...address, state: ' us-mi ', country: 'us' }, payment: { type: 'PayPal' } })).status,
+      (await order({ ...full, token: quote.tokens.opt_out, order_number: numbered(uniqueOrderNumber('pii')), customer: { ...person, email: 'not an e-mail philippa.q@example.net' } })).status,
+      (await order({ ...full, token: quote.tokens.opt_out, order_number: numbered(uniqueOrderNumber('pii')), surprise: person })).status,
+      (await order({ ...full, token: quote.tokens.opt_in, order_number: numbered(uniqueOrderNumber('pii')) }, { 'idempotency-key': 'pii-1' })).status,
+      (await order({ ...full, token: quote.tokens.opt_in, order_number: numbered(uniqueOrderNumber('pii')) }, { 'idempotency-key': 'pii-1' })).status,
     ];
     vi.spyOn(DynamoOrderStore.prototype, 'create').mockRejectedValueOnce(new Error(`store down while writing ${person.email}`));
-    statuses.push((await order({ ...full, token: quote.tokens.opt_in, order_number: uniqueOrderNumber('pii') })).status);
+    statuses.push((await order({ ...full, token: quote.tokens.opt_in, order_number: numbered(uniqueOrderNumber('pii')) })).status);
 
-    expect(statuses).toEqual([204, 422, 422, 201, 422, 500]);
+    expect(statuses).toEqual([204, 204, 204, 422, 422, 201, 422, 500]);
     const rows = await service.scanBoth();
     const everything = JSON.stringify(rows);
     const outsideOrders = JSON.stringify(rows.filter((row) => !['order', 'item', 'idempotency'].includes(String(row.entity))));
@@ -75,5 +90,23 @@ describe('personal data', () => {
       expect(everything).not.toContain(token);
       expect(log).not.toContain(token.split('.')[2]);
     }
+
+    const metrics = (await service.tables.doc.send(new ScanCommand({ TableName: service.tables.metrics }))).Items ?? [];
+    const metricsText = JSON.stringify(metrics);
+    for (const value of [...orderNumbers, ...Object.values(misplaced), person.first_name, person.last_name]) {
+      expect(metricsText).not.toContain(value);
+    }
+    const checkouts = metrics.filter((row) => row.entity === 'checkout');
+    expect(checkouts).toHaveLength(4); // three opt-outs and the opt-in
+    const paymentTypes = new Set<unknown>([...PAYMENT_TYPES, 'other', null]);
+    for (const checkout of checkouts) {
+      expect(checkout.country === null || /^[A-Z]{2}$/.test(checkout.country)).toBe(true);
+      expect(checkout.state === null || /^[A-Z]{2}-[A-Z0-9]{1,3}$/.test(checkout.state)).toBe(true);
+      expect(paymentTypes.has(checkout.payment_type)).toBe(true);
+      expect(checkout).not.toHaveProperty('order_number');
+      expect(checkout.SK).toBe(`ORDER#${checkout.order_hash}`);
+    }
+    const codes = checkouts.map((checkout) => [checkout.country, checkout.state, checkout.payment_type]);
+    expect(codes).toEqual(expect.arrayContaining([['US', 'US-MI', 'other'], [null, null, 'other'], ['US', 'US-MI', 'paypal']]));
   });
 });
