@@ -9,7 +9,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import type { TokenKind } from '../shared/auth/signing-keys.js';
+import { SECRET_ID_VARIABLE, type KeyKind } from '../shared/auth/signing-keys.js';
 import type { TableDefinition } from '../shared/infra/table-definitions.js';
 import { routes, type FunctionName } from '../shared/routes.js';
 import { Observability } from './observability.js';
@@ -19,25 +19,26 @@ type TableId = TableDefinition['id'];
 
 /**
  * What each function may touch: tables with the exact DynamoDB actions (a TransactWriteItems needs
- * the action of each of its parts), and which signing keys it reads. Nothing else is granted.
+ * the action of each of its parts), and which keys it reads. Nothing else is granted.
  */
-const ACCESS: Record<FunctionName | 'authorizer', { tables?: Partial<Record<TableId, string[]>>; keys?: TokenKind[] }> = {
-  authorizer: { keys: ['access'] },
-  'auth-token': { tables: { main: ['GetItem'] }, keys: ['access'] },
+const ACCESS: Record<FunctionName | 'authorizer', { tables?: Partial<Record<TableId, string[]>>; keys?: KeyKind[] }> = {
+  // GetItem: the client's status (revocation), once per client per minute per container.
+  authorizer: { tables: { main: ['GetItem'] }, keys: ['access'] },
+  // UpdateItem: recording a wrong secret and locking the public key (brute-force lockout).
+  'auth-token': { tables: { main: ['GetItem', 'UpdateItem'] }, keys: ['access'] },
   'quotes-create': { tables: { main: ['GetItem'] }, keys: ['quote'] },
   // GetItem: the client's rate and idempotency records; DeleteItem: releasing an idempotency key.
-  'orders-create': { tables: { main: ['GetItem', 'PutItem', 'DeleteItem'], metrics: ['PutItem', 'UpdateItem'] }, keys: ['quote'] },
+  'orders-create': { tables: { main: ['GetItem', 'PutItem', 'DeleteItem'], metrics: ['PutItem', 'UpdateItem'] }, keys: ['quote', 'order-number'] },
   'orders-read': { tables: { main: ['Query'] } },
   'orders-change': { tables: { main: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
   'metrics-conversion': { tables: { metrics: ['Query'] } },
 };
 
 const TABLE_VARIABLE: Record<TableId, string> = { main: 'TABLE_NAME', metrics: 'METRICS_TABLE_NAME' };
-const KEY_VARIABLE: Record<TokenKind, string> = { access: 'ACCESS_TOKEN_KEYS_SECRET_ID', quote: 'QUOTE_TOKEN_KEYS_SECRET_ID' };
 
 export interface ApiStackProps extends StackProps {
   tables: Record<TableId, ITableV2>;
-  signingKeys: Record<TokenKind, ISecret>;
+  signingKeys: Record<KeyKind, ISecret>;
 }
 
 /** Stateless: the HTTP API, its authorizer and the functions. Holds no data. */
@@ -53,7 +54,7 @@ export class ApiStack extends Stack {
       const access = ACCESS[name];
       const environment: Record<string, string> = {};
       for (const table of Object.keys(access.tables ?? {}) as TableId[]) environment[TABLE_VARIABLE[table]] = props.tables[table].tableName;
-      for (const kind of access.keys ?? []) environment[KEY_VARIABLE[kind]] = props.signingKeys[kind].secretArn;
+      for (const kind of access.keys ?? []) environment[SECRET_ID_VARIABLE[kind]] = props.signingKeys[kind].secretArn;
       const service = new ServiceFunction(this, name, { name, environment, readsSecrets: Boolean(access.keys?.length), tracing });
       for (const [table, actions] of Object.entries(access.tables ?? {}) as [TableId, string[]][]) {
         service.fn.addToRolePolicy(new PolicyStatement({ actions: actions.map((a) => `dynamodb:${a}`), resources: [props.tables[table].tableArn] }));

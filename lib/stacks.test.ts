@@ -109,8 +109,8 @@ describe('tables', () => {
 
 describe('least privilege', () => {
   const expected: Record<string, { Main?: string[]; Metrics?: string[] }> = {
-    authorizer: {},
-    'auth-token': { Main: ['GetItem'] },
+    authorizer: { Main: ['GetItem'] },
+    'auth-token': { Main: ['GetItem', 'UpdateItem'] },
     'quotes-create': { Main: ['GetItem'] },
     'orders-create': { Main: ['DeleteItem', 'GetItem', 'PutItem'], Metrics: ['PutItem', 'UpdateItem'] },
     'orders-read': { Main: ['Query'] },
@@ -128,13 +128,16 @@ describe('least privilege', () => {
     expect(granted).toEqual(tables);
   });
 
-  it('lets only the functions that sign or verify read each signing-key secret', () => {
-    const readers = (secret: 'Access' | 'Quote') =>
+  it('lets only the functions that sign, verify or hash read each key secret', () => {
+    const readers = (secret: 'AccessTokenKeys' | 'QuoteTokenKeys' | 'OrderNumberKeys') =>
       Object.keys(expected).filter((name) =>
-        statementsOf(name).some((s) => actionsOf(s).includes('secretsmanager:GetSecretValue') && new RegExp(`${secret}TokenKeys`).test(JSON.stringify(s.Resource)))).sort();
+        statementsOf(name).some((s) => actionsOf(s).includes('secretsmanager:GetSecretValue') && new RegExp(secret).test(JSON.stringify(s.Resource)))).sort();
 
-    expect(readers('Access')).toEqual(['auth-token', 'authorizer']);
-    expect(readers('Quote')).toEqual(['orders-create', 'quotes-create']);
+    expect(readers('AccessTokenKeys')).toEqual(['auth-token', 'authorizer']);
+    expect(readers('QuoteTokenKeys')).toEqual(['orders-create', 'quotes-create']);
+    expect(readers('OrderNumberKeys')).toEqual(['orders-create']);
+    const ordersCreate = api.findResources('AWS::Lambda::Function')[functionId('orders-create')] as Resource;
+    expect(JSON.stringify(ordersCreate.Properties.Environment.Variables.ORDER_NUMBER_KEYS_SECRET_ID)).toMatch(/OrderNumberKeys/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createClient, rotateClientSecret } from '../shared/auth/clients.js';
+import { createClient, disableClient, rotateClientSecret } from '../shared/auth/clients.js';
 import { loadConfig } from '../shared/config.js';
 import { parseRate } from '../shared/domain/money.js';
 import { DynamoClientStore } from '../shared/infra/client-store.js';
@@ -10,13 +10,15 @@ import { createDocumentClient } from '../shared/infra/dynamo-client.js';
  * Operator CLI:
  *   npm run client -- create --name "Acme" [--rate 0.085] [--live] [--json]
  *   npm run client -- rotate-secret --client-id cl_… [--json]
+ *   npm run client -- disable cl_… [--json]         (or --client-id cl_…)
  * Targets the running local stack (DYNAMODB_ENDPOINT, else DynamoDB Local on DYNAMODB_PORT or
  * 8000), or with --aws the deployed tables (TABLE_NAME from the stack outputs, AWS credentials
  * from the usual chain). The secret key is printed this once and never stored.
  */
 const USAGE = `usage:
   npm run client -- create --name "Acme" [--rate 0.085] [--live] [--json] [--aws]
-  npm run client -- rotate-secret --client-id cl_... [--json] [--aws]`;
+  npm run client -- rotate-secret --client-id cl_... [--json] [--aws]
+  npm run client -- disable cl_... [--json] [--aws]     (or --client-id cl_...)`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
@@ -36,7 +38,8 @@ async function main(): Promise<void> {
       help: { type: 'boolean', default: false },
     },
   });
-  const [command] = positionals;
+  const [command, positionalClientId] = positionals;
+  const clientId = values['client-id'] ?? positionalClientId;
   if (values.help || !command) fail('Order Protection operator CLI');
 
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -48,6 +51,13 @@ async function main(): Promise<void> {
   const doc = createDocumentClient(endpoint, config.region);
   const store = new DynamoClientStore(doc, config.tableName);
 
+  if (command === 'disable') {
+    if (!clientId) fail('disable needs a client id');
+    const disabled = await disableClient(store, clientId);
+    doc.destroy();
+    console.log(values.json ? JSON.stringify(disabled) : `client ${clientId} disabled: no new tokens or quotes, and its access tokens stop within a minute`);
+    return;
+  }
   let keys;
   if (command === 'create') {
     if (!values.name?.trim()) fail('create needs --name');
@@ -55,8 +65,8 @@ async function main(): Promise<void> {
     if (ratePpm === undefined && values.rate !== undefined) fail(`--rate must be a decimal above 0 and at most 1 with up to 6 digits, e.g. 0.085 (got "${values.rate}")`);
     keys = await createClient(store, { name: values.name.trim(), ratePpm, mode: values.live ? 'live' : 'test' });
   } else if (command === 'rotate-secret') {
-    if (!values['client-id']) fail('rotate-secret needs --client-id');
-    keys = await rotateClientSecret(store, values['client-id']);
+    if (!clientId) fail('rotate-secret needs --client-id');
+    keys = await rotateClientSecret(store, clientId);
   } else {
     fail(`unknown command "${command}"`);
   }

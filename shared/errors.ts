@@ -68,9 +68,10 @@ export class ValidationError extends AppError {
   }
 }
 
+/** 429; `retryAfterSeconds` becomes a Retry-After header when known. */
 export class RateLimitError extends AppError {
-  constructor() {
-    super(429, 'rate_limit_error', 'rate_limited', 'Too many requests; retry later.');
+  constructor(code = 'rate_limited', message = 'Too many requests; retry later.', readonly retryAfterSeconds?: number) {
+    super(429, 'rate_limit_error', code, message);
   }
 }
 

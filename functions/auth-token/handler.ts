@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { issueAccessToken } from '../../shared/auth/clients.js';
 import { loadConfig } from '../../shared/config.js';
+import { systemClock } from '../../shared/domain/ports.js';
 import { DynamoClientStore } from '../../shared/infra/client-store.js';
 import { sharedDocumentClient } from '../../shared/infra/dynamo-client.js';
 import { jsonResponse } from '../../shared/http/envelope.js';
@@ -8,16 +9,16 @@ import { httpHandler } from '../../shared/http/middleware.js';
 import { parseInput } from '../../shared/http/validation.js';
 
 const config = loadConfig();
-const clients = new DynamoClientStore(sharedDocumentClient(), config.tableName);
+const deps = { clients: new DynamoClientStore(sharedDocumentClient(), config.tableName), clock: systemClock, ttlSeconds: config.accessTokenTtlSeconds };
 
 const TokenRequest = v.strictObject({
   public_key: v.pipe(v.string(), v.minLength(1), v.maxLength(255)),
   secret_key: v.pipe(v.string(), v.minLength(1), v.maxLength(255)),
 });
 
-/** POST /api/v2/auth/token: exchanges a client's keys for a short-lived access token. */
+/** POST /api/v2/auth/token: exchanges a client's keys for a short-lived access token (429 while the key is locked). */
 export const handler = httpHandler(async (event) => {
   const { public_key, secret_key } = parseInput(TokenRequest, event.body);
-  const token = await issueAccessToken(clients, public_key, secret_key, config.accessTokenTtlSeconds);
+  const token = await issueAccessToken(deps, public_key, secret_key);
   return jsonResponse(200, token, { 'cache-control': 'no-store' });
 }, { jsonBody: true });

@@ -1,12 +1,24 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
-import { verifyToken } from '../../shared/auth/tokens.js';
+import { authorizeAccessToken, cachedClientStatuses } from '../../shared/auth/access-tokens.js';
+import { loadConfig } from '../../shared/config.js';
+import { systemClock } from '../../shared/domain/ports.js';
 import type { AuthorizerContext } from '../../shared/http/middleware.js';
+import { DynamoClientStore } from '../../shared/infra/client-store.js';
+import { sharedDocumentClient } from '../../shared/infra/dynamo-client.js';
 
 const SCHEME = /^(?:JWT|Bearer) +([A-Za-z0-9_.-]+)$/i;
 
+const config = loadConfig();
+const deps = {
+  statuses: cachedClientStatuses(new DynamoClientStore(sharedDocumentClient(), config.tableName), systemClock),
+  clock: systemClock,
+  ttlSeconds: config.accessTokenTtlSeconds,
+};
+
 /**
  * Lambda authorizer (HTTP API, simple responses) for every merchant route. Verifies the access
- * token with no database call and hands the client id to the handler.
+ * token, then its client's status (cached a minute per container), and hands the client id to
+ * the handler.
  *
  * It always answers isAuthorized: true: HTTP APIs cannot shape an authorizer's rejection, so a
  * failed check travels as `auth_error` and the handler's middleware answers 401 in the error
@@ -16,7 +28,7 @@ export async function handler(event: Pick<APIGatewayRequestAuthorizerEventV2, 'h
   const header = event.headers?.authorization ?? event.headers?.Authorization;
   const token = header ? SCHEME.exec(header.trim())?.[1] : undefined;
   if (!token) return { isAuthorized: true, context: { auth_error: 'missing' } };
-  const result = await verifyToken('access', token);
+  const result = await authorizeAccessToken(deps, token);
   if (!result.ok) return { isAuthorized: true, context: { auth_error: result.reason } };
-  return { isAuthorized: true, context: { client_id: String(result.payload.sub) } };
+  return { isAuthorized: true, context: { client_id: result.clientId } };
 }

@@ -1,9 +1,11 @@
-import type { Client, ClientStore } from '../domain/client.js';
+import type { Client, ClientStatusStore, ClientStore, FailedSignIns } from '../domain/client.js';
 import { prefixedId } from '../domain/ids.js';
 import { DEFAULT_RATE_PPM, type RatePpm } from '../domain/money.js';
-import { AuthenticationError } from '../errors.js';
+import type { Clock } from '../domain/ports.js';
+import { AuthenticationError, RateLimitError } from '../errors.js';
+import { signAccessToken } from './access-tokens.js';
 import { hashSecretKey, newPublicKey, newSecretKey, secretMatches, UNKNOWN_CLIENT_HASH, type KeyMode } from './client-keys.js';
-import { signToken } from './tokens.js';
+import { lockedUntil, recordFailure } from './sign-in-lockout.js';
 
 export interface NewClientKeys { client_id: string; public_key: string; secret_key: string }
 
@@ -23,7 +25,7 @@ export async function createClient(store: ClientStore, input: { name: string; ra
   return { client_id: client.client_id, public_key: client.public_key, secret_key: secretKey };
 }
 
-/** Operator use case: replaces the secret key; the old one stops working at once. */
+/** Operator use case: replaces the secret key; the old one stops working at once, and its access tokens within a minute. */
 export async function rotateClientSecret(store: ClientStore, clientId: string): Promise<NewClientKeys> {
   const client = await store.get(clientId);
   if (!client) throw new Error(`no client ${clientId}`);
@@ -32,13 +34,40 @@ export async function rotateClientSecret(store: ClientStore, clientId: string): 
   return { client_id: clientId, public_key: client.public_key, secret_key: secretKey };
 }
 
+/** Operator use case: the client's access tokens stop within a minute; it gets no new tokens or quotes. */
+export async function disableClient(store: ClientStatusStore, clientId: string): Promise<{ client_id: string; disabled: true }> {
+  await store.disable(clientId);
+  return { client_id: clientId, disabled: true };
+}
+
 export interface AccessToken { token: string; token_type: 'JWT'; expires_in: number }
 
-/** POST /auth/token: unknown key and wrong secret fail alike, in the same time. */
-export async function issueAccessToken(store: ClientStore, publicKey: string, secretKey: string, ttlSeconds: number): Promise<AccessToken> {
-  const credentials = await store.findByPublicKey(publicKey);
+export interface IssueAccessTokenDeps { clients: Pick<ClientStore, 'findByPublicKey'> & FailedSignIns; clock: Clock; ttlSeconds: number }
+
+const invalidCredentials = () => new AuthenticationError('invalid_credentials', 'The public key or secret key is not valid.');
+
+function tooManyFailures(until: number, now: number): RateLimitError {
+  const seconds = Math.ceil((until - now) / 1000);
+  return new RateLimitError('too_many_failed_attempts', `Too many wrong secret keys for this public key; retry after ${new Date(until).toISOString()} (in ${seconds} s).`, seconds);
+}
+
+/**
+ * POST /auth/token: an unknown key, a disabled client's key and a wrong secret get the same 401
+ * (the secret is compared either way); a key locked after repeated wrong secrets answers 429
+ * (shared/auth/sign-in-lockout.ts).
+ */
+export async function issueAccessToken(deps: IssueAccessTokenDeps, publicKey: string, secretKey: string): Promise<AccessToken> {
+  const now = deps.clock.now();
+  const found = await deps.clients.findByPublicKey(publicKey);
+  const credentials = found && !found.disabled ? found : undefined;
   const matches = secretMatches(secretKey, credentials?.secret_hash ?? UNKNOWN_CLIENT_HASH);
-  if (!credentials || !matches) throw new AuthenticationError('invalid_credentials', 'The public key or secret key is not valid.');
-  const token = await signToken('access', credentials.client_id, {}, ttlSeconds);
-  return { token, token_type: 'JWT', expires_in: ttlSeconds };
+  if (!credentials) throw invalidCredentials();
+  const locked = lockedUntil(credentials, now.getTime());
+  if (locked !== undefined) throw tooManyFailures(locked, now.getTime());
+  if (!matches) {
+    const refusedUntil = await recordFailure(deps.clients, publicKey, now.getTime());
+    throw refusedUntil === undefined ? invalidCredentials() : tooManyFailures(refusedUntil, now.getTime());
+  }
+  const token = await signAccessToken(credentials.client_id, credentials.key_generation, deps.ttlSeconds, now);
+  return { token, token_type: 'JWT', expires_in: deps.ttlSeconds };
 }

@@ -10,12 +10,42 @@ export interface Client {
   created: string;
 }
 
+/**
+ * Whether a client's access tokens still hold: rotating the secret moves `key_generation` on
+ * (tokens carry the generation they were issued at), disabling a client stops them all.
+ */
+export interface ClientStatus { key_generation: number; disabled: boolean }
+
+/** A new client's key generation; each rotation of its secret adds one. */
+export const FIRST_KEY_GENERATION = 1;
+
 /** What authentication and pricing need, readable in one lookup by public key. */
-export type ClientCredentials = Pick<Client, 'client_id' | 'secret_hash' | 'rate_ppm'>;
+export type ClientCredentials = Pick<Client, 'client_id' | 'secret_hash' | 'rate_ppm'> & ClientStatus & {
+  /** Epoch ms until which the public key refuses every sign-in (brute-force lockout). */
+  locked_until?: number;
+  /** Epoch ms of the latest failed sign-ins, oldest first (a short list). */
+  failed_sign_ins: number[];
+};
 
 export interface ClientStore {
   create(client: Client): Promise<void>;
   findByPublicKey(publicKey: string): Promise<ClientCredentials | undefined>;
   get(clientId: string): Promise<Client | undefined>;
+  /** Replaces the secret's hash and moves the key generation on, in one transaction. */
   replaceSecretHash(clientId: string, secretHash: string): Promise<void>;
+}
+
+/** Revocation: the operator's switch, and the authorizer's read of a client's status. */
+export interface ClientStatusStore {
+  disable(clientId: string): Promise<void>;
+  status(clientId: string): Promise<ClientStatus | undefined>;
+}
+
+/** Failed sign-ins per public key, for the brute-force lockout. */
+export interface FailedSignIns {
+  /** Appends one failed attempt's time, atomically; returns every recorded time, this one last. */
+  recordFailedSignIn(publicKey: string, at: number): Promise<number[]>;
+  lockSignIns(publicKey: string, until: number): Promise<void>;
+  /** Drops the oldest recorded times down to `keep`, unless the list no longer has `seen` entries. */
+  trimFailedSignIns(publicKey: string, seen: number, keep: number): Promise<void>;
 }

@@ -13,7 +13,7 @@ export interface CreateQuoteDeps { clients: ClientStore; clock: Clock; ids: Ids;
 /** POST /quotes: prices the cart at the client's rate and signs the opt-in and opt-out tokens. */
 export async function createQuote(deps: CreateQuoteDeps, publicKey: string, input: { currency: string; items: { reference_number: string; cost: Cents }[] }) {
   const client = await deps.clients.findByPublicKey(publicKey);
-  if (!client) throw new AuthenticationError('invalid_public_key', 'X-Public-Key is not a known public key.');
+  if (!client || client.disabled) throw new AuthenticationError('invalid_public_key', 'X-Public-Key is not a known public key.');
   const now = deps.clock.now();
   const quote: PricedQuote = {
     quote_id: deps.ids.quoteId(),

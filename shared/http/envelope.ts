@@ -1,5 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { AppError, InternalError } from '../errors.js';
+import { AppError, InternalError, RateLimitError } from '../errors.js';
 
 export const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
 
@@ -15,7 +15,8 @@ export function errorResponse(error: unknown, requestId: string): APIGatewayProx
       request_id: requestId,
     },
   };
-  return { statusCode: app.status, headers: { ...JSON_HEADERS, 'x-request-id': requestId }, body: JSON.stringify(body) };
+  const retryAfter: Record<string, string> = app instanceof RateLimitError && app.retryAfterSeconds !== undefined ? { 'retry-after': String(app.retryAfterSeconds) } : {};
+  return { statusCode: app.status, headers: { ...JSON_HEADERS, 'x-request-id': requestId, ...retryAfter }, body: JSON.stringify(body) };
 }
 
 export function jsonResponse(statusCode: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyStructuredResultV2 {

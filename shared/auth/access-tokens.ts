@@ -1,0 +1,51 @@
+import type { ClientStatus, ClientStatusStore } from '../domain/client.js';
+import type { Clock } from '../domain/ports.js';
+import { signToken, verifyToken } from './tokens.js';
+
+/**
+ * Access tokens carry the client's key generation (`gen`). The authorizer accepts one only if
+ * its lifetime is within bounds and its client still exists, is not disabled and is still at
+ * that generation: rotating the secret or disabling the client stops every earlier token within
+ * STATUS_CACHE_MS, at one read per client per STATUS_CACHE_MS per container.
+ */
+export const STATUS_CACHE_MS = 60_000;
+/** How far in the future a token's `iat` may be (clocks of other instances). */
+const CLOCK_SKEW_SECONDS = 60;
+
+export type ClientStatusReader = Pick<ClientStatusStore, 'status'>;
+export type AccessCheck = { ok: true; clientId: string } | { ok: false; reason: 'expired' | 'invalid' | 'revoked' };
+export interface AuthorizeDeps { statuses: ClientStatusReader; clock: Clock; ttlSeconds: number }
+
+export function signAccessToken(clientId: string, generation: number, ttlSeconds: number, now: Date): Promise<string> {
+  return signToken('access', clientId, { gen: generation }, ttlSeconds, now);
+}
+
+/** A per-container cache in front of `reader`: concurrent misses share one read; a failed read is not kept. */
+export function cachedClientStatuses(reader: ClientStatusReader, clock: Clock): ClientStatusReader {
+  const entries = new Map<string, { readAt: number; status: Promise<ClientStatus | undefined> }>();
+  return {
+    status(clientId) {
+      const now = clock.now().getTime();
+      const entry = entries.get(clientId);
+      if (entry && now - entry.readAt < STATUS_CACHE_MS) return entry.status;
+      const status = reader.status(clientId).catch((err: unknown) => {
+        entries.delete(clientId);
+        throw err;
+      });
+      entries.set(clientId, { readAt: now, status });
+      return status;
+    },
+  };
+}
+
+/** Signature and lifetime first (a bad token costs no read), then the client's status. */
+export async function authorizeAccessToken(deps: AuthorizeDeps, token: string): Promise<AccessCheck> {
+  const now = deps.clock.now();
+  const verified = await verifyToken<{ sub: string; iat: number; exp: number; gen?: unknown }>('access', token, now);
+  if (!verified.ok) return verified;
+  const { sub, iat, exp, gen } = verified.payload;
+  if (exp - iat > deps.ttlSeconds || iat > now.getTime() / 1000 + CLOCK_SKEW_SECONDS || !Number.isInteger(gen)) return { ok: false, reason: 'invalid' };
+  const status = await deps.statuses.status(sub);
+  if (!status || status.disabled || status.key_generation !== gen) return { ok: false, reason: 'revoked' };
+  return { ok: true, clientId: sub };
+}
