@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
+import { AppError } from '../shared/errors.js';
 import { routes } from '../shared/routes.js';
 import type { AuthorizerContext } from '../shared/http/middleware.js';
 
@@ -22,6 +23,15 @@ export interface ApiEventInput {
 
 export type ApiEvent = APIGatewayProxyEventV2 & { requestContext: { authorizer?: { lambda: AuthorizerContext } } };
 
+/** A path parameter, percent-decoded; a malformed escape is 400, as API Gateway answers it. */
+function decodePathParameter(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new AppError(400, 'invalid_request_error', 'invalid_path', 'The path holds a malformed percent-encoded character.');
+  }
+}
+
 /** The route a method and path match, with its path parameters (trailing slash optional). */
 export function matchRoute(method: string, path: string): { routeKey: string; pathParameters?: Record<string, string> } | undefined {
   const trimmed = path.length > 1 ? path.replace(/\/$/, '') : path;
@@ -31,7 +41,7 @@ export function matchRoute(method: string, path: string): { routeKey: string; pa
     const pattern = new RegExp(`^${route.path.replace(/\{(\w+)\}/g, (_m, name: string) => { names.push(name); return '([^/]+)'; })}$`);
     const match = pattern.exec(trimmed);
     if (match) {
-      const pathParameters = names.length ? Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? '')])) : undefined;
+      const pathParameters = names.length ? Object.fromEntries(names.map((name, i) => [name, decodePathParameter(match[i + 1] ?? '')])) : undefined;
       return { routeKey: `${route.method} ${route.path}`, pathParameters };
     }
   }

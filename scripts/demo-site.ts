@@ -1,8 +1,32 @@
 import type { NewClientKeys } from '../shared/auth/clients.js';
+import { AppError, MalformedRequestError, UnsupportedMediaTypeError } from '../shared/errors.js';
 import { buildWidget } from '../widget/build.js';
 import { checkoutPage } from '../widget/pages/checkout-page.js';
 import { dashboardPage } from '../widget/pages/dashboard-page.js';
 import type { StaticRoute } from './local-gateway.js';
+
+/**
+ * Only this server's own pages may use the demo: the Host must be the server's own (a
+ * DNS-rebinding page reaches it under a name of its own), and orders must be posted as JSON from
+ * its origin (a cross-site form sends another Origin, or none, and cannot send JSON).
+ */
+function sameOriginOnly(route: StaticRoute, ownHosts: string[], { post = false } = {}): StaticRoute {
+  return async (req, body) => {
+    const host = req.headers.host ?? '';
+    if (!ownHosts.includes(host)) throw new AppError(403, 'invalid_request_error', 'forbidden_host', `The demo answers only on ${ownHosts.join(' and ')}.`);
+    if (post && req.headers.origin !== `http://${host}`) throw new AppError(403, 'invalid_request_error', 'forbidden_origin', 'The demo back-end takes orders only from its own checkout page.');
+    if (post && !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) throw new UnsupportedMediaTypeError();
+    return route(req, body);
+  };
+}
+
+function parseOrder(body: string): { token?: string; order_number: string; currency: string; items: unknown[] } {
+  try {
+    return JSON.parse(body || '{}');
+  } catch {
+    throw new MalformedRequestError();
+  }
+}
 
 /**
  * The non-API pages of `npm start`: the widget script, the demo checkout and its tiny back-end
@@ -20,8 +44,10 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
   }
   const html = (body: string) => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body });
   const json = (status: number, body: unknown) => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const { port } = new URL(baseUrl);
+  const ownHosts = [`localhost:${port}`, `127.0.0.1:${port}`];
 
-  return {
+  const pages: Record<string, StaticRoute> = {
     'GET /': async () => html(checkoutPage(demo.public_key)),
     'GET /dashboard': async () => html(dashboardPage()),
     'GET /widget.js': async () => ({ status: 200, headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }, body: await buildWidget() }),
@@ -30,7 +56,7 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
     // reach the API) it does not call the API at all: an order without a token is an opt-in
     // (spec rule 2), which the customer did not choose.
     'POST /demo/place-order': async (_req, body) => {
-      const order = JSON.parse(body || '{}') as { token?: string; order_number: string; currency: string; items: unknown[] };
+      const order = parseOrder(body);
       if (!order.token) return json(200, { outcome: 'placed_without_protection', summary: `Order ${order.order_number} placed. Refund protection was not available, so none was added.` });
       const res = await fetch(`${baseUrl}/api/v2/orders`, {
         method: 'POST',
@@ -50,4 +76,5 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
       return json(res.status, await res.json());
     },
   };
+  return Object.fromEntries(Object.entries(pages).map(([key, route]) => [key, sameOriginOnly(route, ownHosts, { post: key.startsWith('POST ') })]));
 }

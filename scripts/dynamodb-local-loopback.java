@@ -1,0 +1,28 @@
+import java.lang.reflect.Field;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import software.amazon.dynamodb.services.local.main.ServerRunner;
+import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
+
+/**
+ * DynamoDB Local (the jar's own ServerRunner, same options), listening on 127.0.0.1 only.
+ *
+ * The jar has no bind-address option and honours no system property for one: DynamoDBProxyServer
+ * builds `new org.eclipse.jetty.server.Server(port)`, whose connector has no host and so binds the
+ * wildcard address. Before the server starts, its connector is given the loopback host. The Jetty
+ * server is a private field: if a future jar renames it, this fails at start instead of exposing
+ * the database. `java -cp DynamoDBLocal.jar dynamodb-local-loopback.java <options>` runs it from
+ * source (a JDK compiles it in memory), so there is nothing to build.
+ */
+public class DynamoDbLocalLoopback {
+  public static void main(String[] args) throws Exception {
+    DynamoDBProxyServer proxy = ServerRunner.createServerFromCommandLineArgs(args);
+    Field jetty = DynamoDBProxyServer.class.getDeclaredField("server");
+    jetty.setAccessible(true);
+    for (Connector connector : ((Server) jetty.get(proxy)).getConnectors()) {
+      ((ServerConnector) connector).setHost("127.0.0.1");
+    }
+    proxy.start();
+  }
+}

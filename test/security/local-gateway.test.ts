@@ -1,0 +1,108 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { TestServer } from '../support/server.js';
+
+/**
+ * The local server (`npm start`) against what the outside review found: the gateway logs an
+ * unexpected failure redacted, as the handlers do; a malformed percent-escape in the path is a 400
+ * before authentication, as on API Gateway; and the demo back-end serves only its own pages — its
+ * own Host, and orders posted as JSON from its own origin (no DNS rebinding, no cross-site forms).
+ */
+let server: TestServer;
+const logs: string[] = [];
+const fragment = { email: 'ada.lovelace@example.com', phone: '+1 (415) 555-0142' };
+
+beforeAll(async () => {
+  process.env.POWERTOOLS_LOG_LEVEL = 'INFO'; // before the gateway, and so the logger, load
+  const { startTestServer } = await import('../support/server.js');
+  const { demoSiteRoutes } = await import('../../scripts/demo-site.js');
+  server = await startTestServer({
+    staticRoutes: (site) => ({
+      ...demoSiteRoutes(site),
+      // A route whose handling fails the way a parser or driver does: its message quotes the request.
+      'POST /test/boom': async (_req, body) => { throw new Error(`could not handle ${body}`); },
+    }),
+  });
+  const capture = (chunk: unknown) => { logs.push(String(chunk)); return true; };
+  for (const stream of [process.stdout, process.stderr]) vi.spyOn(stream, 'write').mockImplementation(capture);
+  for (const method of ['log', 'info', 'warn', 'error'] as const) vi.spyOn(console, method).mockImplementation((...args: unknown[]) => { capture(args.join(' ')); });
+});
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await server.stop();
+});
+
+interface Answer { status: number; outcome?: string; error?: { type: string; code: string; message: string; request_id: string } }
+
+/** A raw HTTP request to the server, so that Host and Origin are exactly as given. */
+function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+  const { port } = new URL(server.baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers: { host: `localhost:${port}`, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, ...(res.headers['content-type']?.includes('json') ? JSON.parse(text) as Omit<Answer, 'status'> : {}) });
+      });
+    });
+    req.on('error', reject).end(body);
+  });
+}
+
+const order = JSON.stringify({ order_number: 'LG-1', currency: 'USD', items: [] }); // no token: placed without calling the API
+
+describe('local gateway', () => {
+  it('logs an unexpected failure redacted under its request id, never the request fragment it quotes', async () => {
+    logs.length = 0;
+
+    const answer = await send('POST', '/test/boom', { 'content-type': 'application/json' }, JSON.stringify({ note: `call ${fragment.phone} or write ${fragment.email}` }));
+
+    const log = logs.join('');
+    expect(answer.status).toBe(500);
+    expect(answer.error).toMatchObject({ type: 'api_error', code: 'internal_error' });
+    expect(log).toContain(`"request_id":"${answer.error?.request_id}"`);
+    expect(log).toContain('[redacted]');
+    expect(log).not.toContain(fragment.email);
+    expect(log).not.toContain('555-0142');
+  });
+
+  it('answers a malformed percent-escape in the path with 400 invalid_path, before authentication', async () => {
+    const answer = await send('GET', '/api/v2/orders/%E0%A4%A', {});
+
+    expect(answer.status).toBe(400);
+    expect(answer.error).toEqual({ type: 'invalid_request_error', code: 'invalid_path', message: expect.any(String), request_id: expect.any(String) });
+  });
+});
+
+describe('demo back-end', () => {
+  it('answers on its own Host only: every demo route refuses another name (DNS rebinding)', async () => {
+    const { port } = new URL(server.baseUrl);
+    const foreign = { host: `rebound.attacker.example:${port}` };
+    const routes = [['GET', '/'], ['GET', '/dashboard'], ['GET', '/widget.js'], ['GET', '/demo/metrics'], ['POST', '/demo/place-order']] as const;
+
+    const own = await Promise.all([`localhost:${port}`, `127.0.0.1:${port}`].map((host) => send('GET', '/', { host })));
+    const refused = await Promise.all(routes.map(([method, path]) =>
+      send(method, path, { ...foreign, origin: `http://${foreign.host}`, 'content-type': 'application/json' }, method === 'POST' ? order : undefined)));
+
+    expect(own.map((answer) => answer.status)).toEqual([200, 200]);
+    for (const answer of refused) {
+      expect(answer.status).toBe(403);
+      expect(answer.error).toMatchObject({ type: 'invalid_request_error', code: 'forbidden_host' });
+    }
+  });
+
+  it('takes orders only as JSON posted from its own origin: a foreign or missing Origin, or a form, is refused', async () => {
+    const { origin } = new URL(server.baseUrl);
+    const json = { 'content-type': 'application/json' };
+
+    const sameOrigin = await send('POST', '/demo/place-order', { ...json, origin }, order);
+    const crossSite = await send('POST', '/demo/place-order', { ...json, origin: 'https://shop.attacker.example' }, order);
+    const noOrigin = await send('POST', '/demo/place-order', json, order);
+    const form = await send('POST', '/demo/place-order', { origin, 'content-type': 'text/plain' }, order);
+
+    expect(sameOrigin).toMatchObject({ status: 200, outcome: 'placed_without_protection' });
+    expect(crossSite).toMatchObject({ status: 403, error: { type: 'invalid_request_error', code: 'forbidden_origin' } });
+    expect(noOrigin).toMatchObject({ status: 403, error: { type: 'invalid_request_error', code: 'forbidden_origin' } });
+    expect(form).toMatchObject({ status: 415, error: { type: 'invalid_request_error', code: 'unsupported_media_type' } });
+  });
+});
