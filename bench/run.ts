@@ -12,8 +12,8 @@ import { apiEvent, type ApiEventInput } from '../scripts/api-events.js';
 import { startLocalServer } from '../scripts/local-server.js';
 import { startLocalStack } from '../scripts/local-stack.js';
 import { createClient } from '../shared/auth/clients.js';
+import { hashOrderNumber } from '../shared/auth/order-number-hash.js';
 import { generateKeySet } from '../shared/auth/signing-keys.js';
-import { signToken } from '../shared/auth/tokens.js';
 import { DynamoClientStore } from '../shared/infra/client-store.js';
 import { sharedDocumentClient } from '../shared/infra/dynamo-client.js';
 import { countRoundTrips } from '../shared/infra/round-trips.js';
@@ -56,7 +56,7 @@ const lambdaContext = (): Context => ({ awsRequestId: 'bench', functionName: 'be
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
-process.env.SIGNING_KEYS = JSON.stringify({ access: generateKeySet('access'), quote: generateKeySet('quote') });
+process.env.SIGNING_KEYS = JSON.stringify({ access: generateKeySet('access'), quote: generateKeySet('quote'), 'order-number': generateKeySet('order-number') });
 process.env.TABLE_NAME = 'bench-main';
 process.env.METRICS_TABLE_NAME = 'bench-metrics';
 
@@ -67,9 +67,10 @@ process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
 try {
   // Fixtures: a client, an access token, a quote, an order to read and change.
   const client = await createClient(new DynamoClientStore(sharedDocumentClient(), 'bench-main'), { name: 'Bench Shop' });
-  const token = await signToken('access', client.client_id, {}, 3600);
   const handlers = Object.fromEntries(await Promise.all(FUNCTIONS.map(async (name) => [name, (await import(`../functions/${name}/handler.ts`)).handler]))) as Record<FunctionName, (event: unknown, context: Context) => Promise<{ statusCode?: number; body?: string; isAuthorized?: boolean }>>;
   const call = async (name: FunctionName, input: ApiEventInput) => handlers[name](name === 'authorizer' ? { headers: input.headers } : apiEvent(input), lambdaContext());
+  const tokenFor = async ({ public_key, secret_key }: { public_key: string; secret_key: string }) => JSON.parse((await call('auth-token', { method: 'POST', path: '/api/v2/auth/token', body: { public_key, secret_key } })).body!).token as string;
+  const token = await tokenFor(client);
   const items = [{ name: 'Seat A1', reference_number: 'b-1', cost: '120.00' }, { name: 'Seat A2', reference_number: 'b-2', cost: '35.50' }];
   const quote = JSON.parse((await call('quotes-create', { method: 'POST', path: '/api/v2/quotes', headers: { 'x-public-key': client.public_key }, body: { currency: 'USD', items } })).body!);
   let serial = 0;
@@ -97,9 +98,8 @@ try {
   for (const name of FUNCTIONS) {
     const bytes = await bundle(`functions/${name}/handler.ts`, name);
     const ratio = bytes / baselineBytes;
-    record(name === 'authorizer'
-      ? { section: '1 bundle', subject: name, figure: kb(bytes), baseline: kb(baselineBytes), ratio, goal: '≤ 50 KB', ok: bytes <= 50 * 1024 }
-      : { section: '1 bundle', subject: name, figure: `${kb(bytes)} (+${kb(bytes - aliasedSdkBytes)} over the aliased SDK)`, baseline: kb(baselineBytes), ratio, goal: '≤ 1.10×', ok: ratio <= 1.1 });
+    // The authorizer too: revocation needs the client's status on a cache miss, so it carries the SDK.
+    record({ section: '1 bundle', subject: name, figure: `${kb(bytes)} (+${kb(bytes - aliasedSdkBytes)} over the aliased SDK)`, baseline: kb(baselineBytes), ratio, goal: '≤ 1.10×', ok: ratio <= 1.1 });
   }
 
   // 2 · Cold import: fresh node processes import a bundle and call it once. Each goal call is a
@@ -120,7 +120,8 @@ try {
   const coldSubjects: ColdSubject[] = [
     putBaseline,
     transactionBaseline,
-    { name: 'authorizer', bundle: 'authorizer', call: 'valid token', event: () => ({ headers: { authorization: `JWT ${token}` } }), answers: true, goal: 0.3 },
+    // A cold authorizer reads the client's status (revocation): one GetItem, like the others.
+    { name: 'authorizer', bundle: 'authorizer', call: 'valid token, status read', event: () => ({ headers: { authorization: `JWT ${token}` } }), answers: true, goal: 1.15 },
     { name: 'auth-token', bundle: 'auth-token', call: 'token issued', event: () => apiEvent({ method: 'POST', path: '/api/v2/auth/token', body: { public_key: client.public_key, secret_key: client.secret_key } }), answers: 200, goal: 1.15 },
     { name: 'quotes-create', bundle: 'quotes-create', call: 'quote', event: () => apiEvent({ method: 'POST', path: '/api/v2/quotes', headers: { 'x-public-key': client.public_key }, body: { currency: 'USD', items } }), answers: 201, goal: 1.15 },
     { name: 'orders-create', bundle: 'orders-create', call: 'opt-out 204', event: () => apiEvent(optOut()), answers: 204, goal: 1.15, transaction: true },
@@ -167,7 +168,11 @@ try {
     await run();
     record({ section: '3 round trips', subject, figure: counter.count > goal ? `${counter.count} (${counter.commands.join(', ')})` : String(counter.count), baseline: '', goal: `≤ ${goal}`, ok: counter.count <= goal });
   };
-  await trips('authorizer', 0, () => call('authorizer', { method: 'GET', path: '/', headers: { authorization: `JWT ${token}` } }));
+  // A client whose status this process has not read yet, then the same token again: a cache hit.
+  const authorize = (bearer: string) => () => call('authorizer', { method: 'GET', path: '/', headers: { authorization: `JWT ${bearer}` } });
+  const unseen = await tokenFor(await createClient(new DynamoClientStore(sharedDocumentClient(), 'bench-main'), { name: 'Bench Shop, unseen' }));
+  await trips('authorizer (status cache miss)', 1, authorize(unseen));
+  await trips('authorizer (warm, cached status)', 0, authorize(unseen));
   await trips('auth token', 1, () => call('auth-token', { method: 'POST', path: '/api/v2/auth/token', body: { public_key: client.public_key, secret_key: client.secret_key } }));
   await trips('quote', 1, () => call('quotes-create', { method: 'POST', path: '/api/v2/quotes', headers: { 'x-public-key': client.public_key }, body: { currency: 'USD', items } }));
   await trips('opt-out order', 1, () => call('orders-create', optOut()));
@@ -215,7 +220,8 @@ try {
     const event = makeEvent();
     event.body.order_number = marker;
     const { template, orderId } = await captureTransaction(() => call('orders-create', event));
-    let fresh = template.replaceAll(marker, 'RAW-{n}');
+    // The checkout record is keyed by the order number's keyed hash: make that fresh per write too.
+    let fresh = template.replaceAll(marker, 'RAW-{n}').replaceAll(await hashOrderNumber(client.client_id, marker), 'RAW-{n}');
     if (orderId) fresh = fresh.replaceAll(orderId, 'ord_raw{n}');
     return Array.from({ length: TOTAL * (ROUNDS + 1) }, (_, n) => JSON.parse(fresh.replaceAll('{n}', `${marker}-${n}`)) as TransactWriteCommandInput);
   };
@@ -265,7 +271,7 @@ try {
 
   // 5 · HTTP latency of opt-out orders through the local server (loopback, 5 s).
   const local = await startLocalServer({ port: 0, dynamoEndpoint: dynamo.endpoint });
-  const localToken = await signToken('access', local.demo.client_id, {}, 3600);
+  const localToken = (await (await fetch(`${local.baseUrl}/api/v2/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ public_key: local.demo.public_key, secret_key: local.demo.secret_key }) })).json() as { token: string }).token;
   const localQuote = await (await fetch(`${local.baseUrl}/api/v2/quotes`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-public-key': local.demo.public_key }, body: JSON.stringify({ currency: 'USD', items }) })).json() as { tokens: { opt_out: string } };
   const result = await autocannon({
     url: `${local.baseUrl}/api/v2/orders`, method: 'POST', connections: 16, duration: 5,

@@ -30,7 +30,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true'; // EMF lines are for CloudWatch, not a terminal
   // Every start signs with new keys: tokens from an earlier run stop working, as after a rotation.
-  process.env.SIGNING_KEYS ||= JSON.stringify({ access: generateKeySet('access'), quote: generateKeySet('quote') });
+  process.env.SIGNING_KEYS ||= JSON.stringify({ access: generateKeySet('access'), quote: generateKeySet('quote'), 'order-number': generateKeySet('order-number') });
   const config = loadConfig();
   const dynamo: LocalDynamo = await startLocalStack({
     port: options.dynamoPort,

@@ -7,7 +7,7 @@ import { jsonResponse } from '../../shared/http/envelope.js';
 import { idempotent } from '../../shared/http/idempotency.js';
 import { emitMetric } from '../../shared/http/metrics.js';
 import { clientIdOf, httpHandler } from '../../shared/http/middleware.js';
-import { orderView } from '../../shared/http/order-view.js';
+import { orderReplayer, orderView } from '../../shared/http/order-view.js';
 import { ChangeOrderRequest } from '../../shared/http/schemas.js';
 import { parseInput } from '../../shared/http/validation.js';
 import { sharedDocumentClient } from '../../shared/infra/dynamo-client.js';
@@ -21,18 +21,19 @@ const deps = {
   ids: randomIds,
 };
 const idempotency = new DynamoIdempotencyStore(sharedDocumentClient(), config.tableName);
+const replay = orderReplayer(deps.orders, 200);
 
 /** PATCH /api/v2/orders/{id}/: upgrade, downgrade or exchange items; 200 with only the new ones. */
 export const handler = httpHandler(async (event, info) => {
   const { items } = parseInput(ChangeOrderRequest, event.body);
   const id = event.pathParameters?.id;
   if (!isOrderId(id)) throw new NotFoundError('order_not_found', 'No order with this id.');
-  return idempotent(idempotency, event, info, async () => {
-    const { order, replacements } = await changeOrder(deps, clientIdOf(info), id, items);
+  return idempotent(idempotency, event, info, async (receipt) => {
+    const { order, replacements } = await changeOrder(deps, clientIdOf(info), id, items, receipt);
     for (const type of ['upgrade', 'downgrade', 'exchange'] as const) {
       const count = replacements.filter((item) => item.policy.change_type === type).length;
       if (count) emitMetric('PolicyChanges', count, { change_type: type });
     }
     return jsonResponse(200, orderView(order, replacements));
-  });
+  }, replay);
 }, { jsonBody: true, authenticated: true });

@@ -1,5 +1,6 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashOrderNumber } from '../../shared/auth/order-number-hash.js';
 import { cartItems, quoteFor, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
 
 /** POST /api/v2/orders over DynamoDB Local: opt-out logging and opt-in order creation. */
@@ -51,7 +52,8 @@ describe('opt-out orders', () => {
     const answers = await Promise.all(Array.from({ length: 10 }, () => orders(client.client_id, { token: quote.tokens.opt_out, order_number: orderNumber, currency: 'USD', items })));
 
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(204));
-    const records = (await scanAll(service.tables.metrics)).filter((item: Record<string, unknown>) => item.order_number === orderNumber);
+    const orderHash = await hashOrderNumber(client.client_id, orderNumber);
+    const records = (await scanAll(service.tables.metrics)).filter((item: Record<string, unknown>) => item.order_hash === orderHash);
     expect(records).toHaveLength(1);
     expect((await todaysCounts(client.client_id)).opt_out - dayBefore.opt_out).toBe(1);
   });
@@ -102,13 +104,20 @@ describe('opt-in orders', () => {
     expect((await scanAll(service.tables.main)).length).toBe(rowsBefore);
   });
 
-  it('answers 422 quote_mismatch when items differ from the quote, naming the item', async () => {
+  it('answers 422 quote_mismatch when items differ from the quote by a cost, a reference or an item left out', async () => {
     const quote = await quoteFor(service, client.public_key, cartItems('50.00', '60.00'));
+    const order = (items: unknown[]) => orders(client.client_id, { token: quote.tokens.opt_in, order_number: uniqueOrderNumber('mm'), currency: 'USD', items });
+    const [seat1, seat2] = cartItems('50.00', '60.00');
 
-    const res = await orders(client.client_id, { token: quote.tokens.opt_in, order_number: uniqueOrderNumber('mm'), currency: 'USD', items: cartItems('50.00', '61.00') });
+    const answers = [
+      await order(cartItems('50.00', '61.00')),
+      await order([seat1, { ...seat2, reference_number: 'seat-9' }]),
+      await order([seat1]),
+    ];
+    const inAnotherOrder = await order([seat2, seat1]);
 
-    expect(res.status).toBe(422);
-    expect(res.json.error).toMatchObject({ code: 'quote_mismatch', param: 'items[1]' });
+    for (const res of answers) expect([res.status, res.json.error.code, res.json.error.param]).toEqual([422, 'quote_mismatch', 'items']);
+    expect(inAnotherOrder.status).toBe(201);
   });
 });
 

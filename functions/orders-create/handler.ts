@@ -1,3 +1,4 @@
+import { hashOrderNumber } from '../../shared/auth/order-number-hash.js';
 import { quoteTokenReader } from '../../shared/auth/quote-tokens.js';
 import { loadConfig } from '../../shared/config.js';
 import { createOrder } from '../../shared/domain/create-order.js';
@@ -7,7 +8,7 @@ import { emptyResponse, jsonResponse } from '../../shared/http/envelope.js';
 import { idempotent } from '../../shared/http/idempotency.js';
 import { emitMetric } from '../../shared/http/metrics.js';
 import { clientIdOf, httpHandler } from '../../shared/http/middleware.js';
-import { orderView } from '../../shared/http/order-view.js';
+import { orderReplayer, orderView } from '../../shared/http/order-view.js';
 import { CreateOrderRequest } from '../../shared/http/schemas.js';
 import { parseInput } from '../../shared/http/validation.js';
 import { DynamoClientStore } from '../../shared/infra/client-store.js';
@@ -20,20 +21,22 @@ const config = loadConfig();
 const doc = sharedDocumentClient();
 const deps = {
   orders: new DynamoOrderStore(doc, config.tableName, config.metricsTableName),
-  metrics: new DynamoMetricsStore(doc, config.metricsTableName),
+  metrics: new DynamoMetricsStore(doc, config.metricsTableName, config.tableName),
   clients: new DynamoClientStore(doc, config.tableName),
   quotes: quoteTokenReader,
+  hashOrderNumber,
   clock: systemClock,
   ids: randomIds,
 };
 const idempotency = new DynamoIdempotencyStore(doc, config.tableName);
+const replay = orderReplayer(deps.orders, 201);
 
 /** POST /api/v2/orders: 204 for a logged opt-out, 201 with the Order for a protected order. */
 export const handler = httpHandler(async (event, info) => {
   const input = parseInput(CreateOrderRequest, event.body);
-  return idempotent(idempotency, event, info, async () => {
-    const result = await createOrder(deps, clientIdOf(info), input);
+  return idempotent(idempotency, event, info, async (receipt) => {
+    const result = await createOrder(deps, clientIdOf(info), input, receipt);
     emitMetric(result.kind === 'opted_out' ? 'OrdersOptedOut' : 'OrdersOptedIn', 1);
     return result.kind === 'opted_out' ? emptyResponse(204) : jsonResponse(201, orderView(result.order));
-  });
+  }, replay);
 }, { jsonBody: true, authenticated: true });

@@ -1,16 +1,17 @@
 import type { QuoteSigner } from '../domain/create-quote.js';
 import type { QuoteReader } from '../domain/ports.js';
-import { pricedItemsOf, quoteClaims, type QuoteClaims } from '../domain/quote.js';
+import { quoteClaims, sealOf, type QuoteClaims } from '../domain/quote.js';
 import { parseRate } from '../domain/money.js';
 import { ValidationError } from '../errors.js';
 import { signToken, verifyToken } from './tokens.js';
 
-/** Both tokens carry the same priced quote and differ only in `opt_in`. */
+/** Both tokens seal the same priced quote and differ only in `opt_in`. */
 export function quoteSigner(ttlSeconds: number): QuoteSigner {
   return async (quote, now) => {
+    const seal = sealOf(quote);
     const [optIn, optOut] = await Promise.all([
-      signToken('quote', quote.client_id, { ...quoteClaims(quote, true) }, ttlSeconds, now),
-      signToken('quote', quote.client_id, { ...quoteClaims(quote, false) }, ttlSeconds, now),
+      signToken('quote', quote.client_id, { ...quoteClaims(seal, true) }, ttlSeconds, now),
+      signToken('quote', quote.client_id, { ...quoteClaims(seal, false) }, ttlSeconds, now),
     ]);
     return { tokens: { opt_in: optIn, opt_out: optOut }, expiresAt: new Date(Math.floor(now.getTime() / 1000) * 1000 + ttlSeconds * 1000) };
   };
@@ -27,11 +28,14 @@ export const quoteTokenReader: QuoteReader = {
       throw invalid();
     }
     const claims = result.payload;
-    const items = pricedItemsOf(claims);
     const rate = parseRate(String(claims.rate));
-    if (claims.sub !== clientId || typeof claims.opt_in !== 'boolean' || typeof claims.qid !== 'string' || typeof claims.currency !== 'string' || !items || rate === undefined) {
+    if (claims.sub !== clientId || typeof claims.opt_in !== 'boolean' || typeof claims.qid !== 'string' || typeof claims.currency !== 'string'
+      || !Number.isInteger(claims.n) || typeof claims.items !== 'string' || rate === undefined) {
       throw invalid();
     }
-    return { optIn: claims.opt_in, quote: { quote_id: claims.qid, client_id: clientId, currency: claims.currency, rate_ppm: rate, items } };
+    return {
+      optIn: claims.opt_in,
+      quote: { quote_id: claims.qid, client_id: clientId, currency: claims.currency, rate_ppm: rate, item_count: claims.n as number, items_digest: claims.items },
+    };
   },
 };

@@ -1,8 +1,9 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { Ids } from './ids.js';
+import { MAX_ORDER_ITEMS } from './limits.js';
 import { premiumFor, type Cents } from './money.js';
 import { classifyChange, isCurrent, type Order, type OrderItem } from './order.js';
-import { ChangeRejectedError, type Clock, type OrderStore, type PlannedChange } from './ports.js';
+import { ChangeRejectedError, type Clock, type IdempotencyReceipt, type OrderStore, type PlannedChange } from './ports.js';
 
 export interface ItemChange { name: string; old_reference_number: string; reference_number: string; cost: Cents }
 
@@ -19,13 +20,13 @@ const MAX_ATTEMPTS = 8;
  * won the race, the whole thing is planned again on the fresh order (where it may now fail,
  * e.g. with policy_not_issued). Never a read-then-write race.
  */
-export async function changeOrder(deps: ChangeOrderDeps, clientId: string, orderId: string, changes: readonly ItemChange[]): Promise<ChangeOrderResult> {
+export async function changeOrder(deps: ChangeOrderDeps, clientId: string, orderId: string, changes: readonly ItemChange[], receipt?: IdempotencyReceipt): Promise<ChangeOrderResult> {
   for (let attempt = 1; ; attempt++) {
     const before = await deps.orders.get(clientId, orderId);
     if (!before) throw new NotFoundError('order_not_found', 'No order with this id.');
     const planned = planChanges(before, changes, deps.ids, deps.clock.now());
     try {
-      await deps.orders.applyChanges(before, planned.changes, planned.order);
+      await deps.orders.applyChanges(before, planned.changes, planned.order, receipt);
       return { order: planned.order, replacements: planned.changes.map((change) => change.replacement) };
     } catch (err) {
       if (!(err instanceof ChangeRejectedError)) throw err;
@@ -60,6 +61,13 @@ const referenceExists = (index: number) =>
  * one named in `param`) and builds the new items, the old policies' statuses and the order after.
  */
 export function planChanges(order: Order, changes: readonly ItemChange[], ids: Ids, now: Date): { changes: PlannedChange[]; order: Order } {
+  if (order.items.length + changes.length > MAX_ORDER_ITEMS) {
+    throw new ValidationError(
+      `An order holds at most ${MAX_ORDER_ITEMS} items over its whole life (replaced ones included); this one has ${order.items.length}, so at most ${Math.max(0, MAX_ORDER_ITEMS - order.items.length)} more changes are possible.`,
+      'items',
+      'order_too_large',
+    );
+  }
   const byReference = new Map(order.items.map((item) => [item.reference_number, item]));
   const seenOld = new Set<string>();
   const seenNew = new Set<string>();

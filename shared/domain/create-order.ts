@@ -2,16 +2,10 @@ import { ValidationError } from '../errors.js';
 import { sanitizeCheckout } from './checkout-record.js';
 import type { ClientStore } from './client.js';
 import type { Ids } from './ids.js';
-import { premiumFor, sumCents, type Cents, type RatePpm } from './money.js';
+import { sumCents, type Cents, type RatePpm } from './money.js';
 import type { Customer, Order, OrderEvent, OrderItem } from './order.js';
-import type { Clock, MetricsStore, OrderStore, QuoteReader } from './ports.js';
-import { firstMismatch, premiumTotal, priceItems, type PricedItem } from './quote.js';
-
-/**
- * An order must fit one DynamoDB transaction (100 actions) with its header, its checkout record
- * and its day counter: 97 items. Quotes and opt-out orders take up to 100.
- */
-export const MAX_OPT_IN_ITEMS = 97;
+import type { Clock, IdempotencyReceipt, MetricsStore, OrderStore, QuoteReader } from './ports.js';
+import { matchesSeal, premiumTotal, priceItems, type PricedItem, type QuoteSeal } from './quote.js';
 
 export interface EventFields { name: string; start_date: string; start_time: string; end_date?: string | null; end_time?: string | null; location?: string }
 
@@ -26,7 +20,16 @@ export interface CreateOrderInput {
   payment?: { type: string };
 }
 
-export interface CreateOrderDeps { orders: OrderStore; metrics: MetricsStore; clients: ClientStore; quotes: QuoteReader; clock: Clock; ids: Ids }
+export interface CreateOrderDeps {
+  orders: OrderStore;
+  metrics: MetricsStore;
+  clients: ClientStore;
+  quotes: QuoteReader;
+  /** Keyed hash of an order number: all the metrics table keeps of it. */
+  hashOrderNumber: (clientId: string, orderNumber: string) => Promise<string>;
+  clock: Clock;
+  ids: Ids;
+}
 
 export type CreateOrderResult = { kind: 'opted_out' } | { kind: 'created'; order: Order };
 
@@ -34,49 +37,41 @@ export type CreateOrderResult = { kind: 'opted_out' } | { kind: 'created'; order
  * POST /orders. A quote token with opt_in false logs a sanitized opt-out and creates nothing.
  * A token with opt_in true, or no token at all (spec rule 2), creates the protected order.
  */
-export async function createOrder(deps: CreateOrderDeps, clientId: string, input: CreateOrderInput): Promise<CreateOrderResult> {
+export async function createOrder(deps: CreateOrderDeps, clientId: string, input: CreateOrderInput, receipt?: IdempotencyReceipt): Promise<CreateOrderResult> {
   const now = deps.clock.now();
-  let priced: PricedItem[];
+  const [sealed, orderHash] = await Promise.all([
+    input.token === undefined ? undefined : deps.quotes.read(input.token, clientId),
+    deps.hashOrderNumber(clientId, input.order_number),
+  ]);
+  const facts = { client_id: clientId, order_hash: orderHash, quote_id: sealed?.quote.quote_id, now };
   let rate: RatePpm;
-  let quoteId: string | undefined;
-
-  if (input.token !== undefined) {
-    const { optIn, quote } = await deps.quotes.read(input.token, clientId);
-    assertMatchesQuote(input, quote.currency, quote.items);
-    if (!optIn) {
-      const record = sanitizeCheckout(input, { client_id: clientId, opt_in: false, quote_id: quote.quote_id, premium_total: premiumTotal(quote.items), now });
-      await deps.metrics.logOptOut(record);
+  if (sealed) {
+    assertMatchesSeal(input, sealed.quote);
+    rate = sealed.quote.rate_ppm; // sealed in the token: the premiums are the ones the quote showed
+    if (!sealed.optIn) {
+      const record = sanitizeCheckout(input, { ...facts, opt_in: false, premium_total: premiumTotal(priceItems(input.items, rate)) });
+      await deps.metrics.logOptOut(record, receipt);
       return { kind: 'opted_out' };
     }
-    priced = quote.items;
-    rate = quote.rate_ppm;
-    quoteId = quote.quote_id;
   } else {
     const client = await deps.clients.get(clientId);
     if (!client) throw new Error('authenticated client has no client record');
     rate = client.rate_ppm;
-    priced = priceItems(input.items, rate);
   }
 
-  if (input.items.length > MAX_OPT_IN_ITEMS) {
-    throw new ValidationError(`items must hold at most ${MAX_OPT_IN_ITEMS} items for a protected order.`, 'items');
-  }
+  const priced = priceItems(input.items, rate);
   const order = buildOrder(deps.ids, clientId, input, priced, rate, now);
-  const checkout = sanitizeCheckout(input, { client_id: clientId, opt_in: true, service_order_id: order.service_order_id, quote_id: quoteId, premium_total: premiumTotal(priced), now });
-  await deps.orders.create(order, checkout);
+  const checkout = sanitizeCheckout(input, { ...facts, opt_in: true, service_order_id: order.service_order_id, premium_total: premiumTotal(priced) });
+  await deps.orders.create(order, checkout, receipt);
   return { kind: 'created', order };
 }
 
-function assertMatchesQuote(input: CreateOrderInput, currency: string, quoted: readonly PricedItem[]): void {
-  if (currency !== input.currency) {
-    throw new ValidationError(`currency must be the quote's currency (${currency}).`, 'currency', 'quote_mismatch');
+function assertMatchesSeal(input: CreateOrderInput, seal: QuoteSeal): void {
+  if (seal.currency !== input.currency) {
+    throw new ValidationError(`currency must be the quote's currency (${seal.currency}).`, 'currency', 'quote_mismatch');
   }
-  const index = firstMismatch(input.items, quoted);
-  if (index === input.items.length) {
-    throw new ValidationError('items must be the quoted items: the quote has items this order lacks.', 'items', 'quote_mismatch');
-  }
-  if (index >= 0) {
-    throw new ValidationError(`items[${index}] must be an item of the quote with the quoted cost.`, `items[${index}]`, 'quote_mismatch');
+  if (!matchesSeal(input.items, seal)) {
+    throw new ValidationError('items must be exactly the quoted items: the same reference numbers with the same costs, none left out or added.', 'items', 'quote_mismatch');
   }
 }
 
@@ -101,8 +96,7 @@ function toCustomer(ids: Ids, customer: CreateOrderInput['customer']): Customer 
 function buildOrder(ids: Ids, clientId: string, input: CreateOrderInput, priced: readonly PricedItem[], rate: RatePpm, now: Date): Order {
   const created = now.toISOString();
   const orderEvent = input.event ? toEvent(ids, input.event) : null;
-  const premiumOf = new Map(priced.map((item) => [item.reference_number, item.premium]));
-  const items: OrderItem[] = input.items.map((item, position) => ({
+  const items: OrderItem[] = input.items.map((item, position): OrderItem => ({
     id: ids.itemId(),
     position,
     reference_number: item.reference_number,
@@ -113,7 +107,7 @@ function buildOrder(ids: Ids, clientId: string, input: CreateOrderInput, priced:
     policy: {
       policy_number: ids.policyNumber(),
       policy_number_new: ids.policyNumberNew(),
-      premium: premiumOf.get(item.reference_number) ?? premiumFor(item.cost, rate),
+      premium: priced[position]!.premium,
       coverage_amount: item.cost,
       status: 'Issued',
       created,

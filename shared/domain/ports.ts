@@ -1,6 +1,7 @@
 import type { CheckoutRecord } from './checkout-record.js';
 import type { Order, OrderItem, PolicyStatus } from './order.js';
-import type { PricedQuote } from './quote.js';
+import type { Cents } from './money.js';
+import type { QuoteSeal } from './quote.js';
 
 /** The ports the use cases talk to; `shared/infra` implements them over DynamoDB. */
 
@@ -12,13 +13,13 @@ export interface OrderStore {
    * Writes the order with all its items, its checkout record and the day's opt-in count, all or
    * nothing. Throws ConflictError `order_exists` when the client already used the order_number.
    */
-  create(order: Order, checkout: CheckoutRecord): Promise<void>;
+  create(order: Order, checkout: CheckoutRecord, receipt?: IdempotencyReceipt): Promise<void>;
   get(clientId: string, orderId: string): Promise<Order | undefined>;
   /**
    * Commits planned changes on the order as it was read (same `version`), all or nothing.
    * Throws ChangeRejectedError when a condition no longer holds.
    */
-  applyChanges(before: Order, changes: readonly PlannedChange[], after: Pick<Order, 'subtotal' | 'updated' | 'version'>): Promise<void>;
+  applyChanges(before: Order, changes: readonly PlannedChange[], after: Pick<Order, 'subtotal' | 'updated' | 'version'>, receipt?: IdempotencyReceipt): Promise<void>;
 }
 
 export interface PlannedChange {
@@ -41,11 +42,47 @@ export interface DayCount { day: string; opt_in: number; opt_out: number }
 
 export interface MetricsStore {
   /** Logs an opt-out once per (client, order_number); a repeat is `duplicate` and counts nothing. */
-  logOptOut(record: CheckoutRecord): Promise<'logged' | 'duplicate'>;
+  logOptOut(record: CheckoutRecord, receipt?: IdempotencyReceipt): Promise<'logged' | 'duplicate'>;
   dailyCounts(clientId: string, fromDay: string, toDay: string): Promise<DayCount[]>;
 }
 
 /** Reads a quote token for a client: the priced quote and the customer's choice. */
 export interface QuoteReader {
-  read(token: string, clientId: string): Promise<{ optIn: boolean; quote: PricedQuote }>;
+  read(token: string, clientId: string): Promise<{ optIn: boolean; quote: QuoteSeal }>;
+}
+
+/**
+ * Idempotency-Key: a request claims its key, runs, and leaves a completed record that later
+ * requests with the key replay. A write that commits carries its receipt in the same transaction,
+ * so a committed write always has its completed record (never a lost answer), and the record holds
+ * what the answer was made of — which items of which order — not the answer itself, so it never
+ * holds a customer's personal data and stays small whatever the order.
+ */
+export interface IdempotencyReceipt {
+  clientId: string;
+  key: string;
+  fingerprint: string;
+  now: Date;
+  /** Set by the store whose transaction wrote the receipt. */
+  committed?: boolean;
+}
+
+/** The items of an order a committed write answered with, and the order header as it was then. */
+export interface OrderReplay { service_order_id: string; first_position: number; count: number; subtotal: Cents; updated: string }
+
+/** An answer kept as it was (a 409, a 404): small and free of personal data by construction. */
+export interface StoredAnswer { statusCode: number; headers: Record<string, string>; body: string }
+
+export type IdempotencyClaim =
+  | { kind: 'claimed' }
+  | { kind: 'completed'; fingerprint: string; answer?: StoredAnswer; replay?: OrderReplay }
+  | { kind: 'in_progress'; fingerprint: string };
+
+export interface IdempotencyStore {
+  /** Claims the key unless a live record holds it; otherwise returns that record. */
+  claim(clientId: string, key: string, fingerprint: string, now: Date): Promise<IdempotencyClaim>;
+  /** Keeps an answer that no transaction carried a receipt for. */
+  complete(receipt: IdempotencyReceipt, answer: StoredAnswer): Promise<void>;
+  /** Frees a claim for a retry, unless a receipt already completed it. */
+  release(clientId: string, key: string): Promise<void>;
 }

@@ -1,8 +1,16 @@
-import { formatCents, formatRate, parseCents, premiumFor, sumCents, type Cents, type RatePpm } from './money.js';
+import { createHash } from 'node:crypto';
+import { formatRate, premiumFor, sumCents, type Cents, type RatePpm } from './money.js';
 
-/** A priced quote: what the widget shows and what both quote tokens carry. */
+/** A priced quote: what the widget shows. */
 export interface PricedItem { reference_number: string; cost: Cents; premium: Cents }
 export interface PricedQuote { quote_id: string; client_id: string; currency: string; rate_ppm: RatePpm; items: PricedItem[] }
+
+/**
+ * What a quote token vouches for. Not the items themselves — a token must stay small whatever the
+ * cart (≤ 1 KB) — but a digest of their canonical form: the order that redeems the token must
+ * carry exactly the quoted reference numbers and costs, and its premiums follow from the rate.
+ */
+export interface QuoteSeal { quote_id: string; client_id: string; currency: string; rate_ppm: RatePpm; item_count: number; items_digest: string }
 
 export function priceItems(items: readonly { reference_number: string; cost: Cents }[], rate: RatePpm): PricedItem[] {
   return items.map((item) => ({ reference_number: item.reference_number, cost: item.cost, premium: premiumFor(item.cost, rate) }));
@@ -10,45 +18,33 @@ export function priceItems(items: readonly { reference_number: string; cost: Cen
 
 export const premiumTotal = (items: readonly PricedItem[]): Cents => sumCents(items.map((item) => item.premium));
 
-/** The claims a quote token carries beside sub (client), iat and exp. Money travels as strings. */
-export interface QuoteClaims {
-  qid: string;
-  opt_in: boolean;
-  currency: string;
-  rate: string;
-  items: { reference_number: string; cost: string; premium: string }[];
+/**
+ * SHA-256 of the items as (reference_number, cost in cents) pairs sorted by reference number:
+ * the merchant may list the items in any order, and any other difference changes the digest.
+ */
+export function itemsDigest(items: readonly { reference_number: string; cost: Cents }[]): string {
+  const pairs = items.map((item) => [item.reference_number, item.cost] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash('sha256').update(JSON.stringify(pairs)).digest('base64url');
 }
 
-export function quoteClaims(quote: PricedQuote, optIn: boolean): QuoteClaims {
+export function sealOf(quote: PricedQuote): QuoteSeal {
   return {
-    qid: quote.quote_id,
-    opt_in: optIn,
+    quote_id: quote.quote_id,
+    client_id: quote.client_id,
     currency: quote.currency,
-    rate: formatRate(quote.rate_ppm),
-    items: quote.items.map((item) => ({ reference_number: item.reference_number, cost: formatCents(item.cost), premium: formatCents(item.premium) })),
+    rate_ppm: quote.rate_ppm,
+    item_count: quote.items.length,
+    items_digest: itemsDigest(quote.items),
   };
 }
 
-/** Reads the priced items back out of verified claims; undefined if they are not well-formed. */
-export function pricedItemsOf(claims: Partial<QuoteClaims>): PricedItem[] | undefined {
-  if (!Array.isArray(claims.items)) return undefined;
-  const items: PricedItem[] = [];
-  for (const item of claims.items) {
-    const cost = parseCents(String(item?.cost));
-    const premium = parseCents(String(item?.premium));
-    if (typeof item?.reference_number !== 'string' || cost === undefined || premium === undefined) return undefined;
-    items.push({ reference_number: item.reference_number, cost, premium });
-  }
-  return items;
+/** The claims a quote token carries beside sub (client), iat and exp. */
+export interface QuoteClaims { qid: string; opt_in: boolean; currency: string; rate: string; n: number; items: string }
+
+export function quoteClaims(seal: QuoteSeal, optIn: boolean): QuoteClaims {
+  return { qid: seal.quote_id, opt_in: optIn, currency: seal.currency, rate: formatRate(seal.rate_ppm), n: seal.item_count, items: seal.items_digest };
 }
 
-/**
- * Index of the first order item that differs from the quote (unknown reference or another cost),
- * `items.length` when the quote has an item the order lacks, or -1 when they match.
- */
-export function firstMismatch(orderItems: readonly { reference_number: string; cost: Cents }[], quoted: readonly PricedItem[]): number {
-  const byReference = new Map(quoted.map((item) => [item.reference_number, item]));
-  const index = orderItems.findIndex((item) => byReference.get(item.reference_number)?.cost !== item.cost);
-  if (index >= 0) return index;
-  return orderItems.length === quoted.length ? -1 : orderItems.length;
-}
+/** True when the order's items are exactly the sealed ones (same references, same costs). */
+export const matchesSeal = (items: readonly { reference_number: string; cost: Cents }[], seal: QuoteSeal): boolean =>
+  items.length === seal.item_count && itemsDigest(items) === seal.items_digest;

@@ -1,44 +1,49 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createHash } from 'node:crypto';
+import type { IdempotencyReceipt, IdempotencyStore, OrderReplay, StoredAnswer } from '../domain/ports.js';
 import { AppError, ConflictError, ValidationError } from '../errors.js';
 import { errorResponse } from './envelope.js';
+import { logger } from './logger.js';
 import { clientIdOf, type HttpEvent, type RequestInfo } from './middleware.js';
 
 /**
- * Idempotency-Key (api.md "Idempotency"): per client, 24 h. The first request with a key claims it;
- * a repeat with the same body replays the stored response (`Idempotent-Replayed: true`), with another
- * body is 422 `idempotency_key_reused`, and while the first still runs is 409 `request_in_progress`.
- * Validation failures (422) and server errors are not stored: the key is released so a corrected
+ * Idempotency-Key (README "Idempotency"): per client, 24 h. The first request with a key claims it;
+ * a repeat with the same request replays the first answer (`Idempotent-Replayed: true`), with
+ * another body is 422 `idempotency_key_reused`, and while the first still runs is 409
+ * `request_in_progress`. A write that commits carries its receipt in the same transaction (see
+ * IdempotencyReceipt), so a committed write is never answered, first or on replay, with an error.
+ * Validation failures (422) and server errors are not kept: the key is released so a corrected
  * request, or a retry after a crash, can run. Without the header nothing extra happens.
  */
-export interface StoredResponse { statusCode: number; headers: Record<string, string>; body: string }
+type Response = APIGatewayProxyStructuredResultV2;
 
-export type Claim =
-  | { kind: 'claimed' }
-  | { kind: 'completed'; fingerprint: string; response: StoredResponse }
-  | { kind: 'in_progress'; fingerprint: string };
-
-export interface IdempotencyStore {
-  /** Claims the key unless a live record holds it; otherwise returns that record. */
-  claim(clientId: string, key: string, fingerprint: string, now: Date): Promise<Claim>;
-  complete(clientId: string, key: string, fingerprint: string, response: StoredResponse, now: Date): Promise<void>;
-  release(clientId: string, key: string): Promise<void>;
-}
+/** Rebuilds the answer of a committed write from its receipt (`null`: the answer had no body). */
+export type Replayer = (replay: OrderReplay | null, clientId: string) => Promise<Response>;
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
-/** Same route, same path, same JSON (key order ignored) → same fingerprint. */
+/**
+ * Same route, same path parameters, same JSON (key order ignored) → same fingerprint. The route
+ * and its parameters, not the raw path: `/orders/{id}` and `/orders/{id}/` are the same request.
+ */
 export function fingerprintOf(event: HttpEvent): string {
   const canonical = (value: unknown): unknown =>
     Array.isArray(value) ? value.map(canonical)
       : value && typeof value === 'object' ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]))
         : value;
-  return createHash('sha256').update(`${event.requestContext.http?.method} ${event.rawPath}\n${JSON.stringify(canonical(event.body) ?? null)}`).digest('base64url');
+  const request = [event.routeKey, canonical(event.pathParameters ?? {}), canonical(event.body) ?? null];
+  return createHash('sha256').update(JSON.stringify(request)).digest('base64url');
 }
 
-type Response = APIGatewayProxyStructuredResultV2;
+const asAnswer = (response: Response): StoredAnswer => ({
+  statusCode: response.statusCode ?? 200,
+  headers: Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, value]) => [name, String(value)])),
+  body: response.body ?? '',
+});
 
-export async function idempotent(store: IdempotencyStore, event: HttpEvent, info: RequestInfo, run: () => Promise<Response>, now = () => new Date()): Promise<Response> {
+const replayed = (response: Response): Response => ({ ...response, headers: { ...response.headers, 'idempotent-replayed': 'true' } });
+
+export async function idempotent(store: IdempotencyStore, event: HttpEvent, info: RequestInfo, run: (receipt?: IdempotencyReceipt) => Promise<Response>, replay: Replayer, now = () => new Date()): Promise<Response> {
   const key = event.headers['idempotency-key'];
   if (key === undefined) return run();
   if (!KEY_PATTERN.test(key)) {
@@ -49,17 +54,18 @@ export async function idempotent(store: IdempotencyStore, event: HttpEvent, info
   const claim = await store.claim(clientId, key, fingerprint, now());
   if (claim.kind !== 'claimed') {
     if (claim.fingerprint !== fingerprint) {
-      throw new ValidationError('This Idempotency-Key was already used with another request body.', 'Idempotency-Key', 'idempotency_key_reused');
+      throw new ValidationError('This Idempotency-Key was already used with another request.', 'Idempotency-Key', 'idempotency_key_reused');
     }
     if (claim.kind === 'in_progress') {
       throw new ConflictError('request_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.', 'Idempotency-Key');
     }
-    return { ...claim.response, headers: { ...claim.response.headers, 'idempotent-replayed': 'true' } };
+    return replayed(claim.answer ?? (await replay(claim.replay ?? null, clientId)));
   }
 
+  const receipt: IdempotencyReceipt = { clientId, key, fingerprint, now: now() };
   let response: Response;
   try {
-    response = await run();
+    response = await run(receipt);
   } catch (err) {
     if (!(err instanceof AppError) || err.status >= 500 || err instanceof ValidationError) {
       await store.release(clientId, key);
@@ -67,10 +73,13 @@ export async function idempotent(store: IdempotencyStore, event: HttpEvent, info
     }
     response = errorResponse(err, info.requestId); // a 404 or 409 is the answer to this request: keep it
   }
-  await store.complete(clientId, key, fingerprint, {
-    statusCode: response.statusCode ?? 200,
-    headers: Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, value]) => [name, String(value)])),
-    body: response.body ?? '',
-  }, now());
+  if (!receipt.committed) {
+    try {
+      await store.complete(receipt, asAnswer(response));
+    } catch (err) {
+      // The answer stands: a later request with the key finds the claim, and once its lock lapses runs again.
+      logger.warn('idempotency record not completed', { request_id: info.requestId, error: (err as Error).name });
+    }
+  }
   return response;
 }

@@ -1,10 +1,10 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { AppError, AuthenticationError, MalformedRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors.js';
+import { AppError, AuthenticationError, PayloadTooLargeError, ValidationError } from '../errors.js';
 import { errorResponse } from './envelope.js';
+import { parseJsonBody } from './json-body.js';
 import { logger } from './logger.js';
 import { emitMetric } from './metrics.js';
 
@@ -38,7 +38,7 @@ export interface HttpHandlerOptions {
 export const redact = (text: string): string =>
   text.replace(/[^\s@"'<>]+@[^\s@"'<>]+/g, '[redacted]').replace(/\+?\d[\d ().-]{5,}\d/g, '[redacted]');
 
-function describeFailure(error: unknown) {
+export function describeFailure(error: unknown) {
   if (!(error instanceof Error)) return { name: typeof error };
   const frames = (error.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '));
   return { name: error.name, message: redact(error.message), stack: frames.slice(0, 8).join('\n') };
@@ -89,30 +89,30 @@ function bodyLimit(): MiddlewareObj<HttpEvent> {
   };
 }
 
-/** Middy's parser throws http-errors (415 for both cases); translate to our taxonomy. */
+/** The body as JSON under the house body rules (shared/http/json-body.ts). */
 function jsonBody(): MiddlewareObj<HttpEvent> {
-  const parser = httpJsonBodyParser();
   return {
-    before: async (request) => {
-      if (request.event.body === undefined || request.event.body === '') {
-        throw new ValidationError('The request body is required.');
-      }
-      try {
-        await parser.before?.(request as never);
-      } catch (err) {
-        throw /malformed/i.test((err as Error).message) ? new MalformedRequestError() : new UnsupportedMediaTypeError();
-      }
+    before: ({ event }) => {
+      if (event.body === undefined || event.body === '') throw new ValidationError('The request body is required.');
+      event.body = parseJsonBody(event.headers['content-type'], String(event.body), event.isBase64Encoded);
+      event.isBase64Encoded = false;
     },
   };
 }
+
+/** The authorizer's `auth_error`s that get a code of their own; any other is `invalid_token`. */
+const REFUSALS: Record<string, [code: string, message: string]> = {
+  expired: ['token_expired', 'The access token has expired.'],
+  revoked: ['token_revoked', 'The access token has been revoked (secret rotated or client disabled); request a new one.'],
+};
 
 function authenticated(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResultV2, Error, LambdaContext> {
   return {
     before: (request) => {
       const auth = request.event.requestContext.authorizer?.lambda;
       if (!auth?.client_id) {
-        throw new AuthenticationError(auth?.auth_error === 'expired' ? 'token_expired' : 'invalid_token',
-          auth?.auth_error === 'expired' ? 'The access token has expired.' : 'A valid access token is required: Authorization: JWT <token>.');
+        const [code, message] = REFUSALS[auth?.auth_error ?? ''] ?? ['invalid_token', 'A valid access token is required: Authorization: JWT <token>.'];
+        throw new AuthenticationError(code, message);
       }
       if (request.context.info) request.context.info.clientId = auth.client_id;
     },

@@ -12,6 +12,7 @@ async function madeOrder(): Promise<Order> {
     metrics: { logOptOut: async () => 'logged' as const, dailyCounts: async () => [] },
     clients: { get: async () => ({ client_id: 'cl_AAAAAAAAAAAAAAAAAAAAAAAA', name: 'x', public_key: 'pk', secret_hash: 'h', rate_ppm: 85_000, created: '' }), create: async () => undefined, findByPublicKey: async () => undefined, replaceSecretHash: async () => undefined },
     quotes: { read: async () => { throw new Error('no token here'); } },
+    hashOrderNumber: async () => 'hashed',
     clock: { now: () => new Date('2026-11-23T10:15:30.120Z') },
     ids: randomIds,
   };

@@ -1,5 +1,8 @@
 import { formatCents } from '../domain/money.js';
 import type { Customer, Order, OrderEvent, OrderItem } from '../domain/order.js';
+import type { OrderReplay, OrderStore } from '../domain/ports.js';
+import { emptyResponse, jsonResponse } from './envelope.js';
+import type { Replayer } from './idempotency.js';
 
 /**
  * The Order as merchants see it (spec §2.9): money as two-digit strings, the customer repeated on
@@ -62,3 +65,23 @@ export function orderView(order: Order, items: readonly OrderItem[] = order.item
 }
 
 export type OrderView = ReturnType<typeof orderView>;
+
+/**
+ * The answer a committed write gave, rebuilt from its receipt for a replay: the items it created
+ * (their policies were Issued then) and the order header as it was after that write.
+ */
+export function answeredOrderView(order: Order, replay: OrderReplay) {
+  const end = replay.first_position + replay.count;
+  const items = order.items
+    .filter((item) => item.position >= replay.first_position && item.position < end)
+    .map((item) => ({ ...item, policy: { ...item.policy, status: 'Issued' as const } }));
+  return orderView({ ...order, subtotal: replay.subtotal, updated: replay.updated }, items);
+}
+
+/** Replays Idempotency-Keys of the order routes (`statusCode`: what the first answer was). */
+export const orderReplayer = (orders: Pick<OrderStore, 'get'>, statusCode: number): Replayer => async (replay, clientId) => {
+  if (!replay) return emptyResponse(204);
+  const order = await orders.get(clientId, replay.service_order_id);
+  if (!order) throw new Error(`an idempotency receipt names order ${replay.service_order_id}, which does not exist`);
+  return jsonResponse(statusCode, answeredOrderView(order, replay));
+};

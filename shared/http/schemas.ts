@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { MAX_CHANGES, MAX_CHECKOUT_ITEMS } from '../domain/limits.js';
 import { parseCents } from '../domain/money.js';
 
 /**
@@ -6,9 +7,9 @@ import { parseCents } from '../domain/money.js';
  * cannot slip in `status`, `premium` or `client`), strings are bounded, and money is parsed
  * straight into integer cents.
  */
-export const MAX_ITEMS = 100;
-export const MAX_CHANGES = 25;
 const MAX_STRING = 255;
+/** Quote tokens are about 500 characters whatever the cart (they seal a digest of the items). */
+const MAX_QUOTE_TOKEN_LENGTH = 2048;
 
 export const Text = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_STRING, `must be at most ${MAX_STRING} characters`));
 const OptionalText = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(MAX_STRING, `must be at most ${MAX_STRING} characters`)));
@@ -84,12 +85,12 @@ export const PaymentInput = v.strictObject({ type: Text });
 const uniqueReferences = <T extends { reference_number: string }>(items: T[]): number =>
   items.findIndex((item, index) => items.findIndex((other) => other.reference_number === item.reference_number) !== index);
 
-/** Items of an order: 1–100, reference numbers unique within the order. */
+/** Items of a checkout: 1 to MAX_CHECKOUT_ITEMS, reference numbers unique within it. */
 function itemList<S extends v.GenericSchema<unknown, { reference_number: string }>>(item: S) {
   return v.pipe(
     v.array(item, 'must be an array of items'),
     v.minLength(1, 'must hold at least one item'),
-    v.maxLength(MAX_ITEMS, `must hold at most ${MAX_ITEMS} items`),
+    v.maxLength(MAX_CHECKOUT_ITEMS, `must hold at most ${MAX_CHECKOUT_ITEMS} items`),
     v.rawCheck(({ dataset, addIssue }) => {
       if (!dataset.typed) return;
       const duplicate = uniqueReferences(dataset.value);
@@ -109,7 +110,7 @@ export const OrderItemInput = v.strictObject({
 export type OrderItemInput = v.InferOutput<typeof OrderItemInput>;
 
 export const CreateOrderRequest = v.strictObject({
-  token: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64 * 1024))),
+  token: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_QUOTE_TOKEN_LENGTH, `must be at most ${MAX_QUOTE_TOKEN_LENGTH} characters`))),
   order_number: Text,
   currency: Currency,
   items: itemList(OrderItemInput),

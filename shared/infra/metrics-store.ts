@@ -1,9 +1,10 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutRecord } from '../domain/checkout-record.js';
-import type { DayCount, MetricsStore } from '../domain/ports.js';
+import type { DayCount, IdempotencyReceipt, MetricsStore } from '../domain/ports.js';
+import { receiptAction } from './idempotency-store.js';
 import { checkoutKey, dayCounterKey, DAY_PREFIX, storedRecord } from './keys.js';
 import { queryAll } from './query-all.js';
-import { cancellationCodes, retryOnConflict } from './transactions.js';
+import { cancellationCodes, cancellationError, retryOnConflict } from './transactions.js';
 
 /** The checkout record and the day's counter, as the two actions of one transaction. */
 export function checkoutActions(tableName: string, record: CheckoutRecord) {
@@ -12,7 +13,7 @@ export function checkoutActions(tableName: string, record: CheckoutRecord) {
     {
       Put: {
         TableName: tableName,
-        Item: storedRecord(checkoutKey(record.client_id, record.order_number), 'checkout', record),
+        Item: storedRecord(checkoutKey(record.client_id, record.order_hash), 'checkout', record),
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
@@ -29,17 +30,23 @@ export function checkoutActions(tableName: string, record: CheckoutRecord) {
 }
 
 export class DynamoMetricsStore implements MetricsStore {
-  constructor(private readonly doc: DynamoDBDocumentClient, private readonly tableName: string) {}
+  /** `receiptsTableName`: the main table, where Idempotency-Key receipts live (only writers need it). */
+  constructor(private readonly doc: DynamoDBDocumentClient, private readonly tableName: string, private readonly receiptsTableName?: string) {}
 
-  /** One round trip: the record and the count commit together, once per order_number. */
-  async logOptOut(record: CheckoutRecord): Promise<'logged' | 'duplicate'> {
+  /** One round trip: the record, the count (and the receipt) commit together, once per order_number. */
+  async logOptOut(record: CheckoutRecord, receipt?: IdempotencyReceipt): Promise<'logged' | 'duplicate'> {
+    if (receipt && !this.receiptsTableName) throw new Error('DynamoMetricsStore needs the receipts table to log with a receipt');
+    const TransactItems = [...checkoutActions(this.tableName, record), ...(receipt ? [receiptAction(this.receiptsTableName!, receipt, null)] : [])];
     try {
-      await retryOnConflict(() => this.doc.send(new TransactWriteCommand({ TransactItems: checkoutActions(this.tableName, record) })));
-      return 'logged';
+      await retryOnConflict(() => this.doc.send(new TransactWriteCommand({ TransactItems })));
     } catch (err) {
-      if (cancellationCodes(err)?.[0] === 'ConditionalCheckFailed') return 'duplicate';
-      throw err;
+      const codes = cancellationCodes(err);
+      if (!codes) throw err;
+      if (codes[0] === 'ConditionalCheckFailed') return 'duplicate';
+      throw cancellationError(codes);
     }
+    if (receipt) receipt.committed = true;
+    return 'logged';
   }
 
   async dailyCounts(clientId: string, fromDay: string, toDay: string): Promise<DayCount[]> {

@@ -1,12 +1,13 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutRecord } from '../domain/checkout-record.js';
 import type { Order, OrderItem } from '../domain/order.js';
-import { ChangeRejectedError, type OrderStore, type PlannedChange } from '../domain/ports.js';
+import { ChangeRejectedError, type IdempotencyReceipt, type OrderReplay, type OrderStore, type PlannedChange } from '../domain/ports.js';
 import { ConflictError } from '../errors.js';
+import { receiptAction } from './idempotency-store.js';
 import { orderItemKey, orderKey, orderPartition, storedRecord } from './keys.js';
 import { checkoutActions } from './metrics-store.js';
 import { queryAll } from './query-all.js';
-import { cancellationCodes, isOnlyConflict, retryOnConflict } from './transactions.js';
+import { cancellationCodes, cancellationError, isOnlyConflict, retryOnConflict } from './transactions.js';
 
 type OrderHeader = Omit<Order, 'items'>;
 
@@ -30,20 +31,26 @@ function strip<T>(record: Record<string, unknown>): T {
 export class DynamoOrderStore implements OrderStore {
   constructor(private readonly doc: DynamoDBDocumentClient, private readonly tableName: string, private readonly metricsTableName: string) {}
 
-  async create(order: Order, checkout: CheckoutRecord): Promise<void> {
+  /** Actions: the checkout record (guards order_number) and day counter, the header, the items, the receipt. */
+  async create(order: Order, checkout: CheckoutRecord, receipt?: IdempotencyReceipt): Promise<void> {
+    const replay: OrderReplay = { service_order_id: order.service_order_id, first_position: 0, count: order.items.length, subtotal: order.subtotal, updated: order.updated };
     const TransactItems = [
       ...checkoutActions(this.metricsTableName, checkout),
       { Put: { TableName: this.tableName, Item: headerItem(order), ConditionExpression: 'attribute_not_exists(PK)' } },
       ...order.items.map((item) => ({ Put: { TableName: this.tableName, Item: itemItem(order, item), ConditionExpression: 'attribute_not_exists(PK)' } })),
+      ...(receipt ? [receiptAction(this.tableName, receipt, replay)] : []),
     ];
     try {
       await retryOnConflict(() => this.doc.send(new TransactWriteCommand({ TransactItems })));
     } catch (err) {
-      if (cancellationCodes(err)?.[0] === 'ConditionalCheckFailed') {
+      const codes = cancellationCodes(err);
+      if (!codes) throw err;
+      if (codes[0] === 'ConditionalCheckFailed') {
         throw new ConflictError('order_exists', 'An order with this order_number was already submitted.', 'order_number');
       }
-      throw err;
+      throw cancellationError(codes);
     }
+    if (receipt) receipt.committed = true;
   }
 
   async get(clientId: string, orderId: string): Promise<Order | undefined> {
@@ -65,7 +72,8 @@ export class DynamoOrderStore implements OrderStore {
    * item's policy leaves Issued (only if still Issued) and the new item is put (only if its
    * reference is free). Cancellation reasons map back to the change that failed.
    */
-  async applyChanges(before: Order, changes: readonly PlannedChange[], after: Pick<Order, 'subtotal' | 'updated' | 'version'>): Promise<void> {
+  async applyChanges(before: Order, changes: readonly PlannedChange[], after: Pick<Order, 'subtotal' | 'updated' | 'version'>, receipt?: IdempotencyReceipt): Promise<void> {
+    const replay: OrderReplay = { service_order_id: before.service_order_id, first_position: before.items.length, count: changes.length, subtotal: after.subtotal, updated: after.updated };
     const TransactItems = [
       {
         Update: {
@@ -89,6 +97,7 @@ export class DynamoOrderStore implements OrderStore {
         },
         { Put: { TableName: this.tableName, Item: itemItem(before, change.replacement), ConditionExpression: 'attribute_not_exists(PK)' } },
       ]),
+      ...(receipt ? [receiptAction(this.tableName, receipt, replay)] : []),
     ];
     try {
       await this.doc.send(new TransactWriteCommand({ TransactItems }));
@@ -97,9 +106,10 @@ export class DynamoOrderStore implements OrderStore {
       if (!codes) throw err;
       if (isOnlyConflict(codes) || codes[0] === 'ConditionalCheckFailed') throw new ChangeRejectedError('stale');
       const failed = codes.findIndex((code) => code === 'ConditionalCheckFailed');
-      if (failed < 1) throw err;
       const change = changes[Math.floor((failed - 1) / 2)];
-      throw new ChangeRejectedError((failed - 1) % 2 === 0 ? 'policy_not_issued' : 'reference_exists', change?.index);
+      if (failed < 1 || !change) throw cancellationError(codes);
+      throw new ChangeRejectedError((failed - 1) % 2 === 0 ? 'policy_not_issued' : 'reference_exists', change.index);
     }
+    if (receipt) receipt.committed = true;
   }
 }

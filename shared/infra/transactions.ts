@@ -1,4 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConflictError, RateLimitError, ValidationError, type AppError } from '../errors.js';
 
 /**
  * Reading TransactWriteItems cancellations. DynamoDB gives one reason per action, in order:
@@ -27,4 +28,19 @@ export async function retryOnConflict<T>(run: () => Promise<T>, attempts = 10): 
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
     }
   }
+}
+
+const THROTTLED = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
+
+/**
+ * A cancellation the caller had no specific answer for, as the client error it is: nothing was
+ * written, and the request may be retried (conflict, throttling) or must change (validation).
+ * Never a 500: a cancelled transaction is a refused request, not a fault.
+ */
+export function cancellationError(codes: readonly string[]): AppError {
+  if (codes.some((code) => THROTTLED.has(code))) return new RateLimitError();
+  if (codes.includes('ValidationError')) {
+    return new ValidationError('The request holds a value that cannot be stored (too large or malformed); nothing was written.', undefined, 'not_storable');
+  }
+  return new ConflictError('conflict', 'The request conflicts with a concurrent change; nothing was written. Retry it.');
 }

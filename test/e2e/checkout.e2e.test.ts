@@ -52,7 +52,8 @@ describe('checkout over HTTP', () => {
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     const stored = await scanBothTables();
-    expect(stored).toContain('E2E-OUT-1'); // the sanitized record is there…
+    expect(stored).toContain('"opt_in":false'); // the sanitized record is there…
+    expect(stored).not.toContain('E2E-OUT-1'); // …keyed by a keyed hash of the order number…
     for (const pii of ['Hildegard', 'Bingen', 'hildegard@example.org', '987654', 'Rupertsberg', '55411']) expect(stored).not.toContain(pii); // …and nothing personal
     expect(stored).not.toContain('"entity":"order"');
   });

@@ -72,18 +72,18 @@ describe('access tokens', () => {
 describe('quote tokens', () => {
   const refused: [string, string, () => Promise<string>][] = [
     ['an access token used as quote token', 'invalid_quote_token', async () => token],
-    ['an expired quote token', 'quote_expired', () => signToken('quote', server.demo.client_id, { qid: 'qt_x', opt_in: false, currency: 'USD', rate: '0.085', items: [{ reference_number: 'tc-1', cost: '80.00', premium: '6.80' }] }, -5)],
-    ['a quote token with a tampered premium', 'invalid_quote_token', async () => {
+    ['an expired quote token', 'quote_expired', () => signToken('quote', server.demo.client_id, { qid: 'qt_x', opt_in: false, currency: 'USD', rate: '0.085', n: 1, items: 'digest' }, -5)],
+    ['a quote token with a tampered rate', 'invalid_quote_token', async () => {
       const [header, payload, signature] = quote.tokens.opt_in.split('.');
       const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
-      claims.items[0].premium = '0.01';
+      claims.rate = '0.0001';
       return `${header}.${b64(claims)}.${signature}`;
     }],
     ['alg: none quote token', 'invalid_quote_token', async () => {
       const claims = JSON.parse(Buffer.from(quote.tokens.opt_in.split('.')[1]!, 'base64url').toString());
       return `${b64({ alg: 'none', typ: 'op-quote+jwt' })}.${b64(claims)}.`;
     }],
-    ['a forged quote token (another key)', 'invalid_quote_token', () => new SignJWT({ qid: 'qt_x', opt_in: true, currency: 'USD', rate: '0.085', items: [{ reference_number: 'tc-1', cost: '80.00', premium: '0.01' }] })
+    ['a forged quote token (another key)', 'invalid_quote_token', () => new SignJWT({ qid: 'qt_x', opt_in: true, currency: 'USD', rate: '0.0001', n: 1, items: 'digest' })
       .setProtectedHeader({ alg: 'HS256', kid: keyOf('quote').kid, typ: 'op-quote+jwt' }).setIssuer('order-protection').setAudience('order-protection:quote')
       .setSubject(server.demo.client_id).setIssuedAt().setExpirationTime('5m').sign(new TextEncoder().encode('x'.repeat(40)))],
   ];

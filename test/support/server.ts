@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import { startLocalServer, type LocalServerOptions } from '../../scripts/local-server.js';
 import { testEndpoint } from './dynamo.js';
+import { accessToken } from './http.js';
 
 /**
  * The local server (`npm start`'s) in this test process, on a free port, over the run's DynamoDB
@@ -14,3 +16,18 @@ export async function startTestServer(options: Pick<LocalServerOptions, 'staticR
   return { baseUrl: local.baseUrl, demo: local.demo, stop: local.stop };
 }
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+/**
+ * The test server for a whole test file: started before its tests, stopped after them, with the
+ * demo client's `Authorization` header in `auth`. Read its fields inside tests (they are set by
+ * the `beforeAll` this registers).
+ */
+export function useTestServer(options: Pick<LocalServerOptions, 'staticRoutes'> = {}): TestServer & { auth: Record<string, string> } {
+  const server = {} as TestServer & { auth: Record<string, string> };
+  beforeAll(async () => {
+    Object.assign(server, await startTestServer(options));
+    server.auth = { authorization: `JWT ${await accessToken(server.baseUrl, server.demo)}` };
+  });
+  afterAll(() => server.stop());
+  return server;
+}

@@ -20,7 +20,7 @@ export async function startService() {
   const tables = await freshTables();
   process.env.TABLE_NAME = tables.main;
   process.env.METRICS_TABLE_NAME = tables.metrics;
-  process.env.SIGNING_KEYS ??= JSON.stringify({ access: generateKeySet('access'), quote: generateKeySet('quote') });
+  process.env.SIGNING_KEYS ??= JSON.stringify({ access: generateKeySet('access'), quote: generateKeySet('quote'), 'order-number': generateKeySet('order-number') });
   forgetKeySets();
   const clients = new DynamoClientStore(tables.doc, tables.main);
 
