@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSiteRoutes } from '../../scripts/demo-site.js';
+import { CHROMIUM } from '../../scripts/ensure-chromium.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -18,7 +19,7 @@ beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
   server = await startTestServer({ staticRoutes: demoSiteRoutes });
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'], // Playwright gives each launch a fresh, empty profile
   });
   page = await browser.newPage();
