@@ -12,6 +12,7 @@ import { apiEvent, type ApiEventInput } from '../scripts/api-events.js';
 import { startLocalServer } from '../scripts/local-server.js';
 import { startLocalStack } from '../scripts/local-stack.js';
 import { createClient } from '../shared/auth/clients.js';
+import { functionNames, type FunctionName } from '../shared/functions.js';
 import { hashOrderNumber } from '../shared/auth/order-number-hash.js';
 import { generateKeySet } from '../shared/auth/signing-keys.js';
 import { DynamoClientStore } from '../shared/infra/client-store.js';
@@ -27,8 +28,6 @@ import { retryOnConflict } from '../shared/infra/transactions.js';
 type Row = { section: string; subject: string; figure: string; baseline: string; ratio: string; goal: string; ok: boolean };
 const rows: Row[] = [];
 const record = (row: Omit<Row, 'ratio'> & { ratio?: number }) => rows.push({ ...row, ratio: row.ratio === undefined ? '' : row.ratio.toFixed(2) });
-const FUNCTIONS = ['authorizer', 'auth-token', 'quotes-create', 'orders-create', 'orders-read', 'orders-change', 'metrics-conversion'] as const;
-type FunctionName = (typeof FUNCTIONS)[number];
 const COLD_RUNS = 21;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const freePort = () => new Promise<number>((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); }); });
@@ -67,7 +66,7 @@ process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
 try {
   // Fixtures: a client, an access token, a quote, an order to read and change.
   const client = await createClient(new DynamoClientStore(sharedDocumentClient(), 'bench-main'), { name: 'Bench Shop' });
-  const handlers = Object.fromEntries(await Promise.all(FUNCTIONS.map(async (name) => [name, (await import(`../functions/${name}/handler.ts`)).handler]))) as Record<FunctionName, (event: unknown, context: Context) => Promise<{ statusCode?: number; body?: string; isAuthorized?: boolean }>>;
+  const handlers = Object.fromEntries(await Promise.all(functionNames.map(async (name) => [name, (await import(`../functions/${name}/handler.ts`)).handler]))) as Record<FunctionName, (event: unknown, context: Context) => Promise<{ statusCode?: number; body?: string; isAuthorized?: boolean }>>;
   const call = async (name: FunctionName, input: ApiEventInput) => handlers[name](name === 'authorizer' ? { headers: input.headers } : apiEvent(input), lambdaContext());
   const tokenFor = async ({ public_key, secret_key }: { public_key: string; secret_key: string }) => JSON.parse((await call('auth-token', { method: 'POST', path: '/api/v2/auth/token', body: { public_key, secret_key } })).body!).token as string;
   const token = await tokenFor(client);
@@ -95,7 +94,7 @@ try {
   const aliasedSdkBytes = await bundle('bench/baseline-handler.ts', 'baseline-aliased');
   await bundle('bench/baseline-transaction-handler.ts', 'baseline-transaction', {});
   record({ section: '1 bundle', subject: 'baseline, credentials aliased', figure: kb(aliasedSdkBytes), baseline: kb(baselineBytes), ratio: aliasedSdkBytes / baselineBytes, goal: 'reported', ok: true });
-  for (const name of FUNCTIONS) {
+  for (const name of functionNames) {
     const bytes = await bundle(`functions/${name}/handler.ts`, name);
     const ratio = bytes / baselineBytes;
     // The authorizer too: revocation needs the client's status on a cache miss, so it carries the SDK.

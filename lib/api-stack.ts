@@ -11,28 +11,11 @@ import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { SECRET_ID_VARIABLE, type KeyKind } from '../shared/auth/signing-keys.js';
 import type { TableDefinition } from '../shared/infra/table-definitions.js';
-import { routes, type FunctionName } from '../shared/routes.js';
+import { FUNCTIONS, functionNames, routes, type FunctionDefinition, type FunctionName } from '../shared/functions.js';
 import { Observability } from './observability.js';
 import { ServiceFunction } from './service-function.js';
 
 type TableId = TableDefinition['id'];
-
-/**
- * What each function may touch: tables with the exact DynamoDB actions (a TransactWriteItems needs
- * the action of each of its parts), and which keys it reads. Nothing else is granted.
- */
-const ACCESS: Record<FunctionName | 'authorizer', { tables?: Partial<Record<TableId, string[]>>; keys?: KeyKind[] }> = {
-  // GetItem: the client's status (revocation), once per client per minute per container.
-  authorizer: { tables: { main: ['GetItem'] }, keys: ['access'] },
-  // UpdateItem: recording a wrong secret and locking the public key (brute-force lockout).
-  'auth-token': { tables: { main: ['GetItem', 'UpdateItem'] }, keys: ['access'] },
-  'quotes-create': { tables: { main: ['GetItem'] }, keys: ['quote'] },
-  // GetItem: the client's rate and idempotency records; DeleteItem: releasing an idempotency key.
-  'orders-create': { tables: { main: ['GetItem', 'PutItem', 'DeleteItem'], metrics: ['PutItem', 'UpdateItem'] }, keys: ['quote', 'order-number'] },
-  'orders-read': { tables: { main: ['Query'] } },
-  'orders-change': { tables: { main: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
-  'metrics-conversion': { tables: { metrics: ['Query'] } },
-};
 
 const TABLE_VARIABLE: Record<TableId, string> = { main: 'TABLE_NAME', metrics: 'METRICS_TABLE_NAME' };
 
@@ -44,25 +27,26 @@ export interface ApiStackProps extends StackProps {
 /** Stateless: the HTTP API, its authorizer and the functions. Holds no data. */
 export class ApiStack extends Stack {
   readonly api: HttpApi;
-  readonly functions: Record<FunctionName | 'authorizer', ServiceFunction>;
+  readonly functions: Record<FunctionName, ServiceFunction>;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const tracing = this.node.tryGetContext('tracing') === true || this.node.tryGetContext('tracing') === 'true';
 
-    const make = (name: FunctionName | 'authorizer'): ServiceFunction => {
-      const access = ACCESS[name];
+    // Environment and grants exactly as the function catalogue (shared/functions.ts) lists them.
+    const make = (name: FunctionName): ServiceFunction => {
+      const access: FunctionDefinition = FUNCTIONS[name];
       const environment: Record<string, string> = {};
       for (const table of Object.keys(access.tables ?? {}) as TableId[]) environment[TABLE_VARIABLE[table]] = props.tables[table].tableName;
       for (const kind of access.keys ?? []) environment[SECRET_ID_VARIABLE[kind]] = props.signingKeys[kind].secretArn;
       const service = new ServiceFunction(this, name, { name, environment, readsSecrets: Boolean(access.keys?.length), tracing });
-      for (const [table, actions] of Object.entries(access.tables ?? {}) as [TableId, string[]][]) {
+      for (const [table, actions] of Object.entries(access.tables ?? {}) as [TableId, readonly string[]][]) {
         service.fn.addToRolePolicy(new PolicyStatement({ actions: actions.map((a) => `dynamodb:${a}`), resources: [props.tables[table].tableArn] }));
       }
       for (const kind of access.keys ?? []) props.signingKeys[kind].grantRead(service.fn);
       return service;
     };
-    this.functions = Object.fromEntries((Object.keys(ACCESS) as (FunctionName | 'authorizer')[]).map((name) => [name, make(name)])) as ApiStack['functions'];
+    this.functions = Object.fromEntries(functionNames.map((name) => [name, make(name)])) as ApiStack['functions'];
 
     // The authorizer always answers isAuthorized: true with either client_id or auth_error, and
     // the handler answers 401 in the error envelope: HTTP APIs cannot shape an authorizer's

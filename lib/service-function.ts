@@ -7,7 +7,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { BuildOptions } from 'esbuild';
 import { join } from 'node:path';
-import type { FunctionName } from '../shared/routes.js';
+import type { FunctionName } from '../shared/functions.js';
 
 /**
  * esbuild aliases of the deployed bundles: in a Lambda the SDK's credential chain shrinks to the
@@ -47,7 +47,7 @@ export function esbuildOptionsFor(entry: string, aliases: Record<string, string>
 }
 
 export interface ServiceFunctionProps {
-  name: FunctionName | 'authorizer';
+  name: FunctionName;
   environment?: Record<string, string>;
   /** Reads a signing-key secret through the Parameters and Secrets extension. */
   readsSecrets?: boolean;

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../shared/errors.js';
-import { routes } from '../shared/routes.js';
+import { routes } from '../shared/functions.js';
 import type { AuthorizerContext } from '../shared/http/middleware.js';
 
 /**

@@ -5,7 +5,7 @@ import { AppError, NotFoundError, PayloadTooLargeError } from '../shared/errors.
 import { errorResponse } from '../shared/http/envelope.js';
 import { logger } from '../shared/http/logger.js';
 import { describeFailure, MAX_BODY_BYTES } from '../shared/http/middleware.js';
-import { routes, type FunctionName, type RouteDefinition } from '../shared/routes.js';
+import { routes, type FunctionName, type Route } from '../shared/functions.js';
 import { apiEvent, matchRoute } from './api-events.js';
 
 /**
@@ -65,7 +65,7 @@ function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2, ex
 const headersOf = (req: IncomingMessage): Record<string, string> =>
   Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(',') : value ?? '']));
 
-async function invoke(route: RouteDefinition, req: IncomingMessage, url: URL, body: string, requestId: string, pathParameters?: Record<string, string>): Promise<APIGatewayProxyStructuredResultV2> {
+async function invoke(route: Route, req: IncomingMessage, url: URL, body: string, requestId: string, pathParameters?: Record<string, string>): Promise<APIGatewayProxyStructuredResultV2> {
   const headers = headersOf(req);
   let authorizerAnswer: { clientId?: string; authError?: string } = {};
   if (route.auth === 'access-token') {

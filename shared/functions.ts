@@ -1,32 +1,75 @@
-/**
- * The route table of the API, read by the CDK stack (`lib/`) and by the local server
- * (`scripts/local-server.ts`), so the deployed and the local API always expose the same routes.
- * Every path is served with and without a trailing slash.
- */
-export type FunctionName =
-  | 'auth-token'
-  | 'quotes-create'
-  | 'orders-create'
-  | 'orders-read'
-  | 'orders-change'
-  | 'metrics-conversion';
+import type { KeyKind } from './auth/signing-keys.js';
+import type { TableDefinition } from './infra/table-definitions.js';
 
+/**
+ * The function catalogue: every Lambda function of the service, the routes it serves and what it
+ * may touch. The CDK stack (`lib/`) derives the routes, environment and least-privilege grants
+ * from it, the local server its routes, the bench its list, the tests their types: adding a
+ * function is one entry here (and its `functions/<name>/handler.ts`).
+ */
 export interface RouteDefinition {
   method: 'GET' | 'POST' | 'PATCH';
-  /** API Gateway path syntax, without trailing slash. */
+  /** API Gateway path syntax, without trailing slash; every path is served with and without one. */
   path: string;
-  function: FunctionName;
   /** `access-token`: behind the JWT authorizer. `public-key` / `none`: no authorizer. */
   auth: 'access-token' | 'public-key' | 'none';
   /** Browser-facing routes answer CORS preflights. */
   cors?: boolean;
 }
 
-export const routes: readonly RouteDefinition[] = [
-  { method: 'POST', path: '/api/v2/auth/token', function: 'auth-token', auth: 'none' },
-  { method: 'POST', path: '/api/v2/quotes', function: 'quotes-create', auth: 'public-key', cors: true },
-  { method: 'POST', path: '/api/v2/orders', function: 'orders-create', auth: 'access-token' },
-  { method: 'GET', path: '/api/v2/orders/{id}', function: 'orders-read', auth: 'access-token' },
-  { method: 'PATCH', path: '/api/v2/orders/{id}', function: 'orders-change', auth: 'access-token' },
-  { method: 'GET', path: '/api/v2/metrics/conversion', function: 'metrics-conversion', auth: 'access-token' },
-];
+export interface FunctionDefinition {
+  routes: readonly RouteDefinition[];
+  /** DynamoDB actions per table (a TransactWriteItems needs the action of each of its parts). */
+  tables?: Partial<Record<TableDefinition['id'], readonly string[]>>;
+  /** Keys the function reads (signing keys, the order-number hash key). */
+  keys?: readonly KeyKind[];
+}
+
+export const FUNCTIONS = {
+  // No route: API Gateway calls it before every access-token route. GetItem: the client's status
+  // (revocation), once per client per minute per container.
+  authorizer: { routes: [], tables: { main: ['GetItem'] }, keys: ['access'] },
+  // UpdateItem: recording a wrong secret and locking the public key (brute-force lockout).
+  'auth-token': {
+    routes: [{ method: 'POST', path: '/api/v2/auth/token', auth: 'none' }],
+    tables: { main: ['GetItem', 'UpdateItem'] },
+    keys: ['access'],
+  },
+  'quotes-create': {
+    routes: [{ method: 'POST', path: '/api/v2/quotes', auth: 'public-key', cors: true }],
+    tables: { main: ['GetItem'] },
+    keys: ['quote'],
+  },
+  // GetItem: the client's rate and idempotency records; DeleteItem: releasing an idempotency key.
+  'orders-create': {
+    routes: [{ method: 'POST', path: '/api/v2/orders', auth: 'access-token' }],
+    tables: { main: ['GetItem', 'PutItem', 'DeleteItem'], metrics: ['PutItem', 'UpdateItem'] },
+    keys: ['quote', 'order-number'],
+  },
+  'orders-read': {
+    routes: [{ method: 'GET', path: '/api/v2/orders/{id}', auth: 'access-token' }],
+    tables: { main: ['Query'] },
+  },
+  'orders-change': {
+    routes: [{ method: 'PATCH', path: '/api/v2/orders/{id}', auth: 'access-token' }],
+    tables: { main: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  },
+  'metrics-conversion': {
+    routes: [{ method: 'GET', path: '/api/v2/metrics/conversion', auth: 'access-token' }],
+    tables: { metrics: ['Query'] },
+  },
+} as const satisfies Record<string, FunctionDefinition>;
+
+export type FunctionName = keyof typeof FUNCTIONS;
+/** The functions API Gateway routes requests to (all but the authorizer). */
+export type RoutedFunctionName = Exclude<FunctionName, 'authorizer'>;
+
+export const functionNames = Object.keys(FUNCTIONS) as FunctionName[];
+
+/** A route of the API with the function that serves it. */
+export type Route = RouteDefinition & { function: RoutedFunctionName };
+
+/** Every route of the API. */
+export const routes: readonly Route[] = functionNames.flatMap((name) =>
+  (FUNCTIONS[name] as FunctionDefinition).routes.map((route) => ({ ...route, function: name as RoutedFunctionName })),
+);

@@ -1,6 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createClient, type NewClientKeys } from '../../shared/auth/clients.js';
+import type { RoutedFunctionName } from '../../shared/functions.js';
 import { forgetKeySets, generateKeySet } from '../../shared/auth/signing-keys.js';
 import { DynamoClientStore } from '../../shared/infra/client-store.js';
 import { assertContract } from './contract.js';
@@ -12,7 +13,8 @@ import { freshTables } from './dynamo.js';
  * what `npm start` and API Gateway do, minus HTTP. One per test file.
  */
 export interface HandlerResult { status: number; headers: Record<string, string>; body: string; json: any }
-export type FunctionName = 'quotes-create' | 'orders-create' | 'orders-read' | 'orders-change' | 'metrics-conversion' | 'auth-token';
+/** The functions behind routes, from the function catalogue. */
+export type FunctionName = RoutedFunctionName;
 
 const lambdaContext = { awsRequestId: 'test', functionName: 'test', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
 
