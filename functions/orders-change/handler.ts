@@ -5,7 +5,7 @@ import { isOrderId, randomIds } from '../../shared/domain/ids.js';
 import { systemClock } from '../../shared/domain/ports.js';
 import { jsonResponse } from '../../shared/http/envelope.js';
 import { idempotent } from '../../shared/http/idempotency.js';
-import { emitMetric } from '../../shared/http/metrics.js';
+import { countMetric } from '../../shared/http/metrics.js';
 import { clientIdOf, httpHandler } from '../../shared/http/middleware.js';
 import { orderReplayer, orderView } from '../../shared/http/order-view.js';
 import { ChangeOrderRequest } from '../../shared/http/schemas.js';
@@ -32,7 +32,7 @@ export const handler = httpHandler(async (event, info) => {
     const { order, replacements } = await changeOrder(deps, clientIdOf(info), id, items, receipt);
     for (const type of ['upgrade', 'downgrade', 'exchange'] as const) {
       const count = replacements.filter((item) => item.policy.change_type === type).length;
-      if (count) emitMetric('PolicyChanges', count, { change_type: type });
+      if (count) countMetric('PolicyChanges', count, { change_type: type });
     }
     return jsonResponse(200, orderView(order, replacements));
   }, replay);

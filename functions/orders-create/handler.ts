@@ -6,7 +6,7 @@ import { randomIds } from '../../shared/domain/ids.js';
 import { systemClock } from '../../shared/domain/ports.js';
 import { emptyResponse, jsonResponse } from '../../shared/http/envelope.js';
 import { idempotent } from '../../shared/http/idempotency.js';
-import { emitMetric } from '../../shared/http/metrics.js';
+import { countMetric } from '../../shared/http/metrics.js';
 import { clientIdOf, httpHandler } from '../../shared/http/middleware.js';
 import { orderReplayer, orderView } from '../../shared/http/order-view.js';
 import { CreateOrderRequest } from '../../shared/http/schemas.js';
@@ -36,7 +36,7 @@ export const handler = httpHandler(async (event, info) => {
   const input = parseInput(CreateOrderRequest, event.body);
   return idempotent(idempotency, event, info, async (receipt) => {
     const result = await createOrder(deps, clientIdOf(info), input, receipt);
-    emitMetric(result.kind === 'opted_out' ? 'OrdersOptedOut' : 'OrdersOptedIn', 1);
+    countMetric(result.kind === 'opted_out' ? 'OrdersOptedOut' : 'OrdersOptedIn', 1);
     return result.kind === 'opted_out' ? emptyResponse(204) : jsonResponse(201, orderView(result.order));
   }, replay);
 }, { jsonBody: true, authenticated: true });

@@ -1,3 +1,4 @@
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -6,7 +7,7 @@ import { AppError, AuthenticationError, PayloadTooLargeError, ValidationError } 
 import { errorResponse } from './envelope.js';
 import { parseJsonBody } from './json-body.js';
 import { logger } from './logger.js';
-import { emitMetric } from './metrics.js';
+import { countMetric, metrics } from './metrics.js';
 
 export const MAX_BODY_BYTES = 256 * 1024;
 
@@ -65,7 +66,7 @@ function requestLifecycle(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredR
     } else {
       logger.info('request', { ...fields, ...(error instanceof AppError ? { error_code: error.code } : {}) });
     }
-    if (error !== undefined) emitMetric('Errors', 1, { code: error instanceof AppError ? error.code : 'internal_error' });
+    if (error !== undefined) countMetric('Errors', 1, { code: error instanceof AppError ? error.code : 'internal_error' });
   };
   return {
     before: (request) => {
@@ -121,10 +122,12 @@ function authenticated(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResu
 
 /**
  * Wraps a handler in the house middleware stack:
- * request lifecycle (request id, log line, error envelope) → header normalizer → auth → body limit → JSON parser.
+ * metrics (flushed after the request) → request lifecycle (request id, log line, error envelope) →
+ * header normalizer → auth → body limit → JSON parser.
  */
 export function httpHandler(handler: HttpHandler, options: HttpHandlerOptions = {}) {
   const chain = middy<HttpEvent, APIGatewayProxyStructuredResultV2, Error, LambdaContext>()
+    .use(logMetrics(metrics, { captureColdStartMetric: true }) as MiddlewareObj<HttpEvent>)
     .use(requestLifecycle())
     .use(httpHeaderNormalizer() as MiddlewareObj<HttpEvent>);
   if (options.authenticated) chain.use(authenticated());
