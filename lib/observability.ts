@@ -47,7 +47,7 @@ export class Observability extends Construct {
       label: 'DynamoDB system errors', period,
     });
     alarm('DynamoSystemErrors', dynamoSystemErrors, 1, 'DynamoDB answered with system errors (5xx on its side).');
-    alarm('AuthorizerErrors', props.authorizer.metricErrors({ period, statistic: 'Sum' }) as Metric, 1, 'The authorizer failed (not: refused a token) — merchant routes cannot authenticate.');
+    alarm('AuthorizerErrors', props.authorizer.metricErrors({ period, statistic: 'Sum' }), 1, 'The authorizer failed (not: refused a token) — merchant routes cannot authenticate.');
 
     const business = (name: string, dimensions: Record<string, string> = {}) =>
       new Metric({ namespace: 'OrderProtection', metricName: name, dimensionsMap: { service: 'order-protection', ...dimensions }, period, statistic: 'Sum' });

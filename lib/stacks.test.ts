@@ -1,4 +1,4 @@
-import { App, Aspects, Stack } from 'aws-cdk-lib';
+import { App, Aspects, type Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ beforeAll(() => {
 describe('cdk-nag AwsSolutions', () => {
   it('finds no error in either stack (each suppression is justified in the code)', () => {
     const errors = stacks.flatMap((stack) => Annotations.fromStack(stack).findError('*', Match.stringLikeRegexp('AwsSolutions-.*')));
-    expect(errors.map((e) => `${e.id}: ${String(e.entry.data).slice(0, 120)}`)).toEqual([]);
+    expect(errors.map((e) => `${e.id}: ${JSON.stringify(e.entry.data).slice(0, 120)}`)).toEqual([]);
   });
 
   it('stays clean with tracing on (context tracing=true)', () => {

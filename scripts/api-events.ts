@@ -79,5 +79,5 @@ export function apiEvent(input: ApiEventInput): ApiEvent {
       http: { method: input.method, path: input.path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'vitest' },
       ...(authorizer ? { authorizer } : {}),
     },
-  } as ApiEvent;
+  };
 }

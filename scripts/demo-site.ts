@@ -22,7 +22,7 @@ function sameOriginOnly(route: StaticRoute, ownHosts: string[], { post = false }
 
 function parseOrder(body: string): { token?: string; order_number: string; currency: string; items: unknown[] } {
   try {
-    return JSON.parse(body || '{}');
+    return JSON.parse(body || '{}') as ReturnType<typeof parseOrder>;
   } catch {
     throw new MalformedRequestError();
   }
@@ -48,8 +48,8 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
   const ownHosts = [`localhost:${port}`, `127.0.0.1:${port}`];
 
   const pages: Record<string, StaticRoute> = {
-    'GET /': async () => html(checkoutPage(demo.public_key)),
-    'GET /dashboard': async () => html(dashboardPage()),
+    'GET /': () => html(checkoutPage(demo.public_key)),
+    'GET /dashboard': () => html(dashboardPage()),
     'GET /widget.js': async () => ({ status: 200, headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }, body: await buildWidget() }),
 
     // The merchant's back-end: always sends the widget's token. Without one (the widget could not

@@ -14,7 +14,8 @@ import { apiEvent, matchRoute } from './api-events.js';
  * answer. There is no second code path: the handlers are the ones deployed to Lambda.
  */
 type LambdaHandler = (event: unknown, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
-export type StaticRoute = (req: IncomingMessage, body: string) => Promise<{ status: number; headers: Record<string, string>; body: string }>;
+type StaticAnswer = { status: number; headers: Record<string, string>; body: string };
+export type StaticRoute = (req: IncomingMessage, body: string) => StaticAnswer | Promise<StaticAnswer>;
 
 const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type,x-public-key', 'access-control-allow-methods': 'POST,OPTIONS' };
 

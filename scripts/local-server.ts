@@ -50,7 +50,8 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   });
   const address = server.address();
   const baseUrl = `http://localhost:${typeof address === 'object' && address ? address.port : options.port}`;
-  server.on('request', localGateway(options.staticRoutes?.({ baseUrl, demo }) ?? {}));
+  const gateway = localGateway(options.staticRoutes?.({ baseUrl, demo }) ?? {});
+  server.on('request', (req, res) => void gateway(req, res));
 
   return {
     baseUrl,
@@ -87,8 +88,8 @@ async function main(): Promise<void> {
     await local.stop();
     process.exit(0);
   };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -68,7 +68,7 @@ async function assertPortFree(port: number): Promise<void> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
     throw new Error(`DynamoDB port ${port} is already in use (another npm start?), so DynamoDB Local cannot start there. `
-      + `Free the port, set DYNAMODB_PORT to a free port, or set DYNAMODB_ENDPOINT=http://127.0.0.1:${port} to use the database listening there on purpose.`);
+      + `Free the port, set DYNAMODB_PORT to a free port, or set DYNAMODB_ENDPOINT=http://127.0.0.1:${port} to use the database listening there on purpose.`, { cause: err });
   }
   await new Promise((resolve) => probe.close(resolve));
 }
@@ -81,9 +81,9 @@ async function waitUntilAnswering(client: DynamoDBClient, local?: DynamoDbLocalP
       return;
     } catch (err) {
       if (local && local.java.exitCode !== null) {
-        throw new Error(`DynamoDB Local exited with code ${local.java.exitCode} (it needs a Java 17+ JDK on the PATH)${local.lastErrors() ? `: ${local.lastErrors()}` : ''}`);
+        throw new Error(`DynamoDB Local exited with code ${local.java.exitCode} (it needs a Java 17+ JDK on the PATH)${local.lastErrors() ? `: ${local.lastErrors()}` : ''}`, { cause: err });
       }
-      if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within 60 s: ${(err as Error).message}`);
+      if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within 60 s: ${(err as Error).message}`, { cause: err });
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
@@ -93,7 +93,7 @@ export async function startLocalDynamo(options: { port?: number; endpoint?: stri
   if (options.endpoint) {
     const client = localClient(options.endpoint);
     await waitUntilAnswering(client);
-    return { endpoint: options.endpoint, client, stop: async () => client.destroy() };
+    return { endpoint: options.endpoint, client, stop: () => Promise.resolve(client.destroy()) };
   }
   const port = options.port ?? 8000;
   await assertPortFree(port);

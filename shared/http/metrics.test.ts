@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as MetricsModule from './metrics.js';
 
 /** The EMF lines CloudWatch turns into the dashboard's metrics: namespace, names, dimensions. */
 const lines: string[] = [];
-let metricsModule: typeof import('./metrics.js');
+let metricsModule: typeof MetricsModule;
 
 beforeAll(async () => {
   vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');

@@ -94,8 +94,8 @@ function bodyLimit(): MiddlewareObj<HttpEvent> {
 function jsonBody(): MiddlewareObj<HttpEvent> {
   return {
     before: ({ event }) => {
-      if (event.body === undefined || event.body === '') throw new ValidationError('The request body is required.');
-      event.body = parseJsonBody(event.headers['content-type'], String(event.body), event.isBase64Encoded);
+      if (typeof event.body !== 'string' || event.body === '') throw new ValidationError('The request body is required.');
+      event.body = parseJsonBody(event.headers['content-type'], event.body, event.isBase64Encoded);
       event.isBase64Encoded = false;
     },
   };

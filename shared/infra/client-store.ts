@@ -31,20 +31,21 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
   async findByPublicKey(publicKey: string): Promise<ClientCredentials | undefined> {
     const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: publicKeyKey(publicKey) }));
     if (!Item) return undefined;
+    const stored = Item as StoredPublicKey;
     return {
-      client_id: Item.client_id,
-      secret_hash: Item.secret_hash,
-      rate_ppm: Item.rate_ppm,
-      ...statusOf(Item),
-      locked_until: Item.locked_until,
-      failed_sign_ins: Item.failed_sign_ins ?? [],
+      client_id: stored.client_id,
+      secret_hash: stored.secret_hash,
+      rate_ppm: stored.rate_ppm,
+      ...statusOf(stored),
+      locked_until: stored.locked_until,
+      failed_sign_ins: stored.failed_sign_ins ?? [],
     };
   }
 
   async get(clientId: string): Promise<Client | undefined> {
     const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: clientKey(clientId) }));
     if (!Item) return undefined;
-    const { client_id, name, public_key, secret_hash, rate_ppm, created } = Item;
+    const { client_id, name, public_key, secret_hash, rate_ppm, created } = Item as Client;
     return { client_id, name, public_key, secret_hash, rate_ppm, created };
   }
 
@@ -116,6 +117,9 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
 }
 
 /** Clients created before generations existed are at the first one. */
+/** The public-key item as stored (records from before revocation lack the status fields). */
+type StoredPublicKey = Pick<ClientCredentials, 'client_id' | 'secret_hash' | 'rate_ppm' | 'locked_until'> & Partial<ClientStatus> & { failed_sign_ins?: number[] };
+
 const statusOf = (item: Record<string, unknown>): ClientStatus => ({
   key_generation: typeof item.key_generation === 'number' ? item.key_generation : FIRST_KEY_GENERATION,
   disabled: item.disabled === true,

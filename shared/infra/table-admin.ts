@@ -36,5 +36,12 @@ export async function createTables(client: DynamoDBClient, names: TableNames): P
 }
 
 export async function deleteTables(client: DynamoDBClient, names: TableNames): Promise<void> {
-  await Promise.all(Object.values(names).map((TableName) => client.send(new DeleteTableCommand({ TableName })).catch(() => undefined)));
+  const deleteTable = async (TableName: string): Promise<void> => {
+    try {
+      await client.send(new DeleteTableCommand({ TableName }));
+    } catch {
+      // already gone: nothing to delete
+    }
+  };
+  await Promise.all(Object.values(names).map(deleteTable));
 }

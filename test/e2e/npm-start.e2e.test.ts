@@ -49,7 +49,7 @@ function npmStart(env: Record<string, string>) {
   });
   servers.push(server);
   let stderr = '';
-  server.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  server.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
   const demoFile = join(cwd, '.local', 'demo-client.json');
   return {
     server,

@@ -97,8 +97,9 @@ describe('quote tokens', () => {
 
   it("refuses another client's quote token with 422", async () => {
     const { execFile } = await import('node:child_process');
-    const keys = await new Promise<{ public_key: string }>((resolve, reject) =>
-      execFile('npx', ['tsx', 'scripts/client-cli.ts', 'create', '--name', 'Other', '--json'], (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout)))));
+    const { promisify } = await import('node:util');
+    const { stdout } = await promisify(execFile)('npx', ['tsx', 'scripts/client-cli.ts', 'create', '--name', 'Other', '--json']);
+    const keys = JSON.parse(stdout) as { public_key: string };
     const theirs = (await http('POST', `${server.baseUrl}/api/v2/quotes`, { headers: { 'x-public-key': keys.public_key }, body: { currency: 'USD', items } })).json;
 
     const res = await placeOrder(`JWT ${token}`, theirs.tokens.opt_in);

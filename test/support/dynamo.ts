@@ -1,4 +1,4 @@
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import { localClient } from '../../scripts/local-stack.js';
 import { createDocumentClient } from '../../shared/infra/dynamo-client.js';
