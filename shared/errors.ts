@@ -1,6 +1,6 @@
 /**
  * The one error taxonomy of the service. Every non-2xx answer is an AppError (or becomes an
- * InternalError) and is rendered into the envelope by `shared/http/error-envelope.ts`.
+ * InternalError) and is rendered into the envelope by `errorResponse` in `shared/http/envelope.ts`.
  */
 export type ErrorType =
   | 'invalid_request_error'

@@ -8,7 +8,7 @@ import { signToken, verifyToken } from './tokens.js';
  * that generation: rotating the secret or disabling the client stops every earlier token within
  * STATUS_CACHE_MS, at one read per client per STATUS_CACHE_MS per container.
  */
-export const STATUS_CACHE_MS = 60_000;
+const STATUS_CACHE_MS = 60_000;
 
 export type ClientStatusReader = Pick<ClientStatusStore, 'status'>;
 export type AccessCheck = { ok: true; clientId: string } | { ok: false; reason: 'expired' | 'invalid' | 'revoked' };

@@ -5,7 +5,7 @@ import type { ClientCredentials, FailedSignIns } from '../domain/client.js';
  * within WINDOW_MS, the key answers 429 for LOCK_MS, right secret or not. The success path reads
  * only what its one GetItem already returned; a wrong secret costs one atomic append.
  */
-export const MAX_FAILURES = 10;
+const MAX_FAILURES = 10;
 export const WINDOW_MS = 5 * 60_000;
 export const LOCK_MS = 5 * 60_000;
 /** The list is cut back to the newest MAX_FAILURES once it holds more than this. */

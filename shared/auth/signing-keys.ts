@@ -23,7 +23,7 @@ export function generateKeySet(kind: KeyKind): KeySet {
   return { kid: `${kind}-${randomBytes(4).toString('hex')}`, secret: randomBytes(32).toString('base64url') };
 }
 
-export function parseKeySet(json: string): KeySet {
+function parseKeySet(json: string): KeySet {
   const parsed = JSON.parse(json) as KeySet;
   for (const key of [parsed, ...(parsed.previous ?? [])]) {
     if (typeof key.kid !== 'string' || typeof key.secret !== 'string' || key.secret.length < 32) {

@@ -8,7 +8,7 @@ import { keySet, verificationKeys, type SigningKey, type TokenKind } from './sig
  * the claims every token must carry, and bounds its age by the kind's lifetime, so one kind can
  * never pass as the other and `alg: none` or an asymmetric algorithm is refused outright.
  */
-export const ISSUER = 'order-protection';
+const ISSUER = 'order-protection';
 const PROFILE: Record<TokenKind, { aud: string; typ: string }> = {
   access: { aud: 'order-protection:api', typ: 'at+jwt' },
   quote: { aud: 'order-protection:quote', typ: 'op-quote+jwt' },

@@ -1,7 +1,7 @@
 import type { DayCount } from './ports.js';
 
 /** Share of checkouts that chose protection, as a 4-digit decimal string; null with no checkouts. */
-export function conversionRate(optIn: number, optOut: number): string | null {
+function conversionRate(optIn: number, optOut: number): string | null {
   const total = optIn + optOut;
   if (total === 0) return null;
   // Integer arithmetic, rounded half-up to 4 digits.

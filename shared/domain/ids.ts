@@ -16,7 +16,7 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /** Random text over `alphabet` (length a power of two or not: rejection sampling keeps it uniform). */
-export function randomText(alphabet: string, length: number): string {
+function randomText(alphabet: string, length: number): string {
   const limit = 256 - (256 % alphabet.length);
   let out = '';
   while (out.length < length) {

@@ -7,7 +7,7 @@ export type Cents = number;
 /** A premium rate in parts per million: 0.085 → 85_000. */
 export type RatePpm = number;
 
-export const MAX_COST_CENTS: Cents = 100_000_000; // 1,000,000.00
+const MAX_COST_CENTS: Cents = 100_000_000; // 1,000,000.00
 const AMOUNT = /^(0|[1-9]\d{0,6})(?:\.(\d{1,2}))?$/;
 const RATE = /^0?\.(\d{1,6})$|^1(?:\.0{1,6})?$/;
 

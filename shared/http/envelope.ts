@@ -1,7 +1,7 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { AppError, InternalError, RateLimitError } from '../errors.js';
 
-export const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
 
 /** Renders any thrown value as the error envelope. Non-AppErrors become a bare 500. */
 export function errorResponse(error: unknown, requestId: string): APIGatewayProxyStructuredResultV2 {

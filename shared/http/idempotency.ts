@@ -26,7 +26,7 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
  * Same route, same path parameters, same JSON (key order ignored) → same fingerprint. The route
  * and its parameters, not the raw path: `/orders/{id}` and `/orders/{id}/` are the same request.
  */
-export function fingerprintOf(event: HttpEvent): string {
+function fingerprintOf(event: HttpEvent): string {
   const canonical = (value: unknown): unknown =>
     Array.isArray(value) ? value.map(canonical)
       : value && typeof value === 'object' ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]))

@@ -36,7 +36,7 @@ export interface HttpHandlerOptions {
 }
 
 /** Text that looks like an e-mail address or a long number (phone, card) is blanked out. */
-export const redact = (text: string): string =>
+const redact = (text: string): string =>
   text.replace(/[^\s@"'<>]+@[^\s@"'<>]+/g, '[redacted]').replace(/\+?\d[\d ().-]{5,}\d/g, '[redacted]');
 
 export function describeFailure(error: unknown) {

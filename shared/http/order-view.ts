@@ -70,7 +70,7 @@ export type OrderView = ReturnType<typeof orderView>;
  * The answer a committed write gave, rebuilt from its receipt for a replay: the items it created
  * (their policies were Issued then) and the order header as it was after that write.
  */
-export function answeredOrderView(order: Order, replay: OrderReplay) {
+function answeredOrderView(order: Order, replay: OrderReplay) {
   const end = replay.first_position + replay.count;
   const items = order.items
     .filter((item) => item.position >= replay.first_position && item.position < end)

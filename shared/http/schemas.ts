@@ -21,7 +21,7 @@ export const Money = v.pipe(
 );
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
-export const Currency = v.pipe(
+const Currency = v.pipe(
   v.string(),
   v.transform((text) => text.toUpperCase()),
   v.check((code) => /^[A-Z]{3}$/.test(code) && CURRENCIES.has(code), 'must be an ISO 4217 currency code such as USD'),
@@ -40,7 +40,7 @@ export const CalendarDate = v.pipe(
 );
 
 /** HH:MM or HH:MM:SS, normalized to HH:MM:SS. */
-export const ClockTime = v.pipe(
+const ClockTime = v.pipe(
   v.string(),
   v.regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, 'must be a time written HH:MM'),
   v.transform((text) => (text.length === 5 ? `${text}:00` : text)),

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { ValidationError } from '../errors.js';
 
 /** `items[2].cost` from a valibot issue path. */
-export function paramOf(issue: v.BaseIssue<unknown>): string | undefined {
+function paramOf(issue: v.BaseIssue<unknown>): string | undefined {
   const keys = issue.path?.map((step) => step.key) ?? [];
   if (keys.length === 0) return undefined;
   return keys.reduce<string>((param, key) => (typeof key === 'number' ? `${param}[${key}]` : param ? `${param}.${String(key)}` : String(key)), '');

@@ -15,7 +15,7 @@ export interface TableDefinition {
   timeToLiveAttribute?: string;
 }
 
-export const mainTable: TableDefinition = { id: 'main', partitionKey: 'PK', sortKey: 'SK', timeToLiveAttribute: 'expires_at' };
-export const metricsTable: TableDefinition = { id: 'metrics', partitionKey: 'PK', sortKey: 'SK' };
+const mainTable: TableDefinition = { id: 'main', partitionKey: 'PK', sortKey: 'SK', timeToLiveAttribute: 'expires_at' };
+const metricsTable: TableDefinition = { id: 'metrics', partitionKey: 'PK', sortKey: 'SK' };
 
 export const tableDefinitions = [mainTable, metricsTable] as const;
