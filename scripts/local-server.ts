@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createClient, type NewClientKeys } from '../shared/auth/clients.js';
 import { generateKeySet } from '../shared/auth/signing-keys.js';
 import { loadConfig } from '../shared/config.js';
+import { logger } from '../shared/http/logger.js';
 import { DynamoClientStore } from '../shared/infra/client-store.js';
 import { createDocumentClient } from '../shared/infra/dynamo-client.js';
 import { demoSiteRoutes } from './demo-site.js';
@@ -27,7 +28,11 @@ export interface LocalServerOptions {
 
 export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+  if (!process.env.POWERTOOLS_LOG_LEVEL) {
+    // The terminal shows warnings and errors only; the shared logger may already exist (the gateway imports it), so it is told too.
+    process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
+    logger.setLogLevel('WARN');
+  }
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true'; // EMF lines are for CloudWatch, not a terminal
   // Every start signs with new keys: tokens from an earlier run stop working, as after a rotation.
   process.env.SIGNING_KEYS ||= JSON.stringify({ access: generateKeySet('access'), quote: generateKeySet('quote'), 'order-number': generateKeySet('order-number') });
