@@ -14,6 +14,13 @@ export interface ApiEventInput {
   body?: unknown;
   /** Sent as is when a string (e.g. malformed JSON); otherwise JSON-encoded. */
   rawBody?: string;
+  /** rawBody holds base64 of bytes that are not UTF-8 text, as API Gateway passes such a body. */
+  isBase64Encoded?: boolean;
+  /**
+   * The headers exactly as a client sent them (the local gateway). Otherwise, for tests, a body
+   * comes with `Content-Type: application/json` unless the headers say otherwise.
+   */
+  asSent?: boolean;
   headers?: Record<string, string>;
   query?: Record<string, string>;
   pathParameters?: Record<string, string>;
@@ -23,8 +30,8 @@ export interface ApiEventInput {
 
 export type ApiEvent = APIGatewayProxyEventV2 & { requestContext: { authorizer?: { lambda: AuthorizerContext } } };
 
-/** A path parameter, percent-decoded; a malformed escape is 400, as API Gateway answers it. */
-function decodePathParameter(raw: string): string {
+/** A path or path parameter, percent-decoded; a malformed escape is 400, as API Gateway answers it. */
+export function decodePath(raw: string): string {
   try {
     return decodeURIComponent(raw);
   } catch {
@@ -41,7 +48,7 @@ export function matchRoute(method: string, path: string): { routeKey: string; pa
     const pattern = new RegExp(`^${route.path.replace(/\{(\w+)\}/g, (_m, name: string) => { names.push(name); return '([^/]+)'; })}$`);
     const match = pattern.exec(trimmed);
     if (match) {
-      const pathParameters = names.length ? Object.fromEntries(names.map((name, i) => [name, decodePathParameter(match[i + 1] ?? '')])) : undefined;
+      const pathParameters = names.length ? Object.fromEntries(names.map((name, i) => [name, decodePath(match[i + 1] ?? '')])) : undefined;
       return { routeKey: `${route.method} ${route.path}`, pathParameters };
     }
   }
@@ -51,7 +58,7 @@ export function matchRoute(method: string, path: string): { routeKey: string; pa
 export function apiEvent(input: ApiEventInput): ApiEvent {
   const route = matchRoute(input.method, input.path);
   const body = input.rawBody ?? (input.body === undefined ? undefined : JSON.stringify(input.body));
-  const headers = { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...input.headers };
+  const headers = { ...(body === undefined || input.asSent ? {} : { 'content-type': 'application/json' }), ...input.headers };
   const authorizer = input.clientId || input.authError
     ? { lambda: input.clientId ? { client_id: input.clientId } : { auth_error: input.authError } }
     : undefined;
@@ -65,7 +72,7 @@ export function apiEvent(input: ApiEventInput): ApiEvent {
     queryStringParameters: input.query,
     pathParameters: input.pathParameters ?? route?.pathParameters,
     body,
-    isBase64Encoded: false,
+    isBase64Encoded: input.isBase64Encoded ?? false,
     requestContext: {
       accountId: 'local',
       apiId: 'local',

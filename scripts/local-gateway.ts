@@ -1,12 +1,13 @@
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { AppError, NotFoundError, PayloadTooLargeError } from '../shared/errors.js';
 import { errorResponse } from '../shared/http/envelope.js';
 import { logger } from '../shared/http/logger.js';
 import { describeFailure, MAX_BODY_BYTES } from '../shared/http/middleware.js';
 import { routes, type FunctionName, type Route } from '../shared/functions.js';
-import { apiEvent, matchRoute } from './api-events.js';
+import { apiEvent, decodePath, matchRoute } from './api-events.js';
 
 /**
  * What API Gateway does in front of the functions, for local runs: match the route, run the real
@@ -46,7 +47,7 @@ function lambdaContext(name: string, requestId: string): Context {
   };
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -54,7 +55,19 @@ async function readBody(req: IncomingMessage): Promise<string> {
     if (size > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body as API Gateway hands it on: text when it is UTF-8, else base64 (the handler refuses it). */
+function eventBody(bytes: Buffer): { rawBody?: string; isBase64Encoded?: boolean } {
+  if (bytes.length === 0) return {};
+  try {
+    return { rawBody: utf8.decode(bytes) };
+  } catch {
+    return { rawBody: bytes.toString('base64'), isBase64Encoded: true };
+  }
 }
 
 function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2, extraHeaders: Record<string, string> = {}): void {
@@ -66,7 +79,7 @@ function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2, ex
 const headersOf = (req: IncomingMessage): Record<string, string> =>
   Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(',') : value ?? '']));
 
-async function invoke(route: Route, req: IncomingMessage, url: URL, body: string, requestId: string, pathParameters?: Record<string, string>): Promise<APIGatewayProxyStructuredResultV2> {
+async function invoke(route: Route, req: IncomingMessage, url: URL, body: Buffer, requestId: string, pathParameters?: Record<string, string>): Promise<APIGatewayProxyStructuredResultV2> {
   const headers = headersOf(req);
   let authorizerAnswer: { clientId?: string; authError?: string } = {};
   if (route.auth === 'access-token') {
@@ -80,8 +93,9 @@ async function invoke(route: Route, req: IncomingMessage, url: URL, body: string
   const event = apiEvent({
     method: route.method,
     path: url.pathname,
-    rawBody: body === '' ? undefined : body,
+    ...eventBody(body),
     headers,
+    asSent: true,
     query: url.searchParams.size ? Object.fromEntries(url.searchParams) : undefined,
     pathParameters,
     ...authorizerAnswer,
@@ -98,6 +112,7 @@ export function localGateway(staticRoutes: Record<string, StaticRoute> = {}) {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
     try {
+      decodePath(url.pathname);
       const match = matchRoute(method, url.pathname);
       const route = match && routes.find((r) => `${r.method} ${r.path}` === match.routeKey);
       if (route) {
@@ -112,7 +127,7 @@ export function localGateway(staticRoutes: Record<string, StaticRoute> = {}) {
       }
       const page = staticRoutes[`${method} ${url.pathname}`];
       if (page) {
-        const answer = await page(req, await readBody(req));
+        const answer = await page(req, (await readBody(req)).toString('utf8'));
         send(res, { statusCode: answer.status, headers: answer.headers, body: answer.body });
         return;
       }
@@ -123,8 +138,26 @@ export function localGateway(staticRoutes: Record<string, StaticRoute> = {}) {
     } catch (err) {
       // As the handlers log it: a message may quote the request (a JSON parser's does), so it is redacted.
       if (!(err instanceof AppError)) logger.error('request failed', { request_id: requestId, status: 500, error: describeFailure(err) });
-      if (!res.headersSent) send(res, errorResponse(err, requestId));
+      // A body left unread (413) would be read as the next request on this connection: close it.
+      if (!res.headersSent) send(res, errorResponse(err, requestId), err instanceof PayloadTooLargeError ? { connection: 'close' } : {});
       else res.end();
     }
   };
+}
+
+/**
+ * Requests Node's HTTP parser refuses before any route sees them (headers over its limit, broken
+ * framing) still get the error envelope, then the connection is closed.
+ */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const error = status === 431
+    ? new AppError(431, 'invalid_request_error', 'headers_too_large', 'The request headers are too large.')
+    : new AppError(400, 'invalid_request_error', 'malformed_request', 'The request is not valid HTTP/1.1.');
+  const body = errorResponse(error, randomUUID()).body ?? '';
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }

@@ -9,7 +9,7 @@ import { logger } from '../shared/http/logger.js';
 import { DynamoClientStore } from '../shared/infra/client-store.js';
 import { createDocumentClient } from '../shared/infra/dynamo-client.js';
 import { demoSiteRoutes } from './demo-site.js';
-import { localGateway, type StaticRoute } from './local-gateway.js';
+import { answerClientError, localGateway, type StaticRoute } from './local-gateway.js';
 import { startLocalStack, type LocalDynamo } from './local-stack.js';
 
 /**
@@ -57,6 +57,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   const baseUrl = `http://localhost:${typeof address === 'object' && address ? address.port : options.port}`;
   const gateway = localGateway(options.staticRoutes?.({ baseUrl, demo }) ?? {});
   server.on('request', (req, res) => void gateway(req, res));
+  server.on('clientError', answerClientError);
 
   return {
     baseUrl,
@@ -71,10 +72,11 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
 }
 
 async function main(): Promise<void> {
+  const givenEndpoint = process.env.DYNAMODB_ENDPOINT || undefined;
   const local = await startLocalServer({
     port: Number(process.env.PORT ?? 3000),
     dynamoPort: Number(process.env.DYNAMODB_PORT ?? 8000),
-    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
+    dynamoEndpoint: givenEndpoint,
     staticRoutes: demoSiteRoutes,
   });
   const demoFile = join(process.cwd(), '.local', 'demo-client.json');
@@ -84,7 +86,8 @@ async function main(): Promise<void> {
   console.log(`Order Protection API on ${local.baseUrl}  (DynamoDB at ${process.env.DYNAMODB_ENDPOINT})`);
   console.log(`Demo client ${local.demo.client_id}\n  public key ${local.demo.public_key}\n  secret key ${local.demo.secret_key}`);
   console.log(`Demo checkout ${local.baseUrl}/   ·   dashboard ${local.baseUrl}/dashboard   ·   widget ${local.baseUrl}/widget.js`);
-  console.log(`Keys written to ${demoFile}. Ctrl-C stops the API and DynamoDB Local.`);
+  const stops = givenEndpoint ? 'the API (the DynamoDB at DYNAMODB_ENDPOINT keeps running)' : 'the API and DynamoDB Local';
+  console.log(`Keys written to ${demoFile}. Ctrl-C stops ${stops}.`);
 
   let stopping = false;
   const shutdown = async () => {

@@ -23,8 +23,8 @@ export class AppError extends Error {
 
 /** 400: the body is not parseable JSON. */
 export class MalformedRequestError extends AppError {
-  constructor(message = 'The request body is not valid JSON.') {
-    super(400, 'invalid_request_error', 'invalid_json', message);
+  constructor(message = 'The request body is not valid JSON.', code = 'invalid_json') {
+    super(400, 'invalid_request_error', code, message);
   }
 }
 

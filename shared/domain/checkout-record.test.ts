@@ -31,6 +31,13 @@ describe('sanitizeCheckout', () => {
     for (const pii of ['A-1001', 'Giacomo', 'Leopardi', 'g.leopardi', '1234567', 'Via Roma', 'Scala', 'Recanati', '62019']) expect(stored).not.toContain(pii);
   });
 
+  it.each([['Jane Smith', null], ['5500 0000 0000 0004', null], ['g.leopardi@example.it', null], ['ABC', null], ['97201', '972'], ['97201-1234', '972'], ['SW1A 1AA', 'SW1'], ['K1A 0B1', 'K1A']])(
+    'keeps a zip prefix only of a postal code: %s → %s',
+    (zip, prefix) => {
+      expect(sanitizeCheckout({ ...realistic, billing_address: { zip_code: zip, country: 'US' } }, facts).zip_prefix).toBe(prefix);
+    },
+  );
+
   it('drops a card number, a name or an address pasted into payment type, state or country', () => {
     const record = sanitizeCheckout({ ...realistic, payment: { type: '4111 1111 1111 1111' }, billing_address: { state: 'Via Roma 12', country: 'g.leopardi@example.it' } }, facts);
     expect([record.payment_type, record.state, record.country]).toEqual(['other', null, null]);

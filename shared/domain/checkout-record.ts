@@ -49,10 +49,14 @@ export interface CheckoutFacts {
   now: Date;
 }
 
-/** First three characters of a postal code, the granularity of a US ZIP3 area. */
+/**
+ * First three characters of a postal code, the granularity of a US ZIP3 area — only of something
+ * shaped like one: 3 to 10 letters and digits once spaces and hyphens are gone, at least one of
+ * them a digit (postal codes of every country have one). A name or a card number is not kept.
+ */
 const zipPrefix = (zip: string | undefined): string | null => {
   const compact = zip?.replace(/[\s-]/g, '').toUpperCase();
-  return compact && /^[0-9A-Z]{3,}$/.test(compact) ? compact.slice(0, 3) : null;
+  return compact && /^[0-9A-Z]{3,10}$/.test(compact) && /\d/.test(compact) ? compact.slice(0, 3) : null;
 };
 
 export function sanitizeCheckout(input: CheckoutInput, facts: CheckoutFacts): CheckoutRecord {

@@ -12,6 +12,9 @@ import { AppError, MalformedRequestError, UnsupportedMediaTypeError, ValidationE
  * accepted, so it only has to tell keys from values, not validate.
  */
 const MEDIA_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*(?:utf-8|"utf-8")\s*)?$/i;
+/** Far deeper than any body of the API (an order nests 4 levels); deeper text is refused before it is walked. */
+export const MAX_DEPTH = 32;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export class DuplicateKeyError extends AppError {
   constructor(param: string) {
@@ -24,7 +27,10 @@ const pathText = (path: readonly (string | number)[]): string =>
 
 type Frame = { kind: 'object'; keys: Set<string>; key?: string } | { kind: 'array'; index: number };
 
-/** Throws DuplicateKeyError naming the first repeated key; `text` must be valid JSON. */
+/**
+ * Throws DuplicateKeyError naming the first repeated key, or a 400 when objects and arrays nest
+ * deeper than MAX_DEPTH; `text` must be valid JSON. Iterative: no input can exhaust the stack.
+ */
 export function assertNoDuplicateKeys(text: string): void {
   const stack: Frame[] = [];
   const path = () => stack.map((frame) => (frame.kind === 'object' ? frame.key ?? '' : frame.index));
@@ -43,11 +49,10 @@ export function assertNoDuplicateKeys(text: string): void {
         expectKey = false;
       }
       i = end;
-    } else if (char === '{') {
-      stack.push({ kind: 'object', keys: new Set() });
-      expectKey = true;
-    } else if (char === '[') {
-      stack.push({ kind: 'array', index: 0 });
+    } else if (char === '{' || char === '[') {
+      if (stack.length >= MAX_DEPTH) throw new MalformedRequestError(`The request body nests objects and arrays more than ${MAX_DEPTH} levels deep.`, 'nesting_too_deep');
+      stack.push(char === '{' ? { kind: 'object', keys: new Set() } : { kind: 'array', index: 0 });
+      expectKey = char === '{';
     } else if (char === '}' || char === ']') {
       stack.pop();
     } else if (char === ',') {
@@ -75,8 +80,15 @@ function assertWellFormed(value: unknown, path: (string | number)[] = []): void 
 /** The request body as JSON under the rules above. */
 export function parseJsonBody(contentType: string | undefined, body: string, isBase64Encoded = false): unknown {
   if (!contentType || !MEDIA_TYPE.test(contentType.trim())) throw new UnsupportedMediaTypeError();
-  const text = isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+  let text = body;
   let value: unknown;
+  if (isBase64Encoded) {
+    try {
+      text = utf8.decode(Buffer.from(body, 'base64'));
+    } catch {
+      throw new MalformedRequestError('The request body is not valid UTF-8.', 'invalid_encoding');
+    }
+  }
   try {
     value = JSON.parse(text);
   } catch {

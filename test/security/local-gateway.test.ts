@@ -32,7 +32,7 @@ afterAll(async () => {
   await server.stop();
 });
 
-interface Answer { status: number; outcome?: string; error?: { type: string; code: string; message: string; request_id: string } }
+interface Answer { status: number; connection?: string; outcome?: string; error?: { type: string; code: string; message: string; request_id: string } }
 
 /** A raw HTTP request to the server, so that Host and Origin are exactly as given. */
 function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
@@ -42,14 +42,14 @@ function send(method: string, path: string, headers: Record<string, string>, bod
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, ...(res.headers['content-type']?.includes('json') ? JSON.parse(text) as Omit<Answer, 'status'> : {}) });
+        resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, ...(res.headers['content-type']?.includes('json') ? JSON.parse(text) as Omit<Answer, 'status'> : {}) });
       });
     });
     req.on('error', reject).end(body);
   });
 }
 
-const order = JSON.stringify({ order_number: 'LG-1', currency: 'USD', items: [] }); // no token: placed without calling the API
+const order = JSON.stringify({ order_number: 'LG-1', currency: 'USD', items: [{ name: 'Seat', reference_number: 's1', cost: '10.00' }] }); // no token: placed without calling the API
 
 describe('local gateway', () => {
   it('logs an unexpected failure redacted under its request id, never the request fragment it quotes', async () => {
@@ -71,6 +71,21 @@ describe('local gateway', () => {
 
     expect(answer.status).toBe(400);
     expect(answer.error).toEqual({ type: 'invalid_request_error', code: 'invalid_path', message: expect.any(String), request_id: expect.any(String) });
+  });
+
+  it('answers 400 invalid_path on routes without path parameters too', async () => {
+    const answers = await Promise.all(['/api/v2/quotes%', '/api/v2/auth/token%zz', '/%C0%AF'].map((path) => send('POST', path, { 'content-type': 'application/json' }, '{}')));
+    for (const answer of answers) expect([answer.status, answer.error?.code]).toEqual([400, 'invalid_path']);
+  });
+
+  it('closes the connection after a 413, whose unread body must not be taken for the next request', async () => {
+    const answer = await send('POST', '/api/v2/quotes', { 'content-type': 'application/json' }, `{"x":"${'a'.repeat(300 * 1024)}"}`);
+    expect([answer.status, answer.error?.code, answer.connection]).toEqual([413, 'payload_too_large', 'close']);
+  });
+
+  it('answers what Node refuses before any route (headers over its limit) in the error envelope too', async () => {
+    const answer = await send('GET', '/api/v2/orders/x', { authorization: `JWT ${'a'.repeat(64 * 1024)}` });
+    expect([answer.status, answer.error?.type, answer.error?.code]).toEqual([431, 'invalid_request_error', 'headers_too_large']);
   });
 });
 
@@ -104,5 +119,16 @@ describe('demo back-end', () => {
     expect(crossSite).toMatchObject({ status: 403, error: { type: 'invalid_request_error', code: 'forbidden_origin' } });
     expect(noOrigin).toMatchObject({ status: 403, error: { type: 'invalid_request_error', code: 'forbidden_origin' } });
     expect(form).toMatchObject({ status: 415, error: { type: 'invalid_request_error', code: 'unsupported_media_type' } });
+  });
+
+  it('refuses an order body that is not an order with a 4xx in the envelope, never a 500 or a made-up order', async () => {
+    const { origin } = new URL(server.baseUrl);
+    const bodies = ['null', '"x"', '[]', '1', '{}', '{"a":1,"a":2}', `${'['.repeat(20_000)}${']'.repeat(20_000)}`, '{"order_number":"x","currency":"USD","items":[]}'];
+
+    const answers = await Promise.all(bodies.map((body) => send('POST', '/demo/place-order', { 'content-type': 'application/json', origin }, body)));
+
+    for (const [i, answer] of answers.entries()) {
+      expect([bodies[i]!.slice(0, 30), answer.status >= 400 && answer.status < 500, answer.error?.type]).toEqual([bodies[i]!.slice(0, 30), true, 'invalid_request_error']);
+    }
   });
 });

@@ -90,3 +90,37 @@ describe('a cancelled transaction', () => {
     for (const res of answers) expect(res.json.error.type).not.toBe('api_error');
   });
 });
+
+describe('what a body may not be, on every route that takes one', () => {
+  const routes = () => [
+    { path: '/api/v2/auth/token', headers: {} },
+    { path: '/api/v2/quotes', headers: { 'x-public-key': server.demo.public_key } },
+    { path: '/api/v2/orders', headers: server.auth },
+  ];
+  const send = (path: string, headers: Record<string, string>, body: string | Uint8Array) =>
+    fetch(`${server.baseUrl}${path}`, { method: 'POST', headers, body }).then(async (res) => ({ status: res.status, json: (await res.json()) as { error: { code: string; type: string } } }));
+
+  it('nested deeper than 32 levels: 400 nesting_too_deep, never a 500, however deep', async () => {
+    for (const depth of [33, 8_000, 60_000]) {
+      for (const { path, headers } of routes()) {
+        const res = await send(path, { ...headers, 'content-type': 'application/json' }, `${'['.repeat(depth)}${']'.repeat(depth)}`);
+        expect([path, depth, res.status, res.json.error.code]).toEqual([path, depth, 400, 'nesting_too_deep']);
+      }
+    }
+  });
+
+  it('without a Content-Type: 415', async () => {
+    for (const { path, headers } of routes()) {
+      const res = await send(path, headers, new TextEncoder().encode('{"currency":"USD","items":[{"reference_number":"nc","cost":"1"}]}'));
+      expect([path, res.status, res.json.error.code]).toEqual([path, 415, 'unsupported_media_type']);
+    }
+  });
+
+  it('bytes that are not UTF-8 (invalid, overlong, Latin-1, an encoded surrogate): 400 invalid_encoding, never silently replaced', async () => {
+    for (const bad of [[0xff], [0xc0, 0xaf], [0xe9], [0xed, 0xa0, 0x80]]) {
+      const body = Buffer.concat([Buffer.from('{"currency":"USD","items":[{"reference_number":"a'), Buffer.from(bad), Buffer.from('","cost":"1"}]}')]);
+      const res = await send('/api/v2/quotes', { 'x-public-key': server.demo.public_key, 'content-type': 'application/json' }, body);
+      expect([bad, res.status, res.json.error.code]).toEqual([bad, 400, 'invalid_encoding']);
+    }
+  });
+});

@@ -71,6 +71,20 @@ describe('a rotated secret', () => {
     expect(refused.json.error).toMatchObject({ type: 'authentication_error', code: 'token_revoked' });
     expect((await readOrder(await tokenOf(rotated))).status).toBe(404); // past auth: the order is simply not there
   });
+
+  it("takes the new secret's tokens at once, though the old status is still cached: a newer generation reads the status again", async () => {
+    const client = await service.newClient('Rotated Now Shop');
+    expect(await authorize(await tokenOf(client))).toEqual({ client_id: client.client_id }); // status cached at generation 1
+
+    const rotated = await rotateClientSecret(new DynamoClientStore(service.tables.doc, service.tables.main), client.client_id);
+    const fresh = await tokenOf(rotated);
+    counter.reset();
+
+    expect(await authorize(fresh)).toEqual({ client_id: client.client_id });
+    expect(counter.count).toBe(1); // the one refreshing read
+    expect(await authorize(fresh)).toEqual({ client_id: client.client_id });
+    expect(counter.count).toBe(1); // and the refreshed status is cached
+  });
 });
 
 describe('a disabled client (npm run client -- disable)', () => {
