@@ -20,7 +20,7 @@ export const BUNDLE_ALIASES: Record<string, string> = {
 /**
  * Every Lambda of the service: nodejs22.x on arm64, one handler file, bundled by esbuild
  * (minified, ESM, source maps), its own log group. Grants are given by the stack, one by one.
- * These bundling settings are the ones the bench measures (bench/run.ts).
+ * These bundling settings are the ones the bench measures (bench/sections/bundle.ts).
  */
 export const BUNDLING = {
   minify: true,
@@ -37,7 +37,7 @@ export const BUNDLING = {
 
 /**
  * The esbuild options NodejsFunction derives from BUNDLING, for builds outside CDK: the bench
- * (bench/run.ts) and the deployed-bundle test (lib/service-function.test.ts).
+ * (bench/sections/bundle.ts) and the deployed-bundle test (lib/service-function.test.ts).
  */
 export function esbuildOptionsFor(entry: string, aliases: Record<string, string> = BUNDLE_ALIASES): BuildOptions {
   return {

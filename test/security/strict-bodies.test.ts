@@ -97,7 +97,7 @@ describe('what a body may not be, on every route that takes one', () => {
     { path: '/api/v2/quotes', headers: { 'x-public-key': server.demo.public_key } },
     { path: '/api/v2/orders', headers: server.auth },
   ];
-  const send = (path: string, headers: Record<string, string>, body: string | Uint8Array) =>
+  const send = (path: string, headers: Record<string, string>, body: BodyInit) =>
     fetch(`${server.baseUrl}${path}`, { method: 'POST', headers, body }).then(async (res) => ({ status: res.status, json: (await res.json()) as { error: { code: string; type: string } } }));
 
   it('nested deeper than 32 levels: 400 nesting_too_deep, never a 500, however deep', async () => {

@@ -1,0 +1,111 @@
+import type { Context } from 'aws-lambda';
+import { SignJWT } from 'jose';
+import { apiEvent, type ApiEventInput } from '../scripts/api-events.js';
+import { createClient, type NewClientKeys } from '../shared/auth/clients.js';
+import { functionNames, type FunctionName } from '../shared/functions.js';
+import { DynamoClientStore } from '../shared/infra/client-store.js';
+import { sharedDocumentClient } from '../shared/infra/dynamo-client.js';
+
+/**
+ * What every section works on: the service's handlers imported in this process, a client with an
+ * access token and a quote, an order to read and change, the requests the sections send, and the
+ * token the baselines verify.
+ */
+export interface HandlerAnswer {
+  statusCode?: number;
+  body?: string;
+  isAuthorized?: boolean;
+}
+type Handler = (event: unknown, context: Context) => Promise<HandlerAnswer>;
+
+/** Lambda hands each invocation its own context object; so does the bench (middleware keeps per-request state there). */
+export const lambdaContext = (): Context => ({ awsRequestId: 'bench', functionName: 'bench', getRemainingTimeInMillis: () => 10_000 }) as unknown as Context;
+
+export const items = [
+  { name: 'Seat A1', reference_number: 'b-1', cost: '120.00' },
+  { name: 'Seat A2', reference_number: 'b-2', cost: '35.50' },
+];
+
+export interface OrderRequest extends ApiEventInput {
+  body: { token?: string; order_number: string; currency: string; items: typeof items };
+}
+
+export interface Fixtures {
+  handlers: Record<FunctionName, Handler>;
+  /** A handler called as API Gateway would: the authorizer with the request's headers, the others with an HTTP event. */
+  call: (name: FunctionName, input: ApiEventInput) => Promise<HandlerAnswer>;
+  client: NewClientKeys;
+  /** An access token of `client`. */
+  token: string;
+  /** An access token for a client's keys, issued by the auth-token handler. */
+  tokenFor: (keys: NewClientKeys) => Promise<string>;
+  /** An order of `client`'s to read and to PATCH. */
+  orderId: string;
+  requests: {
+    authToken: () => ApiEventInput;
+    quote: () => ApiEventInput;
+    /** Each call a fresh order number, since a repeat takes the duplicate path. */
+    optIn: () => OrderRequest;
+    optOut: () => OrderRequest;
+    /** An opt-in without a quote token: the handler reads the client's rate. */
+    optInWithoutToken: () => OrderRequest;
+    readOrder: (id: string) => ApiEventInput;
+    /** Replaces the item `from` with a VIP seat: a 404 when `from` is not in the order. */
+    changeOrder: (id: string, from: string) => ApiEventInput;
+    conversion: () => ApiEventInput;
+  };
+  /** An HS256 JWT signed with BASELINE_JWT_SECRET, for the baselines' `jwtVerify`. */
+  baselineToken: string;
+}
+
+/** Places an order through the handler; its id. */
+export const placeOrder = async (call: Fixtures['call'], request: OrderRequest): Promise<string> =>
+  (JSON.parse((await call('orders-create', request)).body!) as { service_order_id: string }).service_order_id;
+
+export async function createFixtures(): Promise<Fixtures> {
+  const handlers = Object.fromEntries(
+    await Promise.all(functionNames.map(async (name) => [name, ((await import(`../functions/${name}/handler.ts`)) as { handler: Handler }).handler] as const)),
+  ) as Record<FunctionName, Handler>;
+  const call = (name: FunctionName, input: ApiEventInput) =>
+    handlers[name](name === 'authorizer' ? { headers: input.headers } : apiEvent(input), lambdaContext());
+  const tokenFor = async ({ public_key, secret_key }: NewClientKeys) =>
+    (JSON.parse((await call('auth-token', { method: 'POST', path: '/api/v2/auth/token', body: { public_key, secret_key } })).body!) as { token: string }).token;
+
+  const client = await createClient(new DynamoClientStore(sharedDocumentClient(), process.env.TABLE_NAME!), { name: 'Bench Shop' });
+  const quoteRequest = (): ApiEventInput => ({
+    method: 'POST',
+    path: '/api/v2/quotes',
+    headers: { 'x-public-key': client.public_key },
+    body: { currency: 'USD', items },
+  });
+  const quote = JSON.parse((await call('quotes-create', quoteRequest())).body!) as { tokens: { opt_in: string; opt_out: string } };
+  let serial = 0;
+  const order = (prefix: string, token: string | undefined): OrderRequest => ({
+    method: 'POST',
+    path: '/api/v2/orders',
+    clientId: client.client_id,
+    body: { ...(token ? { token } : {}), order_number: `${prefix}-${serial++}`, currency: 'USD', items },
+  });
+  const requests: Fixtures['requests'] = {
+    authToken: () => ({ method: 'POST', path: '/api/v2/auth/token', body: { public_key: client.public_key, secret_key: client.secret_key } }),
+    quote: quoteRequest,
+    optIn: () => order('IN', quote.tokens.opt_in),
+    optOut: () => order('OUT', quote.tokens.opt_out),
+    optInWithoutToken: () => order('NT', undefined),
+    readOrder: (id) => ({ method: 'GET', path: `/api/v2/orders/${id}`, clientId: client.client_id }),
+    changeOrder: (id, from) => ({
+      method: 'PATCH',
+      path: `/api/v2/orders/${id}`,
+      clientId: client.client_id,
+      body: { items: [{ name: 'VIP', old_reference_number: from, reference_number: 'vip-1', cost: '200.00' }] },
+    }),
+    conversion: () => ({ method: 'GET', path: '/api/v2/metrics/conversion', clientId: client.client_id }),
+  };
+  const orderId = await placeOrder(call, requests.optIn());
+  const baselineToken = await new SignJWT({ sub: 'bench' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(new TextEncoder().encode(process.env.BASELINE_JWT_SECRET));
+  return { handlers, call, client, token: await tokenFor(client), tokenFor, orderId, requests, baselineToken };
+}
