@@ -27,7 +27,12 @@ export default tseslint.config(
   { files: ['lib/**', 'bin/**'], rules: { 'no-restricted-imports': 'off' } },
   {
     files: ['shared/domain/**'],
-    rules: restrict([{ group: ['**/infra/*', '**/http/*', '**/auth/*', '@aws-sdk/*'], message: 'shared/domain is pure: it imports nothing from infra, http or auth (use a port).' }]),
+    rules: restrict([
+      {
+        group: ['**/infra/*', '**/http/*', '**/auth/*', '@aws-sdk/*'],
+        message: 'shared/domain is pure: it imports nothing from infra, http or auth (use a port).',
+      },
+    ]),
   },
   {
     files: ['shared/infra/**'],

@@ -17,7 +17,15 @@ export default defineConfig({
     maxWorkers: 2,
     env: { POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
     projects: [
-      { extends: true, test: { ...shared, name: 'unit', include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'widget/**/*.test.ts', 'scripts/**/*.test.ts'], exclude: ['**/*.int.test.ts', '**/node_modules/**'] } },
+      {
+        extends: true,
+        test: {
+          ...shared,
+          name: 'unit',
+          include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'widget/**/*.test.ts', 'scripts/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+        },
+      },
       { extends: true, test: { ...shared, name: 'integration', include: ['**/*.int.test.ts'], exclude: ['**/node_modules/**'] } },
       { extends: true, test: { ...shared, name: 'infra', include: ['lib/**/*.test.ts'], testTimeout: 120_000 } },
       { extends: true, test: { ...shared, name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/security/**/*.test.ts'] } },

@@ -78,12 +78,15 @@ export class ApiStack extends Stack {
         ...(route.auth === 'access-token' ? { authorizer } : {}),
       });
       if (route.auth !== 'access-token' && added) {
-        NagSuppressions.addResourceSuppressions(added, [{
-          id: 'AwsSolutions-APIG4',
-          reason: route.auth === 'none'
-            ? 'The token route is where credentials are exchanged for an access token; it checks the secret key itself.'
-            : 'The quote route is called by the browser widget with the public key, which the handler checks; it reads one record and writes nothing.',
-        }]);
+        NagSuppressions.addResourceSuppressions(added, [
+          {
+            id: 'AwsSolutions-APIG4',
+            reason:
+              route.auth === 'none'
+                ? 'The token route is where credentials are exchanged for an access token; it checks the secret key itself.'
+                : 'The quote route is called by the browser widget with the public key, which the handler checks; it reads one record and writes nothing.',
+          },
+        ]);
       }
     }
 
@@ -99,18 +102,20 @@ export class ApiStack extends Stack {
       // JSON, no bodies, no headers: nothing personal or secret reaches the access log.
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
-        format: AccessLogFormat.custom(JSON.stringify({
-          requestId: '$context.requestId',
-          ip: '$context.identity.sourceIp',
-          requestTime: '$context.requestTime',
-          httpMethod: '$context.httpMethod',
-          routeKey: '$context.routeKey',
-          status: '$context.status',
-          responseLength: '$context.responseLength',
-          latency: '$context.responseLatency',
-          integrationError: '$context.integrationErrorMessage',
-          authorizerError: '$context.authorizer.error',
-        })),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            requestTime: '$context.requestTime',
+            httpMethod: '$context.httpMethod',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            responseLength: '$context.responseLength',
+            latency: '$context.responseLatency',
+            integrationError: '$context.integrationErrorMessage',
+            authorizerError: '$context.authorizer.error',
+          }),
+        ),
       },
     });
 

@@ -34,19 +34,33 @@ export class DataStack extends Stack {
     const signingKey = (kind: KeyKind, id: string, description: string, whyNoScheduledRotation: string) => {
       const secret = new Secret(this, id, {
         description,
-        generateSecretString: { secretStringTemplate: JSON.stringify({ kid: `${kind}-1` }), generateStringKey: 'secret', passwordLength: 64, excludePunctuation: true },
+        generateSecretString: {
+          secretStringTemplate: JSON.stringify({ kid: `${kind}-1` }),
+          generateStringKey: 'secret',
+          passwordLength: 64,
+          excludePunctuation: true,
+        },
         removalPolicy: RemovalPolicy.RETAIN,
       });
       NagSuppressions.addResourceSuppressions(secret, [{ id: 'AwsSolutions-SMG4', reason: whyNoScheduledRotation }]);
       return secret;
     };
-    const tokenKey = (kind: TokenKind) => signingKey(kind, `${kind[0]!.toUpperCase()}${kind.slice(1)}TokenKeys`, `HMAC key for ${kind} tokens of the Order Protection API`,
-      'Rotated by the operator by kid (README "Rotating signing keys"): the old key stays under `previous` for a grace period so live tokens keep verifying; a blind scheduled rotation would cut them off.');
+    const tokenKey = (kind: TokenKind) =>
+      signingKey(
+        kind,
+        `${kind[0]!.toUpperCase()}${kind.slice(1)}TokenKeys`,
+        `HMAC key for ${kind} tokens of the Order Protection API`,
+        'Rotated by the operator by kid (README "Rotating signing keys"): the old key stays under `previous` for a grace period so live tokens keep verifying; a blind scheduled rotation would cut them off.',
+      );
     this.signingKeys = {
       access: tokenKey('access'),
       quote: tokenKey('quote'),
-      'order-number': signingKey('order-number', 'OrderNumberKeys', 'HMAC key for the order-number hashes in the metrics table of the Order Protection API',
-        'Never rotated: the hash of an order number keys the checkout record that guards order-number uniqueness, so a new key would let every order number be used again.'),
+      'order-number': signingKey(
+        'order-number',
+        'OrderNumberKeys',
+        'HMAC key for the order-number hashes in the metrics table of the Order Protection API',
+        'Never rotated: the hash of an order number keys the checkout record that guards order-number uniqueness, so a new key would let every order number be used again.',
+      ),
     };
 
     new CfnOutput(this, 'MainTableName', { value: main.tableName });

@@ -23,20 +23,34 @@ export class Observability extends Construct {
     super(scope, id);
     const period = Duration.minutes(5);
     const alarm = (name: string, metric: Metric | MathExpression, threshold: number, description: string) =>
-      this.alarms.push(new Alarm(this, name, {
-        metric, threshold, evaluationPeriods: 1, alarmDescription: description,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD, treatMissingData: TreatMissingData.NOT_BREACHING,
-      }));
+      this.alarms.push(
+        new Alarm(this, name, {
+          metric,
+          threshold,
+          evaluationPeriods: 1,
+          alarmDescription: description,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          treatMissingData: TreatMissingData.NOT_BREACHING,
+        }),
+      );
 
     const requests = props.api.metricCount({ period });
     const serverErrors = props.api.metricServerError({ period });
-    const fiveXxRate = new MathExpression({ expression: 'IF(requests > 0, 100 * errors / requests, 0)', usingMetrics: { errors: serverErrors, requests }, label: '5xx rate (%)', period });
+    const fiveXxRate = new MathExpression({
+      expression: 'IF(requests > 0, 100 * errors / requests, 0)',
+      usingMetrics: { errors: serverErrors, requests },
+      label: '5xx rate (%)',
+      period,
+    });
     alarm('Api5xxRate', fiveXxRate, 1, 'More than 1% of API requests answered 5xx in 5 minutes.');
 
     const throttles = new MathExpression({
-      expression: Object.keys(props.functions).map((_, i) => `t${i}`).join(' + '),
+      expression: Object.keys(props.functions)
+        .map((_, i) => `t${i}`)
+        .join(' + '),
       usingMetrics: Object.fromEntries(Object.values(props.functions).map((fn, i) => [`t${i}`, fn.metricThrottles({ period, statistic: 'Sum' })])),
-      label: 'Lambda throttles', period,
+      label: 'Lambda throttles',
+      period,
     });
     alarm('LambdaThrottles', throttles, 1, 'A function was throttled (concurrency limit reached).');
 
@@ -44,10 +58,16 @@ export class Observability extends Construct {
     const dynamoSystemErrors = new MathExpression({
       expression: systemErrors.map((_, i) => `s${i}`).join(' + '),
       usingMetrics: Object.fromEntries(systemErrors.map((metric, i) => [`s${i}`, metric])),
-      label: 'DynamoDB system errors', period,
+      label: 'DynamoDB system errors',
+      period,
     });
     alarm('DynamoSystemErrors', dynamoSystemErrors, 1, 'DynamoDB answered with system errors (5xx on its side).');
-    alarm('AuthorizerErrors', props.authorizer.metricErrors({ period, statistic: 'Sum' }), 1, 'The authorizer failed (not: refused a token) — merchant routes cannot authenticate.');
+    alarm(
+      'AuthorizerErrors',
+      props.authorizer.metricErrors({ period, statistic: 'Sum' }),
+      1,
+      'The authorizer failed (not: refused a token) — merchant routes cannot authenticate.',
+    );
 
     const business = (name: string, dimensions: Record<string, string> = {}) =>
       new Metric({ namespace: 'OrderProtection', metricName: name, dimensionsMap: { service: 'order-protection', ...dimensions }, period, statistic: 'Sum' });
@@ -57,11 +77,19 @@ export class Observability extends Construct {
         [new TextWidget({ markdown: '# Order Protection API', width: 24, height: 1 })],
         [
           new GraphWidget({ title: 'Requests and errors', left: [requests, props.api.metricClientError({ period }), serverErrors], width: 12 }),
-          new GraphWidget({ title: 'Latency (p50, p99)', left: [props.api.metricLatency({ period, statistic: 'p50' }), props.api.metricLatency({ period, statistic: 'p99' })], width: 12 }),
+          new GraphWidget({
+            title: 'Latency (p50, p99)',
+            left: [props.api.metricLatency({ period, statistic: 'p50' }), props.api.metricLatency({ period, statistic: 'p99' })],
+            width: 12,
+          }),
         ],
         [
           new GraphWidget({ title: 'Checkouts', left: [business('OrdersOptedIn'), business('OrdersOptedOut')], width: 8 }),
-          new GraphWidget({ title: 'Policy changes', left: ['upgrade', 'downgrade', 'exchange'].map((t) => business('PolicyChanges', { change_type: t })), width: 8 }),
+          new GraphWidget({
+            title: 'Policy changes',
+            left: ['upgrade', 'downgrade', 'exchange'].map((t) => business('PolicyChanges', { change_type: t })),
+            width: 8,
+          }),
           new GraphWidget({ title: 'Function errors', left: Object.values(props.functions).map((fn) => fn.metricErrors({ period })), width: 8 }),
         ],
         [

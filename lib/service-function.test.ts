@@ -32,21 +32,39 @@ function invoke(env: Record<string, string>): { statusCode: number; body: string
   const event = apiEvent({ method: 'GET', path: '/api/v2/orders/0b6f1b4c-9d7e-4f5a-8c3b-2a1d0e9f8c7b', clientId: 'cl_bundle_test' });
   const script = `const m=await import(${JSON.stringify(join(work, 'index.mjs'))});const r=await m.handler(${JSON.stringify(event)},{awsRequestId:'t',getRemainingTimeInMillis:()=>9e3});process.stdout.write(JSON.stringify(r));`;
   const { PATH, HOME } = process.env;
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-    env: { PATH: PATH ?? '', HOME: HOME ?? '', AWS_REGION: 'us-east-1', TABLE_NAME: tables.main, METRICS_TABLE_NAME: tables.metrics, POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', AWS_ENDPOINT_URL_DYNAMODB: tables.endpoint, ...env },
-    encoding: 'utf8',
-  }));
+  return JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: {
+        PATH: PATH ?? '',
+        HOME: HOME ?? '',
+        AWS_REGION: 'us-east-1',
+        TABLE_NAME: tables.main,
+        METRICS_TABLE_NAME: tables.metrics,
+        POWERTOOLS_LOG_LEVEL: 'SILENT',
+        POWERTOOLS_METRICS_DISABLED: 'true',
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        AWS_ENDPOINT_URL_DYNAMODB: tables.endpoint,
+        ...env,
+      },
+      encoding: 'utf8',
+    }),
+  );
 }
 
 describe('deployed bundle', () => {
-  it('leaves the SDK\'s file, SSO and metadata credential providers out', () => {
+  it("leaves the SDK's file, SSO and metadata credential providers out", () => {
     // (Checked as booleans: a failing toContain would print the whole bundle.)
     expect(code.includes('defaultProvider::fromSSO')).toBe(false);
     expect(code.includes('defaultProvider::remoteProvider')).toBe(false);
   });
 
   it('reads DynamoDB with the credentials Lambda puts in the environment, whatever AWS_PROFILE says', () => {
-    const response = invoke({ AWS_ACCESS_KEY_ID: 'ASIABUNDLETEST', AWS_SECRET_ACCESS_KEY: 'secret', AWS_SESSION_TOKEN: 'session', AWS_PROFILE: 'no-such-profile' });
+    const response = invoke({
+      AWS_ACCESS_KEY_ID: 'ASIABUNDLETEST',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+      AWS_SESSION_TOKEN: 'session',
+      AWS_PROFILE: 'no-such-profile',
+    });
 
     // 404 is the answer of a query that ran: the order does not exist. A credentials failure would be a 500.
     expect(response.statusCode).toBe(404);

@@ -41,8 +41,16 @@ export const BUNDLING = {
  */
 export function esbuildOptionsFor(entry: string, aliases: Record<string, string> = BUNDLE_ALIASES): BuildOptions {
   return {
-    entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', minify: BUNDLING.minify, target: BUNDLING.target,
-    mainFields: BUNDLING.mainFields, banner: { js: BUNDLING.banner }, external: BUNDLING.externalModules, alias: aliases,
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    minify: BUNDLING.minify,
+    target: BUNDLING.target,
+    mainFields: BUNDLING.mainFields,
+    banner: { js: BUNDLING.banner },
+    external: BUNDLING.externalModules,
+    alias: aliases,
   };
 }
 
@@ -64,7 +72,9 @@ export class ServiceFunction extends Construct {
     // Its own role with an inline policy for its own log group, instead of the AWS-managed basic
     // execution role that may write to any log group.
     const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
-    role.addToPolicy(new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroup.logGroupArn, `${logGroup.logGroupArn}:*`] }));
+    role.addToPolicy(
+      new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroup.logGroupArn, `${logGroup.logGroupArn}:*`] }),
+    );
     this.fn = new NodejsFunction(this, 'Function', {
       entry: join(import.meta.dirname, '..', 'functions', props.name, 'handler.ts'),
       handler: 'handler',
@@ -83,17 +93,36 @@ export class ServiceFunction extends Construct {
         ...props.environment,
       },
       ...(props.readsSecrets
-        ? { paramsAndSecrets: ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, { cacheSize: 10, logLevel: ParamsAndSecretsLogLevel.WARN }) }
+        ? {
+            paramsAndSecrets: ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, {
+              cacheSize: 10,
+              logLevel: ParamsAndSecretsLogLevel.WARN,
+            }),
+          }
         : {}),
     });
     NagSuppressions.addResourceSuppressions(this.fn, [
       { id: 'AwsSolutions-L1', reason: 'Pinned to nodejs22.x on purpose: the runtime the service is built and tested for; upgrades are a deliberate change.' },
     ]);
-    NagSuppressions.addResourceSuppressions(role, [
-      { id: 'AwsSolutions-IAM5', reason: 'Log streams are created at run time with generated names; the wildcard is limited to streams of this function\'s own log group.', appliesTo: [{ regex: '/^Resource::.*:\\*$/g' }] },
-      ...(props.tracing
-        ? [{ id: 'AwsSolutions-IAM5', reason: 'X-Ray (tracing=true) accepts segments only on resource "*"; the actions are PutTraceSegments and PutTelemetryRecords.', appliesTo: ['Resource::*'] }]
-        : []),
-    ], true);
+    NagSuppressions.addResourceSuppressions(
+      role,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: "Log streams are created at run time with generated names; the wildcard is limited to streams of this function's own log group.",
+          appliesTo: [{ regex: '/^Resource::.*:\\*$/g' }],
+        },
+        ...(props.tracing
+          ? [
+              {
+                id: 'AwsSolutions-IAM5',
+                reason: 'X-Ray (tracing=true) accepts segments only on resource "*"; the actions are PutTraceSegments and PutTelemetryRecords.',
+                appliesTo: ['Resource::*'],
+              },
+            ]
+          : []),
+      ],
+      true,
+    );
   }
 }

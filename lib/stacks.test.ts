@@ -44,8 +44,7 @@ describe('cdk-nag AwsSolutions', () => {
 });
 
 type Resource = { Type: string; Properties: Record<string, any> };
-const resources = (template: Template, type: string): [string, Resource][] =>
-  Object.entries(template.findResources(type) as Record<string, Resource>);
+const resources = (template: Template, type: string): [string, Resource][] => Object.entries(template.findResources(type) as Record<string, Resource>);
 
 /** The logical id of the function whose id starts with the function's name. */
 function functionId(name: string): string {
@@ -71,7 +70,11 @@ describe('routes', () => {
   const routeResources = () => resources(api, 'AWS::ApiGatewayV2::Route');
 
   it('has one route per entry of the route table', () => {
-    expect(routeResources().map(([, r]) => r.Properties.RouteKey).sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+    expect(
+      routeResources()
+        .map(([, r]) => r.Properties.RouteKey)
+        .sort(),
+    ).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
   });
 
   it('puts the access-token authorizer on every merchant route and on no other', () => {
@@ -87,7 +90,12 @@ describe('routes', () => {
   });
 
   it('uses a simple-response Lambda authorizer that is never cached', () => {
-    api.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', { AuthorizerType: 'REQUEST', EnableSimpleResponses: true, AuthorizerResultTtlInSeconds: 0, AuthorizerPayloadFormatVersion: '2.0' });
+    api.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      AuthorizerType: 'REQUEST',
+      EnableSimpleResponses: true,
+      AuthorizerResultTtlInSeconds: 0,
+      AuthorizerPayloadFormatVersion: '2.0',
+    });
   });
 });
 
@@ -96,7 +104,10 @@ describe('tables', () => {
     const tables = resources(data, 'AWS::DynamoDB::GlobalTable');
     expect(tables).toHaveLength(2);
     for (const [, table] of tables) {
-      expect(table.Properties.Replicas[0]).toMatchObject({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true }, DeletionProtectionEnabled: true });
+      expect(table.Properties.Replicas[0]).toMatchObject({
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        DeletionProtectionEnabled: true,
+      });
     }
     data.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
   });
@@ -130,8 +141,11 @@ describe('least privilege', () => {
 
   it('lets only the functions that sign, verify or hash read each key secret', () => {
     const readers = (secret: 'AccessTokenKeys' | 'QuoteTokenKeys' | 'OrderNumberKeys') =>
-      Object.keys(expected).filter((name) =>
-        statementsOf(name).some((s) => actionsOf(s).includes('secretsmanager:GetSecretValue') && new RegExp(secret).test(JSON.stringify(s.Resource)))).sort();
+      Object.keys(expected)
+        .filter((name) =>
+          statementsOf(name).some((s) => actionsOf(s).includes('secretsmanager:GetSecretValue') && new RegExp(secret).test(JSON.stringify(s.Resource))),
+        )
+        .sort();
 
     expect(readers('AccessTokenKeys')).toEqual(['auth-token', 'authorizer']);
     expect(readers('QuoteTokenKeys')).toEqual(['orders-create', 'quotes-create']);
@@ -156,7 +170,14 @@ describe('the stage', () => {
 describe('observability', () => {
   it('alarms on the 5xx rate, throttles, DynamoDB system errors and authorizer errors, and has a dashboard', () => {
     const alarms = resources(api, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties.AlarmDescription as string);
-    expect(alarms).toEqual(expect.arrayContaining([expect.stringContaining('5xx'), expect.stringContaining('throttled'), expect.stringContaining('DynamoDB'), expect.stringContaining('authorizer')]));
+    expect(alarms).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('5xx'),
+        expect.stringContaining('throttled'),
+        expect.stringContaining('DynamoDB'),
+        expect.stringContaining('authorizer'),
+      ]),
+    );
     api.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
   });
 

@@ -45,7 +45,12 @@ export function matchRoute(method: string, path: string): { routeKey: string; pa
   for (const route of routes) {
     if (route.method !== method) continue;
     const names: string[] = [];
-    const pattern = new RegExp(`^${route.path.replace(/\{(\w+)\}/g, (_m, name: string) => { names.push(name); return '([^/]+)'; })}$`);
+    const pattern = new RegExp(
+      `^${route.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+        names.push(name);
+        return '([^/]+)';
+      })}$`,
+    );
     const match = pattern.exec(trimmed);
     if (match) {
       const pathParameters = names.length ? Object.fromEntries(names.map((name, i) => [name, decodePath(match[i + 1] ?? '')])) : undefined;
@@ -59,9 +64,8 @@ export function apiEvent(input: ApiEventInput): ApiEvent {
   const route = matchRoute(input.method, input.path);
   const body = input.rawBody ?? (input.body === undefined ? undefined : JSON.stringify(input.body));
   const headers = { ...(body === undefined || input.asSent ? {} : { 'content-type': 'application/json' }), ...input.headers };
-  const authorizer = input.clientId || input.authError
-    ? { lambda: input.clientId ? { client_id: input.clientId } : { auth_error: input.authError } }
-    : undefined;
+  const authorizer =
+    input.clientId || input.authError ? { lambda: input.clientId ? { client_id: input.clientId } : { auth_error: input.authError } } : undefined;
   const query = new URLSearchParams(input.query ?? {}).toString();
   return {
     version: '2.0',

@@ -62,7 +62,8 @@ async function main(): Promise<void> {
   if (command === 'create') {
     if (!values.name?.trim()) fail('create needs --name');
     const ratePpm = values.rate === undefined ? undefined : parseRate(values.rate);
-    if (ratePpm === undefined && values.rate !== undefined) fail(`--rate must be a decimal above 0 and at most 1 with up to 6 digits, e.g. 0.085 (got "${values.rate}")`);
+    if (ratePpm === undefined && values.rate !== undefined)
+      fail(`--rate must be a decimal above 0 and at most 1 with up to 6 digits, e.g. 0.085 (got "${values.rate}")`);
     keys = await createClient(store, { name: values.name.trim(), ratePpm, mode: values.live ? 'live' : 'test' });
   } else if (command === 'rotate-secret') {
     if (!clientId) fail('rotate-secret needs --client-id');

@@ -17,7 +17,8 @@ function sameOriginOnly(route: StaticRoute, ownHosts: string[], { post = false }
   return async (req, body) => {
     const host = req.headers.host ?? '';
     if (!ownHosts.includes(host)) throw new AppError(403, 'invalid_request_error', 'forbidden_host', `The demo answers only on ${ownHosts.join(' and ')}.`);
-    if (post && req.headers.origin !== `http://${host}`) throw new AppError(403, 'invalid_request_error', 'forbidden_origin', 'The demo back-end takes orders only from its own checkout page.');
+    if (post && req.headers.origin !== `http://${host}`)
+      throw new AppError(403, 'invalid_request_error', 'forbidden_origin', 'The demo back-end takes orders only from its own checkout page.');
     return route(req, body);
   };
 }
@@ -43,7 +44,11 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
   let token: { value: string; expires: number } | undefined;
   async function accessToken(): Promise<string> {
     if (token && token.expires > Date.now() + 30_000) return token.value;
-    const res = await fetch(`${baseUrl}/api/v2/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ public_key: demo.public_key, secret_key: demo.secret_key }) });
+    const res = await fetch(`${baseUrl}/api/v2/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ public_key: demo.public_key, secret_key: demo.secret_key }),
+    });
     const body = (await res.json()) as { token: string; expires_in: number };
     token = { value: body.token, expires: Date.now() + body.expires_in * 1000 };
     return token.value;
@@ -56,22 +61,34 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
   const pages: Record<string, StaticRoute> = {
     'GET /': () => html(checkoutPage(demo.public_key)),
     'GET /dashboard': () => html(dashboardPage()),
-    'GET /widget.js': async () => ({ status: 200, headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }, body: await buildWidget() }),
+    'GET /widget.js': async () => ({
+      status: 200,
+      headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' },
+      body: await buildWidget(),
+    }),
 
     // The merchant's back-end: always sends the widget's token. Without one (the widget could not
     // reach the API) it does not call the API at all: an order without a token is an opt-in
     // (spec rule 2), which the customer did not choose.
     'POST /demo/place-order': async (req, body) => {
       const order = parseOrder(req.headers['content-type'], body);
-      if (!order.token) return json(200, { outcome: 'placed_without_protection', summary: `Order ${order.order_number} placed. Refund protection was not available, so none was added.` });
+      if (!order.token)
+        return json(200, {
+          outcome: 'placed_without_protection',
+          summary: `Order ${order.order_number} placed. Refund protection was not available, so none was added.`,
+        });
       const res = await fetch(`${baseUrl}/api/v2/orders`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `JWT ${await accessToken()}`, 'idempotency-key': `demo-${order.order_number}` },
         body: JSON.stringify(order),
       });
       if (res.status === 204) return json(200, { outcome: 'opted_out', summary: `Order ${order.order_number} placed. Opt-out logged (204): no protection.` });
-      const answer = (await res.json()) as { policies?: { policy_number: string; status: string; premium: string; item: { name: string } }[]; error?: { message: string } };
-      if (res.status !== 201 || !answer.policies) return json(200, { outcome: 'failed', summary: `The API answered ${res.status}: ${answer.error?.message ?? 'unexpected answer'}` });
+      const answer = (await res.json()) as {
+        policies?: { policy_number: string; status: string; premium: string; item: { name: string } }[];
+        error?: { message: string };
+      };
+      if (res.status !== 201 || !answer.policies)
+        return json(200, { outcome: 'failed', summary: `The API answered ${res.status}: ${answer.error?.message ?? 'unexpected answer'}` });
       const lines = answer.policies.map((p) => `  ${p.policy_number}  ${p.item.name}  premium $${p.premium}  ${p.status}`);
       return json(200, { outcome: 'protected', summary: `Order ${order.order_number} placed with refund protection (201):\n${lines.join('\n')}` });
     },

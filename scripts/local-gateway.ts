@@ -18,7 +18,11 @@ type LambdaHandler = (event: unknown, context: Context) => Promise<APIGatewayPro
 type StaticAnswer = { status: number; headers: Record<string, string>; body: string };
 export type StaticRoute = (req: IncomingMessage, body: string) => StaticAnswer | Promise<StaticAnswer>;
 
-const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type,x-public-key', 'access-control-allow-methods': 'POST,OPTIONS' };
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers': 'content-type,x-public-key',
+  'access-control-allow-methods': 'POST,OPTIONS',
+};
 
 const handlers = new Map<FunctionName, Promise<LambdaHandler>>();
 function loadHandler(name: FunctionName): Promise<LambdaHandler> {
@@ -77,9 +81,16 @@ function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2, ex
 }
 
 const headersOf = (req: IncomingMessage): Record<string, string> =>
-  Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(',') : value ?? '']));
+  Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(',') : (value ?? '')]));
 
-async function invoke(route: Route, req: IncomingMessage, url: URL, body: Buffer, requestId: string, pathParameters?: Record<string, string>): Promise<APIGatewayProxyStructuredResultV2> {
+async function invoke(
+  route: Route,
+  req: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  requestId: string,
+  pathParameters?: Record<string, string>,
+): Promise<APIGatewayProxyStructuredResultV2> {
   const headers = headersOf(req);
   let authorizerAnswer: { clientId?: string; authError?: string } = {};
   if (route.auth === 'access-token') {
@@ -155,9 +166,12 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): v
     return;
   }
   const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-  const error = status === 431
-    ? new AppError(431, 'invalid_request_error', 'headers_too_large', 'The request headers are too large.')
-    : new AppError(400, 'invalid_request_error', 'malformed_request', 'The request is not valid HTTP/1.1.');
+  const error =
+    status === 431
+      ? new AppError(431, 'invalid_request_error', 'headers_too_large', 'The request headers are too large.')
+      : new AppError(400, 'invalid_request_error', 'malformed_request', 'The request is not valid HTTP/1.1.');
   const body = errorResponse(error, randomUUID()).body ?? '';
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }

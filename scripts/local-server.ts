@@ -16,7 +16,12 @@ import { startLocalStack, type LocalDynamo } from './local-stack.js';
  * `npm start`: DynamoDB Local in memory (or DYNAMODB_ENDPOINT), the tables, fresh signing keys, a
  * demo client, and the API on PORT — the deployed handlers behind a local stand-in for API Gateway.
  */
-export interface LocalServer { baseUrl: string; demo: NewClientKeys; server: Server; stop(): Promise<void> }
+export interface LocalServer {
+  baseUrl: string;
+  demo: NewClientKeys;
+  server: Server;
+  stop(): Promise<void>;
+}
 
 export interface LocalServerOptions {
   port?: number;
@@ -35,7 +40,11 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   }
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true'; // EMF lines are for CloudWatch, not a terminal
   // Every start signs with new keys: tokens from an earlier run stop working, as after a rotation.
-  process.env.SIGNING_KEYS ||= JSON.stringify({ access: generateKeySet('access'), quote: generateKeySet('quote'), 'order-number': generateKeySet('order-number') });
+  process.env.SIGNING_KEYS ||= JSON.stringify({
+    access: generateKeySet('access'),
+    quote: generateKeySet('quote'),
+    'order-number': generateKeySet('order-number'),
+  });
   const config = loadConfig();
   const dynamo: LocalDynamo = await startLocalStack({
     port: options.dynamoPort,

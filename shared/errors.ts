@@ -2,11 +2,7 @@
  * The one error taxonomy of the service. Every non-2xx answer is an AppError (or becomes an
  * InternalError) and is rendered into the envelope by `errorResponse` in `shared/http/envelope.ts`.
  */
-export type ErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'rate_limit_error'
-  | 'api_error';
+export type ErrorType = 'invalid_request_error' | 'authentication_error' | 'rate_limit_error' | 'api_error';
 
 export class AppError extends Error {
   constructor(
@@ -70,7 +66,11 @@ export class ValidationError extends AppError {
 
 /** 429; `retryAfterSeconds` becomes a Retry-After header when known. */
 export class RateLimitError extends AppError {
-  constructor(code = 'rate_limited', message = 'Too many requests; retry later.', readonly retryAfterSeconds?: number) {
+  constructor(
+    code = 'rate_limited',
+    message = 'Too many requests; retry later.',
+    readonly retryAfterSeconds?: number,
+  ) {
     super(429, 'rate_limit_error', code, message);
   }
 }

@@ -17,8 +17,11 @@ const TokenRequest = v.strictObject({
 });
 
 /** POST /api/v2/auth/token: exchanges a client's keys for a short-lived access token (429 while the key is locked). */
-export const handler = httpHandler(async (event) => {
-  const { public_key, secret_key } = parseInput(TokenRequest, event.body);
-  const token = await issueAccessToken(deps, public_key, secret_key);
-  return jsonResponse(200, token, { 'cache-control': 'no-store' });
-}, { jsonBody: true });
+export const handler = httpHandler(
+  async (event) => {
+    const { public_key, secret_key } = parseInput(TokenRequest, event.body);
+    const token = await issueAccessToken(deps, public_key, secret_key);
+    return jsonResponse(200, token, { 'cache-control': 'no-store' });
+  },
+  { jsonBody: true },
+);

@@ -24,7 +24,9 @@ const deps = {
  * failed check travels as `auth_error` and the handler's middleware answers 401 in the error
  * envelope before any business code runs (see README "Authentication").
  */
-export async function handler(event: Pick<APIGatewayRequestAuthorizerEventV2, 'headers'>): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>> {
+export async function handler(
+  event: Pick<APIGatewayRequestAuthorizerEventV2, 'headers'>,
+): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>> {
   const header = event.headers?.authorization ?? event.headers?.Authorization;
   const token = header ? SCHEME.exec(header.trim())?.[1] : undefined;
   if (!token) return { isAuthorized: true, context: { auth_error: 'missing' } };

@@ -19,13 +19,22 @@ const ConversionQuery = v.pipe(
     const end = to ?? new Date().toISOString().slice(0, 10);
     return { to: end, from: from ?? new Date(Date.parse(end) - 29 * DAY_MS).toISOString().slice(0, 10) };
   }),
-  v.forward(v.check(({ from, to }) => from <= to, 'must not be after to'), ['from']),
-  v.forward(v.check(({ from, to }) => (Date.parse(to) - Date.parse(from)) / DAY_MS < MAX_DAYS, `must be at most ${MAX_DAYS} days before to`), ['from']),
+  v.forward(
+    v.check(({ from, to }) => from <= to, 'must not be after to'),
+    ['from'],
+  ),
+  v.forward(
+    v.check(({ from, to }) => (Date.parse(to) - Date.parse(from)) / DAY_MS < MAX_DAYS, `must be at most ${MAX_DAYS} days before to`),
+    ['from'],
+  ),
 );
 
 /** GET /api/v2/metrics/conversion?from=&to=: opt-ins vs opt-outs per UTC day (default: last 30 days). */
-export const handler = httpHandler(async (event, info) => {
-  const { from, to } = parseInput(ConversionQuery, event.queryStringParameters ?? {});
-  const counts = await metrics.dailyCounts(clientIdOf(info), from, to);
-  return jsonResponse(200, conversionReport(from, to, counts));
-}, { authenticated: true });
+export const handler = httpHandler(
+  async (event, info) => {
+    const { from, to } = parseInput(ConversionQuery, event.queryStringParameters ?? {});
+    const counts = await metrics.dailyCounts(clientIdOf(info), from, to);
+    return jsonResponse(200, conversionReport(from, to, counts));
+  },
+  { authenticated: true },
+);

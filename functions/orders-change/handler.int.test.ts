@@ -13,7 +13,12 @@ beforeAll(async () => {
 afterAll(() => service.stop());
 
 async function newOrder(...costs: string[]): Promise<string> {
-  const res = await service.call('orders-create', { method: 'POST', path: '/api/v2/orders', clientId, body: { order_number: uniqueOrderNumber('chg'), currency: 'USD', items: cartItems(...costs) } });
+  const res = await service.call('orders-create', {
+    method: 'POST',
+    path: '/api/v2/orders',
+    clientId,
+    body: { order_number: uniqueOrderNumber('chg'), currency: 'USD', items: cartItems(...costs) },
+  });
   if (res.status !== 201) throw new Error(res.body);
   return res.json.service_order_id;
 }
@@ -25,12 +30,14 @@ const read = (orderId: string) => service.call('orders-read', { method: 'GET', p
 
 /** Every stored record of the order, as DynamoDB holds it. */
 async function storedRecords(orderId: string) {
-  const { Items = [] } = await service.tables.doc.send(new QueryCommand({
-    TableName: service.tables.main,
-    KeyConditionExpression: 'PK = :pk',
-    ExpressionAttributeValues: { ':pk': `CLIENT#${clientId}#ORDER#${orderId}` },
-    ConsistentRead: true,
-  }));
+  const { Items = [] } = await service.tables.doc.send(
+    new QueryCommand({
+      TableName: service.tables.main,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': `CLIENT#${clientId}#ORDER#${orderId}` },
+      ConsistentRead: true,
+    }),
+  );
   return Items;
 }
 
@@ -50,7 +57,9 @@ describe('PATCH /orders/{id}/', () => {
     expect(res.status).toBe(200);
     expect(res.json.items.map((i: { reference_number: string }) => i.reference_number)).toEqual(['vip-1', 'bal-2', 'seat-3b']);
     expect(res.json.policies.map((p: { change_type: string; status: string }) => [p.change_type, p.status])).toEqual([
-      ['upgrade', 'Issued'], ['downgrade', 'Issued'], ['exchange', 'Issued'],
+      ['upgrade', 'Issued'],
+      ['downgrade', 'Issued'],
+      ['exchange', 'Issued'],
     ]);
     expect(res.json.policies[0].premium).toBe('12.75');
     expect(res.json.subtotal).toBe('330.00');
@@ -60,15 +69,41 @@ describe('PATCH /orders/{id}/', () => {
     const replaced = after.items.find((i: { reference_number: string }) => i.reference_number === 'seat-1');
     const replacement = after.items.find((i: { reference_number: string }) => i.reference_number === 'vip-1');
     expect(replacement.event_id).toBe(replaced.event_id);
-    expect(res.json.policies[0].replaces).toBe(after.policies.find((p: { item: { reference_number: string } }) => p.item.reference_number === 'seat-1').policy_number);
+    expect(res.json.policies[0].replaces).toBe(
+      after.policies.find((p: { item: { reference_number: string } }) => p.item.reference_number === 'seat-1').policy_number,
+    );
   });
 
   const failingThirdElements: [string, unknown, number, string, string][] = [
-    ['unknown old reference', { name: 'X', old_reference_number: 'nope', reference_number: 'x-3', cost: '5' }, 404, 'item_not_found', 'items[2].old_reference_number'],
-    ['reference already in the order', { name: 'X', old_reference_number: 'seat-3', reference_number: 'seat-1', cost: '5' }, 409, 'reference_exists', 'items[2].reference_number'],
-    ['reference repeated in the body', { name: 'X', old_reference_number: 'seat-3', reference_number: 'new-1', cost: '5' }, 422, 'duplicate_reference', 'items[2].reference_number'],
+    [
+      'unknown old reference',
+      { name: 'X', old_reference_number: 'nope', reference_number: 'x-3', cost: '5' },
+      404,
+      'item_not_found',
+      'items[2].old_reference_number',
+    ],
+    [
+      'reference already in the order',
+      { name: 'X', old_reference_number: 'seat-3', reference_number: 'seat-1', cost: '5' },
+      409,
+      'reference_exists',
+      'items[2].reference_number',
+    ],
+    [
+      'reference repeated in the body',
+      { name: 'X', old_reference_number: 'seat-3', reference_number: 'new-1', cost: '5' },
+      422,
+      'duplicate_reference',
+      'items[2].reference_number',
+    ],
     ['invalid cost', { name: 'X', old_reference_number: 'seat-3', reference_number: 'x-3', cost: '5.001' }, 422, 'validation_failed', 'items[2].cost'],
-    ['policy already changed', { name: 'X', old_reference_number: 'seat-4', reference_number: 'x-3', cost: '5' }, 409, 'policy_not_issued', 'items[2].old_reference_number'],
+    [
+      'policy already changed',
+      { name: 'X', old_reference_number: 'seat-4', reference_number: 'x-3', cost: '5' },
+      409,
+      'policy_not_issued',
+      'items[2].old_reference_number',
+    ],
   ];
 
   it.each(failingThirdElements)('changes nothing at all when the third element fails: %s', async (_name, third, status, code, param) => {
@@ -90,8 +125,11 @@ describe('PATCH /orders/{id}/', () => {
   it('lets exactly one of 20 concurrent changes of the same policy win; the others get 409', async () => {
     const orderId = await newOrder('50.00');
 
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      change(orderId, [{ name: `Try ${i}`, old_reference_number: 'seat-1', reference_number: `try-${i}`, cost: '60.00' }])));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        change(orderId, [{ name: `Try ${i}`, old_reference_number: 'seat-1', reference_number: `try-${i}`, cost: '60.00' }]),
+      ),
+    );
 
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);

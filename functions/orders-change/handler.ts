@@ -24,16 +24,25 @@ const idempotency = new DynamoIdempotencyStore(sharedDocumentClient(), config.ta
 const replay = orderReplayer(deps.orders, 200);
 
 /** PATCH /api/v2/orders/{id}/: upgrade, downgrade or exchange items; 200 with only the new ones. */
-export const handler = httpHandler(async (event, info) => {
-  const { items } = parseInput(ChangeOrderRequest, event.body);
-  const id = event.pathParameters?.id;
-  if (!isOrderId(id)) throw new NotFoundError('order_not_found', 'No order with this id.');
-  return idempotent(idempotency, event, info, async (receipt) => {
-    const { order, replacements } = await changeOrder(deps, clientIdOf(info), id, items, receipt);
-    for (const type of ['upgrade', 'downgrade', 'exchange'] as const) {
-      const count = replacements.filter((item) => item.policy.change_type === type).length;
-      if (count) countMetric('PolicyChanges', count, { change_type: type });
-    }
-    return jsonResponse(200, orderView(order, replacements));
-  }, replay);
-}, { jsonBody: true, authenticated: true });
+export const handler = httpHandler(
+  async (event, info) => {
+    const { items } = parseInput(ChangeOrderRequest, event.body);
+    const id = event.pathParameters?.id;
+    if (!isOrderId(id)) throw new NotFoundError('order_not_found', 'No order with this id.');
+    return idempotent(
+      idempotency,
+      event,
+      info,
+      async (receipt) => {
+        const { order, replacements } = await changeOrder(deps, clientIdOf(info), id, items, receipt);
+        for (const type of ['upgrade', 'downgrade', 'exchange'] as const) {
+          const count = replacements.filter((item) => item.policy.change_type === type).length;
+          if (count) countMetric('PolicyChanges', count, { change_type: type });
+        }
+        return jsonResponse(200, orderView(order, replacements));
+      },
+      replay,
+    );
+  },
+  { jsonBody: true, authenticated: true },
+);

@@ -49,7 +49,9 @@ describe('opt-out orders', () => {
     const orderNumber = uniqueOrderNumber('replay');
     const dayBefore = await todaysCounts(client.client_id);
 
-    const answers = await Promise.all(Array.from({ length: 10 }, () => orders(client.client_id, { token: quote.tokens.opt_out, order_number: orderNumber, currency: 'USD', items })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => orders(client.client_id, { token: quote.tokens.opt_out, order_number: orderNumber, currency: 'USD', items })),
+    );
 
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(204));
     const orderHash = await hashOrderNumber(client.client_id, orderNumber);
@@ -71,14 +73,25 @@ describe('opt-in orders', () => {
     const quote = await quoteFor(service, client.public_key, items);
     const countsBefore = await todaysCounts(client.client_id);
 
-    const res = await orders(client.client_id, { token: quote.tokens.opt_in, order_number: uniqueOrderNumber('in'), currency: 'usd', items, customer: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' } });
+    const res = await orders(client.client_id, {
+      token: quote.tokens.opt_in,
+      order_number: uniqueOrderNumber('in'),
+      currency: 'usd',
+      items,
+      customer: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+    });
 
     expect(res.status).toBe(201);
     expect(res.json.currency).toBe('USD');
     expect(res.json.subtotal).toBe('120.10');
     expect(res.json.policies.map((p: { premium: string }) => p.premium)).toEqual(quote.items.map((i) => i.premium));
     expect(res.json.policies.every((p: { status: string }) => p.status === 'Issued')).toBe(true);
-    const read = await service.call('orders-read', { method: 'GET', path: `/api/v2/orders/${res.json.service_order_id}/`, pathParameters: { id: res.json.service_order_id }, clientId: client.client_id });
+    const read = await service.call('orders-read', {
+      method: 'GET',
+      path: `/api/v2/orders/${res.json.service_order_id}/`,
+      pathParameters: { id: res.json.service_order_id },
+      clientId: client.client_id,
+    });
     expect(read.status).toBe(200);
     expect(read.json).toEqual(res.json);
     expect((await todaysCounts(client.client_id)).opt_in - countsBefore.opt_in).toBe(1);
@@ -109,11 +122,7 @@ describe('opt-in orders', () => {
     const order = (items: unknown[]) => orders(client.client_id, { token: quote.tokens.opt_in, order_number: uniqueOrderNumber('mm'), currency: 'USD', items });
     const [seat1, seat2] = cartItems('50.00', '60.00');
 
-    const answers = [
-      await order(cartItems('50.00', '61.00')),
-      await order([seat1, { ...seat2, reference_number: 'seat-9' }]),
-      await order([seat1]),
-    ];
+    const answers = [await order(cartItems('50.00', '61.00')), await order([seat1, { ...seat2, reference_number: 'seat-9' }]), await order([seat1])];
     const inAnotherOrder = await order([seat2, seat1]);
 
     for (const res of answers) expect([res.status, res.json.error.code, res.json.error.param]).toEqual([422, 'quote_mismatch', 'items']);
@@ -128,8 +137,18 @@ describe('between clients', () => {
     const othersQuote = await quoteFor(service, other.public_key, items);
     const mine = await orders(client.client_id, { order_number: uniqueOrderNumber('mine'), currency: 'USD', items });
 
-    const usingTheirToken = await orders(client.client_id, { token: othersQuote.tokens.opt_in, order_number: uniqueOrderNumber('theirs'), currency: 'USD', items });
-    const readingMine = await service.call('orders-read', { method: 'GET', path: `/api/v2/orders/${mine.json.service_order_id}`, pathParameters: { id: mine.json.service_order_id }, clientId: other.client_id });
+    const usingTheirToken = await orders(client.client_id, {
+      token: othersQuote.tokens.opt_in,
+      order_number: uniqueOrderNumber('theirs'),
+      currency: 'USD',
+      items,
+    });
+    const readingMine = await service.call('orders-read', {
+      method: 'GET',
+      path: `/api/v2/orders/${mine.json.service_order_id}`,
+      pathParameters: { id: mine.json.service_order_id },
+      clientId: other.client_id,
+    });
 
     expect(usingTheirToken.status).toBe(422);
     expect(usingTheirToken.json.error.code).toBe('invalid_quote_token');

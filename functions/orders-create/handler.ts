@@ -32,11 +32,20 @@ const idempotency = new DynamoIdempotencyStore(doc, config.tableName);
 const replay = orderReplayer(deps.orders, 201);
 
 /** POST /api/v2/orders: 204 for a logged opt-out, 201 with the Order for a protected order. */
-export const handler = httpHandler(async (event, info) => {
-  const input = parseInput(CreateOrderRequest, event.body);
-  return idempotent(idempotency, event, info, async (receipt) => {
-    const result = await createOrder(deps, clientIdOf(info), input, receipt);
-    countMetric(result.kind === 'opted_out' ? 'OrdersOptedOut' : 'OrdersOptedIn', 1);
-    return result.kind === 'opted_out' ? emptyResponse(204) : jsonResponse(201, orderView(result.order));
-  }, replay);
-}, { jsonBody: true, authenticated: true });
+export const handler = httpHandler(
+  async (event, info) => {
+    const input = parseInput(CreateOrderRequest, event.body);
+    return idempotent(
+      idempotency,
+      event,
+      info,
+      async (receipt) => {
+        const result = await createOrder(deps, clientIdOf(info), input, receipt);
+        countMetric(result.kind === 'opted_out' ? 'OrdersOptedOut' : 'OrdersOptedIn', 1);
+        return result.kind === 'opted_out' ? emptyResponse(204) : jsonResponse(201, orderView(result.order));
+      },
+      replay,
+    );
+  },
+  { jsonBody: true, authenticated: true },
+);

@@ -11,9 +11,12 @@ const config = loadConfig();
 const orders = new DynamoOrderStore(sharedDocumentClient(), config.tableName, config.metricsTableName);
 
 /** GET /api/v2/orders/{id}/: the whole order, only for the client that owns it. */
-export const handler = httpHandler(async (event, info) => {
-  const id = event.pathParameters?.id;
-  const order = isOrderId(id) ? await orders.get(clientIdOf(info), id) : undefined;
-  if (!order) throw new NotFoundError('order_not_found', 'No order with this id.');
-  return jsonResponse(200, orderView(order));
-}, { authenticated: true });
+export const handler = httpHandler(
+  async (event, info) => {
+    const id = event.pathParameters?.id;
+    const order = isOrderId(id) ? await orders.get(clientIdOf(info), id) : undefined;
+    if (!order) throw new NotFoundError('order_not_found', 'No order with this id.');
+    return jsonResponse(200, orderView(order));
+  },
+  { authenticated: true },
+);

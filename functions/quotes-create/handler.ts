@@ -22,22 +22,25 @@ const deps = {
 };
 
 /** POST /api/v2/quotes: called by the widget with the client's public key. */
-export const handler = httpHandler(async (event) => {
-  const publicKey = event.headers['x-public-key'];
-  if (!publicKey || publicKey.length > 255) throw new AuthenticationError('invalid_public_key', 'The X-Public-Key header must carry your public key.');
-  const input = parseInput(QuoteRequest, event.body);
-  const { quote, tokens, expiresAt } = await createQuote(deps, publicKey, input);
-  return jsonResponse(201, {
-    quote_id: quote.quote_id,
-    currency: quote.currency,
-    items: quote.items.map((item) => ({
-      reference_number: item.reference_number,
-      cost: formatCents(item.cost),
-      premium: formatCents(item.premium),
-      coverage_amount: formatCents(item.cost),
-    })),
-    premium_total: formatCents(premiumTotal(quote.items)),
-    expires_at: expiresAt.toISOString(),
-    tokens,
-  });
-}, { jsonBody: true });
+export const handler = httpHandler(
+  async (event) => {
+    const publicKey = event.headers['x-public-key'];
+    if (!publicKey || publicKey.length > 255) throw new AuthenticationError('invalid_public_key', 'The X-Public-Key header must carry your public key.');
+    const input = parseInput(QuoteRequest, event.body);
+    const { quote, tokens, expiresAt } = await createQuote(deps, publicKey, input);
+    return jsonResponse(201, {
+      quote_id: quote.quote_id,
+      currency: quote.currency,
+      items: quote.items.map((item) => ({
+        reference_number: item.reference_number,
+        cost: formatCents(item.cost),
+        premium: formatCents(item.premium),
+        coverage_amount: formatCents(item.cost),
+      })),
+      premium_total: formatCents(premiumTotal(quote.items)),
+      expires_at: expiresAt.toISOString(),
+      tokens,
+    });
+  },
+  { jsonBody: true },
+);

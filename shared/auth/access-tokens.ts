@@ -12,9 +12,15 @@ const STATUS_CACHE_MS = 60_000;
 
 export type ClientStatusReader = Pick<ClientStatusStore, 'status'>;
 /** A cached reader that can also be told to read afresh. */
-export interface CachedClientStatuses extends ClientStatusReader { refresh(clientId: string): Promise<ClientStatus | undefined> }
+export interface CachedClientStatuses extends ClientStatusReader {
+  refresh(clientId: string): Promise<ClientStatus | undefined>;
+}
 export type AccessCheck = { ok: true; clientId: string } | { ok: false; reason: 'expired' | 'invalid' | 'revoked' };
-export interface AuthorizeDeps { statuses: CachedClientStatuses; clock: Clock; ttlSeconds: number }
+export interface AuthorizeDeps {
+  statuses: CachedClientStatuses;
+  clock: Clock;
+  ttlSeconds: number;
+}
 
 export function signAccessToken(clientId: string, generation: number, ttlSeconds: number, now: Date): Promise<string> {
   return signToken('access', clientId, { gen: generation }, ttlSeconds, now);

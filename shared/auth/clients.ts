@@ -7,7 +7,11 @@ import { signAccessToken } from './access-tokens.js';
 import { hashSecretKey, newPublicKey, newSecretKey, secretMatches, UNKNOWN_CLIENT_HASH, type KeyMode } from './client-keys.js';
 import { lockedUntil, recordFailure } from './sign-in-lockout.js';
 
-export interface NewClientKeys { client_id: string; public_key: string; secret_key: string }
+export interface NewClientKeys {
+  client_id: string;
+  public_key: string;
+  secret_key: string;
+}
 
 /** Operator use case: a new client and its keys. The secret key is returned this once only. */
 export async function createClient(store: ClientStore, input: { name: string; ratePpm?: RatePpm; mode?: KeyMode }, now = new Date()): Promise<NewClientKeys> {
@@ -40,15 +44,27 @@ export async function disableClient(store: ClientStatusStore, clientId: string):
   return { client_id: clientId, disabled: true };
 }
 
-export interface AccessToken { token: string; token_type: 'JWT'; expires_in: number }
+export interface AccessToken {
+  token: string;
+  token_type: 'JWT';
+  expires_in: number;
+}
 
-export interface IssueAccessTokenDeps { clients: Pick<ClientStore, 'findByPublicKey'> & FailedSignIns; clock: Clock; ttlSeconds: number }
+export interface IssueAccessTokenDeps {
+  clients: Pick<ClientStore, 'findByPublicKey'> & FailedSignIns;
+  clock: Clock;
+  ttlSeconds: number;
+}
 
 const invalidCredentials = () => new AuthenticationError('invalid_credentials', 'The public key or secret key is not valid.');
 
 function tooManyFailures(until: number, now: number): RateLimitError {
   const seconds = Math.ceil((until - now) / 1000);
-  return new RateLimitError('too_many_failed_attempts', `Too many wrong secret keys for this public key; retry after ${new Date(until).toISOString()} (in ${seconds} s).`, seconds);
+  return new RateLimitError(
+    'too_many_failed_attempts',
+    `Too many wrong secret keys for this public key; retry after ${new Date(until).toISOString()} (in ${seconds} s).`,
+    seconds,
+  );
 }
 
 /**

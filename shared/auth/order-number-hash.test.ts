@@ -33,14 +33,21 @@ describe('hashOrderNumber', () => {
   });
 
   it('differs between clients, between numbers, and between keys, and never holds the number', async () => {
-    await fc.assert(fc.asyncProperty(fc.string({ maxLength: 8 }), fc.string({ minLength: 1, maxLength: 8 }), fc.string({ minLength: 4, maxLength: 40 }), async (clientA, clientB, orderNumber) => {
-      fc.pre(clientA !== clientB);
-      // Where the client id ends is part of what is hashed: ('cl_1', '2x') is not ('cl_12', 'x').
-      const [a, b] = await Promise.all([hashOrderNumber(clientA, `${clientB}${orderNumber}`), hashOrderNumber(`${clientA}${clientB}`, orderNumber)]);
-      expect(a).not.toBe(b);
-      expect(await hashOrderNumber(clientA, orderNumber)).not.toBe(await hashOrderNumber(clientB, orderNumber));
-      expect(a).not.toContain(orderNumber);
-    }));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ maxLength: 8 }),
+        fc.string({ minLength: 1, maxLength: 8 }),
+        fc.string({ minLength: 4, maxLength: 40 }),
+        async (clientA, clientB, orderNumber) => {
+          fc.pre(clientA !== clientB);
+          // Where the client id ends is part of what is hashed: ('cl_1', '2x') is not ('cl_12', 'x').
+          const [a, b] = await Promise.all([hashOrderNumber(clientA, `${clientB}${orderNumber}`), hashOrderNumber(`${clientA}${clientB}`, orderNumber)]);
+          expect(a).not.toBe(b);
+          expect(await hashOrderNumber(clientA, orderNumber)).not.toBe(await hashOrderNumber(clientB, orderNumber));
+          expect(a).not.toContain(orderNumber);
+        },
+      ),
+    );
     const before = await hashOrderNumber('cl_1', 'A-1001');
     useOrderNumberKeys(generateKeySet('order-number'));
     expect(await hashOrderNumber('cl_1', 'A-1001')).not.toBe(before);

@@ -29,13 +29,27 @@ export const quoteTokenReader: QuoteReader = {
     }
     const claims = result.payload;
     const rate = parseRate(String(claims.rate));
-    if (claims.sub !== clientId || typeof claims.opt_in !== 'boolean' || typeof claims.qid !== 'string' || typeof claims.currency !== 'string'
-      || !Number.isInteger(claims.n) || typeof claims.items !== 'string' || rate === undefined) {
+    if (
+      claims.sub !== clientId ||
+      typeof claims.opt_in !== 'boolean' ||
+      typeof claims.qid !== 'string' ||
+      typeof claims.currency !== 'string' ||
+      !Number.isInteger(claims.n) ||
+      typeof claims.items !== 'string' ||
+      rate === undefined
+    ) {
       throw invalid();
     }
     return {
       optIn: claims.opt_in,
-      quote: { quote_id: claims.qid, client_id: clientId, currency: claims.currency, rate_ppm: rate, item_count: claims.n as number, items_digest: claims.items },
+      quote: {
+        quote_id: claims.qid,
+        client_id: clientId,
+        currency: claims.currency,
+        rate_ppm: rate,
+        item_count: claims.n as number,
+        items_digest: claims.items,
+      },
     };
   },
 };

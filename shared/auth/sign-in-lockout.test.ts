@@ -8,9 +8,17 @@ const NOW = 1_900_000_000_000;
 function memoryStore(times: number[] = []) {
   const calls: string[] = [];
   const store: FailedSignIns = {
-    recordFailedSignIn: async (_key, at) => { times.push(at); return [...times]; },
-    lockSignIns: async (_key, until) => { calls.push(`lock ${until}`); },
-    trimFailedSignIns: async (_key, seen, keep) => { calls.push(`trim ${seen}→${keep}`); times.splice(0, seen - keep); },
+    recordFailedSignIn: async (_key, at) => {
+      times.push(at);
+      return [...times];
+    },
+    lockSignIns: async (_key, until) => {
+      calls.push(`lock ${until}`);
+    },
+    trimFailedSignIns: async (_key, seen, keep) => {
+      calls.push(`trim ${seen}→${keep}`);
+      times.splice(0, seen - keep);
+    },
   };
   return { store, calls, times };
 }

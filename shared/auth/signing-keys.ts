@@ -9,8 +9,13 @@ import { randomBytes } from 'node:crypto';
  * `previous` key verify, so a rotated-out key keeps verifying during its grace period.
  * `secret` is at least 32 characters of random text, used as its UTF-8 bytes.
  */
-export interface SigningKey { kid: string; secret: string }
-export interface KeySet extends SigningKey { previous?: SigningKey[] }
+export interface SigningKey {
+  kid: string;
+  secret: string;
+}
+export interface KeySet extends SigningKey {
+  previous?: SigningKey[];
+}
 export type TokenKind = 'access' | 'quote';
 /**
  * `order-number` keys the hash that stands for an order number in the metrics table, where it also

@@ -33,7 +33,14 @@ describe('tokens', () => {
   });
 
   it('refuse a token with an unknown kid, even if the key happens to be right', async () => {
-    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256', kid: 'someone-elses', typ: 'at+jwt' }).setIssuer('order-protection').setAudience('order-protection:api').setSubject('cl_1').setIssuedAt().setExpirationTime('1m').sign(new TextEncoder().encode(access.secret));
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', kid: 'someone-elses', typ: 'at+jwt' })
+      .setIssuer('order-protection')
+      .setAudience('order-protection:api')
+      .setSubject('cl_1')
+      .setIssuedAt()
+      .setExpirationTime('1m')
+      .sign(new TextEncoder().encode(access.secret));
     expect(await verifyToken('access', token)).toEqual({ ok: false, reason: 'invalid' });
   });
 });

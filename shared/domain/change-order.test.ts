@@ -11,16 +11,38 @@ const NOW = new Date('2026-11-23T10:00:00.000Z');
 
 function item(reference: string, cost: number, position = 0): OrderItem {
   return {
-    id: `itm_${reference}`, position, reference_number: reference, name: reference, cost, event: null, created: NOW.toISOString(),
-    policy: { policy_number: `OP-${reference}`, policy_number_new: `uuid-${reference}`, premium: 0, coverage_amount: cost, status: 'Issued', created: NOW.toISOString() },
+    id: `itm_${reference}`,
+    position,
+    reference_number: reference,
+    name: reference,
+    cost,
+    event: null,
+    created: NOW.toISOString(),
+    policy: {
+      policy_number: `OP-${reference}`,
+      policy_number_new: `uuid-${reference}`,
+      premium: 0,
+      coverage_amount: cost,
+      status: 'Issued',
+      created: NOW.toISOString(),
+    },
   };
 }
 
 function order(...costs: number[]): Order {
   const items = costs.map((cost, i) => item(`r${i}`, cost, i));
   return {
-    service_order_id: 'o-1', client_id: 'cl_1', order_number: 'N-1', currency: 'USD', rate_ppm: 85_000, customer: null,
-    created: NOW.toISOString(), updated: NOW.toISOString(), version: 1, items, subtotal: costs.reduce((a, b) => a + b, 0),
+    service_order_id: 'o-1',
+    client_id: 'cl_1',
+    order_number: 'N-1',
+    currency: 'USD',
+    rate_ppm: 85_000,
+    customer: null,
+    created: NOW.toISOString(),
+    updated: NOW.toISOString(),
+    version: 1,
+    items,
+    subtotal: costs.reduce((a, b) => a + b, 0),
   };
 }
 
@@ -37,9 +59,18 @@ function memoryStore(initial: Order): OrderStore & { current(): Order } {
       if (before.version !== stored.version) throw new ChangeRejectedError('stale');
       const replaced = new Map(changes.map((c) => [c.old.reference_number, c]));
       stored = {
-        ...stored, ...after,
+        ...stored,
+        ...after,
         items: [
-          ...stored.items.map((i) => (replaced.has(i.reference_number) ? { ...i, replaced_by: replaced.get(i.reference_number)!.replacement.reference_number, policy: { ...i.policy, status: replaced.get(i.reference_number)!.oldStatus } } : i)),
+          ...stored.items.map((i) =>
+            replaced.has(i.reference_number)
+              ? {
+                  ...i,
+                  replaced_by: replaced.get(i.reference_number)!.replacement.reference_number,
+                  policy: { ...i.policy, status: replaced.get(i.reference_number)!.oldStatus },
+                }
+              : i,
+          ),
           ...changes.map((c) => c.replacement),
         ],
       };
@@ -58,9 +89,18 @@ const errorOf = (fn: () => unknown): AppError => {
 
 describe('planChanges', () => {
   it('classes each change by cost and prices the new policy at the order rate', () => {
-    const { changes, order: after } = planChanges(order(1000, 1000, 1000), [change('r0', 'up', 1500), change('r1', 'down', 500), change('r2', 'same', 1000)], randomIds, NOW);
+    const { changes, order: after } = planChanges(
+      order(1000, 1000, 1000),
+      [change('r0', 'up', 1500), change('r1', 'down', 500), change('r2', 'same', 1000)],
+      randomIds,
+      NOW,
+    );
 
-    expect(changes.map((c) => [c.replacement.policy.change_type, c.oldStatus])).toEqual([['upgrade', 'Upgraded'], ['downgrade', 'Downgraded'], ['exchange', 'Exchanged']]);
+    expect(changes.map((c) => [c.replacement.policy.change_type, c.oldStatus])).toEqual([
+      ['upgrade', 'Upgraded'],
+      ['downgrade', 'Downgraded'],
+      ['exchange', 'Exchanged'],
+    ]);
     expect(changes[0]!.replacement.policy).toMatchObject({ premium: 128, coverage_amount: 1500, status: 'Issued', replaces: 'OP-r0' });
     expect(after).toMatchObject({ subtotal: 3000, version: 2, updated: NOW.toISOString() });
   });
@@ -85,26 +125,33 @@ describe('planChanges', () => {
 describe('changeOrder over random sequences', () => {
   it('keeps exactly one Issued policy per lineage and subtotal = the sum of current costs', async () => {
     const step = fc.array(fc.record({ pick: fc.nat(20), fresh: fc.boolean(), cost: fc.integer({ min: 0, max: 50_000 }) }), { minLength: 1, maxLength: 4 });
-    await fc.assert(fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 50_000 }), { minLength: 1, maxLength: 5 }), fc.array(step, { maxLength: 8 }), async (costs, steps) => {
-      const store = memoryStore(order(...costs));
-      const deps = { orders: store, clock: { now: () => NOW }, ids: randomIds };
-      let serial = 0;
-      for (const requested of steps) {
-        const before = structuredClone(store.current());
-        const refs = before.items.map((i) => i.reference_number);
-        const body = requested.map((r) => change(refs[r.pick % refs.length]!, r.fresh ? `n${serial++}` : refs[(r.pick + 1) % refs.length]!, r.cost));
-        try {
-          await changeOrder(deps, 'cl_1', 'o-1', body);
-        } catch (err) {
-          expect(err).toBeInstanceOf(AppError);
-          expect(store.current()).toEqual(before); // a refused request changes nothing
-        }
-        const current = store.current();
-        const lineages = costs.length;
-        expect(current.items.filter((i) => i.policy.status === 'Issued')).toHaveLength(lineages);
-        expect(current.items.filter(isCurrent)).toHaveLength(lineages);
-        expect(current.subtotal).toBe(current.items.filter(isCurrent).reduce((sum, i) => sum + i.cost, 0));
-      }
-    }), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 50_000 }), { minLength: 1, maxLength: 5 }),
+        fc.array(step, { maxLength: 8 }),
+        async (costs, steps) => {
+          const store = memoryStore(order(...costs));
+          const deps = { orders: store, clock: { now: () => NOW }, ids: randomIds };
+          let serial = 0;
+          for (const requested of steps) {
+            const before = structuredClone(store.current());
+            const refs = before.items.map((i) => i.reference_number);
+            const body = requested.map((r) => change(refs[r.pick % refs.length]!, r.fresh ? `n${serial++}` : refs[(r.pick + 1) % refs.length]!, r.cost));
+            try {
+              await changeOrder(deps, 'cl_1', 'o-1', body);
+            } catch (err) {
+              expect(err).toBeInstanceOf(AppError);
+              expect(store.current()).toEqual(before); // a refused request changes nothing
+            }
+            const current = store.current();
+            const lineages = costs.length;
+            expect(current.items.filter((i) => i.policy.status === 'Issued')).toHaveLength(lineages);
+            expect(current.items.filter(isCurrent)).toHaveLength(lineages);
+            expect(current.subtotal).toBe(current.items.filter(isCurrent).reduce((sum, i) => sum + i.cost, 0));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -5,11 +5,23 @@ import { premiumFor, type Cents } from './money.js';
 import { classifyChange, isCurrent, type Order, type OrderItem } from './order.js';
 import { ChangeRejectedError, type Clock, type IdempotencyReceipt, type OrderStore, type PlannedChange } from './ports.js';
 
-export interface ItemChange { name: string; old_reference_number: string; reference_number: string; cost: Cents }
+export interface ItemChange {
+  name: string;
+  old_reference_number: string;
+  reference_number: string;
+  cost: Cents;
+}
 
-export interface ChangeOrderDeps { orders: OrderStore; clock: Clock; ids: Ids }
+export interface ChangeOrderDeps {
+  orders: OrderStore;
+  clock: Clock;
+  ids: Ids;
+}
 
-export interface ChangeOrderResult { order: Order; replacements: OrderItem[] }
+export interface ChangeOrderResult {
+  order: Order;
+  replacements: OrderItem[];
+}
 
 /** Attempts before a change that keeps losing races on a busy order gives up with 409. */
 const MAX_ATTEMPTS = 8;
@@ -20,7 +32,13 @@ const MAX_ATTEMPTS = 8;
  * won the race, the whole thing is planned again on the fresh order (where it may now fail,
  * e.g. with policy_not_issued). Never a read-then-write race.
  */
-export async function changeOrder(deps: ChangeOrderDeps, clientId: string, orderId: string, changes: readonly ItemChange[], receipt?: IdempotencyReceipt): Promise<ChangeOrderResult> {
+export async function changeOrder(
+  deps: ChangeOrderDeps,
+  clientId: string,
+  orderId: string,
+  changes: readonly ItemChange[],
+  receipt?: IdempotencyReceipt,
+): Promise<ChangeOrderResult> {
   for (let attempt = 1; ; attempt++) {
     const before = await deps.orders.get(clientId, orderId);
     if (!before) throw new NotFoundError('order_not_found', 'No order with this id.');
@@ -52,7 +70,11 @@ function rejectionError(err: ChangeRejectedError, changes: readonly ItemChange[]
 const itemNotFound = (index: number, reference: string) =>
   new NotFoundError('item_not_found', `No item with reference_number "${reference}" in this order.`, `items[${index}].old_reference_number`);
 const policyNotIssued = (index: number) =>
-  new ConflictError('policy_not_issued', 'The policy of this item is not Issued (it was already changed or cancelled); only Issued policies can change.', `items[${index}].old_reference_number`);
+  new ConflictError(
+    'policy_not_issued',
+    'The policy of this item is not Issued (it was already changed or cancelled); only Issued policies can change.',
+    `items[${index}].old_reference_number`,
+  );
 const referenceExists = (index: number) =>
   new ConflictError('reference_exists', 'An item with this reference_number already exists in the order.', `items[${index}].reference_number`);
 
@@ -77,7 +99,11 @@ export function planChanges(order: Order, changes: readonly ItemChange[], ids: I
       throw new ValidationError('reference_number repeats a reference_number of an earlier change.', `items[${index}].reference_number`, 'duplicate_reference');
     }
     if (seenOld.has(change.old_reference_number)) {
-      throw new ValidationError('old_reference_number names an item an earlier change already replaces.', `items[${index}].old_reference_number`, 'duplicate_reference');
+      throw new ValidationError(
+        'old_reference_number names an item an earlier change already replaces.',
+        `items[${index}].old_reference_number`,
+        'duplicate_reference',
+      );
     }
     const old = byReference.get(change.old_reference_number);
     if (!old) throw itemNotFound(index, change.old_reference_number);
@@ -117,6 +143,12 @@ export function planChanges(order: Order, changes: readonly ItemChange[], ids: I
   const delta = planned.reduce((sum, change) => sum + change.replacement.cost - change.old.cost, 0);
   return {
     changes: planned,
-    order: { ...order, items: [...items, ...planned.map((change) => change.replacement)], subtotal: order.subtotal + delta, updated, version: order.version + 1 },
+    order: {
+      ...order,
+      items: [...items, ...planned.map((change) => change.replacement)],
+      subtotal: order.subtotal + delta,
+      updated,
+      version: order.version + 1,
+    },
   };
 }

@@ -14,18 +14,22 @@ export interface Client {
  * Whether a client's access tokens still hold: rotating the secret moves `key_generation` on
  * (tokens carry the generation they were issued at), disabling a client stops them all.
  */
-export interface ClientStatus { key_generation: number; disabled: boolean }
+export interface ClientStatus {
+  key_generation: number;
+  disabled: boolean;
+}
 
 /** A new client's key generation; each rotation of its secret adds one. */
 export const FIRST_KEY_GENERATION = 1;
 
 /** What authentication and pricing need, readable in one lookup by public key. */
-export type ClientCredentials = Pick<Client, 'client_id' | 'secret_hash' | 'rate_ppm'> & ClientStatus & {
-  /** Epoch ms until which the public key refuses every sign-in (brute-force lockout). */
-  locked_until?: number;
-  /** Epoch ms of the latest failed sign-ins, oldest first (a short list). */
-  failed_sign_ins: number[];
-};
+export type ClientCredentials = Pick<Client, 'client_id' | 'secret_hash' | 'rate_ppm'> &
+  ClientStatus & {
+    /** Epoch ms until which the public key refuses every sign-in (brute-force lockout). */
+    locked_until?: number;
+    /** Epoch ms of the latest failed sign-ins, oldest first (a short list). */
+    failed_sign_ins: number[];
+  };
 
 export interface ClientStore {
   create(client: Client): Promise<void>;

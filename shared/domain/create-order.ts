@@ -7,7 +7,14 @@ import type { Customer, Order, OrderEvent, OrderItem } from './order.js';
 import type { Clock, IdempotencyReceipt, MetricsStore, OrderStore, QuoteReader } from './ports.js';
 import { matchesSeal, premiumTotal, priceItems, type PricedItem, type QuoteSeal } from './quote.js';
 
-export interface EventFields { name: string; start_date: string; start_time: string; end_date?: string | null; end_time?: string | null; location?: string }
+export interface EventFields {
+  name: string;
+  start_date: string;
+  start_time: string;
+  end_date?: string | null;
+  end_time?: string | null;
+  location?: string;
+}
 
 export interface CreateOrderInput {
   token?: string;
@@ -71,7 +78,11 @@ function assertMatchesSeal(input: CreateOrderInput, seal: QuoteSeal): void {
     throw new ValidationError(`currency must be the quote's currency (${seal.currency}).`, 'currency', 'quote_mismatch');
   }
   if (!matchesSeal(input.items, seal)) {
-    throw new ValidationError('items must be exactly the quoted items: the same reference numbers with the same costs, none left out or added.', 'items', 'quote_mismatch');
+    throw new ValidationError(
+      'items must be exactly the quoted items: the same reference numbers with the same costs, none left out or added.',
+      'items',
+      'quote_mismatch',
+    );
   }
 }
 

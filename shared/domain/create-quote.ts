@@ -5,10 +5,18 @@ import type { Cents } from './money.js';
 import type { Clock } from './ports.js';
 import { priceItems, type PricedQuote } from './quote.js';
 
-export interface QuoteTokens { opt_in: string; opt_out: string }
+export interface QuoteTokens {
+  opt_in: string;
+  opt_out: string;
+}
 export type QuoteSigner = (quote: PricedQuote, now: Date) => Promise<{ tokens: QuoteTokens; expiresAt: Date }>;
 
-export interface CreateQuoteDeps { clients: ClientStore; clock: Clock; ids: Ids; sign: QuoteSigner }
+export interface CreateQuoteDeps {
+  clients: ClientStore;
+  clock: Clock;
+  ids: Ids;
+  sign: QuoteSigner;
+}
 
 /** POST /quotes: prices the cart at the client's rate and signs the opt-in and opt-out tokens. */
 export async function createQuote(deps: CreateQuoteDeps, publicKey: string, input: { currency: string; items: { reference_number: string; cost: Cents }[] }) {

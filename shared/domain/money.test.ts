@@ -26,9 +26,12 @@ function roundHalfUp(decimal: string): string {
 
 describe('premium', () => {
   it('is cost × rate rounded half-up to the cent, for any cost and rate', () => {
-    fc.assert(fc.property(centsArb, ppmArb, (cents, ppm) => {
-      expect(formatCents(premiumFor(cents, ppm))).toBe(roundHalfUp(exactProduct(cents, ppm)));
-    }), { numRuns: 2_000 });
+    fc.assert(
+      fc.property(centsArb, ppmArb, (cents, ppm) => {
+        expect(formatCents(premiumFor(cents, ppm))).toBe(roundHalfUp(exactProduct(cents, ppm)));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it('rounds the half cent up and anything below it down', () => {
@@ -41,26 +44,33 @@ describe('premium', () => {
 
 describe('amounts', () => {
   it('format with exactly two fraction digits and read back to the same cents', () => {
-    fc.assert(fc.property(centsArb, (cents) => {
-      const text = formatCents(cents);
-      expect(text).toMatch(/^\d+\.\d{2}$/);
-      expect(parseCents(text)).toBe(cents);
-    }), { numRuns: 2_000 });
+    fc.assert(
+      fc.property(centsArb, (cents) => {
+        const text = formatCents(cents);
+        expect(text).toMatch(/^\d+\.\d{2}$/);
+        expect(parseCents(text)).toBe(cents);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it('add up to the subtotal exactly: the sum of the strings equals the formatted sum', () => {
-    fc.assert(fc.property(fc.array(centsArb, { maxLength: 100 }), (amounts) => {
-      const oracle = amounts.map((c) => BigInt(c)).reduce((a, b) => a + b, 0n);
-      const expected = `${oracle / 100n}.${(oracle % 100n).toString().padStart(2, '0')}`;
-      expect(formatCents(sumCents(amounts.map((c) => parseCents(formatCents(c))!)))).toBe(expected);
-    }));
+    fc.assert(
+      fc.property(fc.array(centsArb, { maxLength: 100 }), (amounts) => {
+        const oracle = amounts.map((c) => BigInt(c)).reduce((a, b) => a + b, 0n);
+        const expected = `${oracle / 100n}.${(oracle % 100n).toString().padStart(2, '0')}`;
+        expect(formatCents(sumCents(amounts.map((c) => parseCents(formatCents(c))!)))).toBe(expected);
+      }),
+    );
   });
 
   it('never show binary floating-point artefacts', () => {
     expect(formatCents(parseCents('0.1')! + parseCents('0.2')!)).toBe('0.30');
-    fc.assert(fc.property(fc.array(centsArb, { minLength: 1, maxLength: 20 }), (amounts) => {
-      expect(formatCents(sumCents(amounts))).not.toMatch(/\d{3,}$|e/);
-    }));
+    fc.assert(
+      fc.property(fc.array(centsArb, { minLength: 1, maxLength: 20 }), (amounts) => {
+        expect(formatCents(sumCents(amounts))).not.toMatch(/\d{3,}$|e/);
+      }),
+    );
   });
 
   it('accept "10", "10.5" and "10.50", and refuse everything else', () => {
@@ -71,9 +81,11 @@ describe('amounts', () => {
 
 describe('rates', () => {
   it('read and write back for any rate in (0, 1] with up to 6 digits', () => {
-    fc.assert(fc.property(ppmArb, (ppm) => {
-      expect(parseRate(formatRate(ppm))).toBe(ppm);
-    }));
+    fc.assert(
+      fc.property(ppmArb, (ppm) => {
+        expect(parseRate(formatRate(ppm))).toBe(ppm);
+      }),
+    );
     expect(parseRate('0.085')).toBe(85_000);
     for (const bad of ['0', '1.5', '8.5', '-0.1', '0.0000001', 'abc']) expect(parseRate(bad), bad).toBeUndefined();
   });

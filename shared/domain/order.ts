@@ -7,7 +7,12 @@ import type { Cents, RatePpm } from './money.js';
 export type PolicyStatus = 'Issued' | 'Upgraded' | 'Downgraded' | 'Exchanged' | 'Cancelled';
 export type ChangeType = 'upgrade' | 'downgrade' | 'exchange';
 
-export interface Customer { id: string; email: string | null; first_name: string | null; last_name: string | null }
+export interface Customer {
+  id: string;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+}
 
 export interface OrderEvent {
   id: string;

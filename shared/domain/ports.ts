@@ -5,7 +5,9 @@ import type { QuoteSeal } from './quote.js';
 
 /** The ports the use cases talk to; `shared/infra` implements them over DynamoDB. */
 
-export interface Clock { now(): Date }
+export interface Clock {
+  now(): Date;
+}
 export const systemClock: Clock = { now: () => new Date() };
 
 export interface OrderStore {
@@ -19,7 +21,12 @@ export interface OrderStore {
    * Commits planned changes on the order as it was read (same `version`), all or nothing.
    * Throws ChangeRejectedError when a condition no longer holds.
    */
-  applyChanges(before: Order, changes: readonly PlannedChange[], after: Pick<Order, 'subtotal' | 'updated' | 'version'>, receipt?: IdempotencyReceipt): Promise<void>;
+  applyChanges(
+    before: Order,
+    changes: readonly PlannedChange[],
+    after: Pick<Order, 'subtotal' | 'updated' | 'version'>,
+    receipt?: IdempotencyReceipt,
+  ): Promise<void>;
 }
 
 export interface PlannedChange {
@@ -33,12 +40,19 @@ export interface PlannedChange {
 export type RejectionReason = 'stale' | 'policy_not_issued' | 'item_not_found' | 'reference_exists';
 
 export class ChangeRejectedError extends Error {
-  constructor(readonly reason: RejectionReason, readonly index?: number) {
+  constructor(
+    readonly reason: RejectionReason,
+    readonly index?: number,
+  ) {
     super(`change rejected: ${reason}${index === undefined ? '' : ` (items[${index}])`}`);
   }
 }
 
-export interface DayCount { day: string; opt_in: number; opt_out: number }
+export interface DayCount {
+  day: string;
+  opt_in: number;
+  opt_out: number;
+}
 
 export interface MetricsStore {
   /** Logs an opt-out once per (client, order_number); a repeat is `duplicate` and counts nothing. */
@@ -68,15 +82,23 @@ export interface IdempotencyReceipt {
 }
 
 /** The items of an order a committed write answered with, and the order header as it was then. */
-export interface OrderReplay { service_order_id: string; first_position: number; count: number; subtotal: Cents; updated: string }
+export interface OrderReplay {
+  service_order_id: string;
+  first_position: number;
+  count: number;
+  subtotal: Cents;
+  updated: string;
+}
 
 /** An answer kept as it was (a 409, a 404): small and free of personal data by construction. */
-export interface StoredAnswer { statusCode: number; headers: Record<string, string>; body: string }
+export interface StoredAnswer {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
 
 export type IdempotencyClaim =
-  | { kind: 'claimed' }
-  | { kind: 'completed'; fingerprint: string; answer?: StoredAnswer; replay?: OrderReplay }
-  | { kind: 'in_progress'; fingerprint: string };
+  { kind: 'claimed' } | { kind: 'completed'; fingerprint: string; answer?: StoredAnswer; replay?: OrderReplay } | { kind: 'in_progress'; fingerprint: string };
 
 export interface IdempotencyStore {
   /** Claims the key unless a live record holds it; otherwise returns that record. */

@@ -2,15 +2,32 @@ import { createHash } from 'node:crypto';
 import { formatRate, premiumFor, sumCents, type Cents, type RatePpm } from './money.js';
 
 /** A priced quote: what the widget shows. */
-export interface PricedItem { reference_number: string; cost: Cents; premium: Cents }
-export interface PricedQuote { quote_id: string; client_id: string; currency: string; rate_ppm: RatePpm; items: PricedItem[] }
+export interface PricedItem {
+  reference_number: string;
+  cost: Cents;
+  premium: Cents;
+}
+export interface PricedQuote {
+  quote_id: string;
+  client_id: string;
+  currency: string;
+  rate_ppm: RatePpm;
+  items: PricedItem[];
+}
 
 /**
  * What a quote token vouches for. Not the items themselves — a token must stay small whatever the
  * cart (≤ 1 KB) — but a digest of their canonical form: the order that redeems the token must
  * carry exactly the quoted reference numbers and costs, and its premiums follow from the rate.
  */
-export interface QuoteSeal { quote_id: string; client_id: string; currency: string; rate_ppm: RatePpm; item_count: number; items_digest: string }
+export interface QuoteSeal {
+  quote_id: string;
+  client_id: string;
+  currency: string;
+  rate_ppm: RatePpm;
+  item_count: number;
+  items_digest: string;
+}
 
 export function priceItems(items: readonly { reference_number: string; cost: Cents }[], rate: RatePpm): PricedItem[] {
   return items.map((item) => ({ reference_number: item.reference_number, cost: item.cost, premium: premiumFor(item.cost, rate) }));
@@ -39,7 +56,14 @@ export function sealOf(quote: PricedQuote): QuoteSeal {
 }
 
 /** The claims a quote token carries beside sub (client), iat and exp. */
-export interface QuoteClaims { qid: string; opt_in: boolean; currency: string; rate: string; n: number; items: string }
+export interface QuoteClaims {
+  qid: string;
+  opt_in: boolean;
+  currency: string;
+  rate: string;
+  n: number;
+  items: string;
+}
 
 export function quoteClaims(seal: QuoteSeal, optIn: boolean): QuoteClaims {
   return { qid: seal.quote_id, opt_in: optIn, currency: seal.currency, rate: formatRate(seal.rate_ppm), n: seal.item_count, items: seal.items_digest };

@@ -15,7 +15,8 @@ export function errorResponse(error: unknown, requestId: string): APIGatewayProx
       request_id: requestId,
     },
   };
-  const retryAfter: Record<string, string> = app instanceof RateLimitError && app.retryAfterSeconds !== undefined ? { 'retry-after': String(app.retryAfterSeconds) } : {};
+  const retryAfter: Record<string, string> =
+    app instanceof RateLimitError && app.retryAfterSeconds !== undefined ? { 'retry-after': String(app.retryAfterSeconds) } : {};
   return { statusCode: app.status, headers: { ...JSON_HEADERS, 'x-request-id': requestId, ...retryAfter }, body: JSON.stringify(body) };
 }
 

@@ -28,8 +28,14 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
  */
 function fingerprintOf(event: HttpEvent): string {
   const canonical = (value: unknown): unknown =>
-    Array.isArray(value) ? value.map(canonical)
-      : value && typeof value === 'object' ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]))
+    Array.isArray(value)
+      ? value.map(canonical)
+      : value && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+          )
         : value;
   const request = [event.routeKey, canonical(event.pathParameters ?? {}), canonical(event.body) ?? null];
   return createHash('sha256').update(JSON.stringify(request)).digest('base64url');
@@ -43,7 +49,14 @@ const asAnswer = (response: Response): StoredAnswer => ({
 
 const replayed = (response: Response): Response => ({ ...response, headers: { ...response.headers, 'idempotent-replayed': 'true' } });
 
-export async function idempotent(store: IdempotencyStore, event: HttpEvent, info: RequestInfo, run: (receipt?: IdempotencyReceipt) => Promise<Response>, replay: Replayer, now = () => new Date()): Promise<Response> {
+export async function idempotent(
+  store: IdempotencyStore,
+  event: HttpEvent,
+  info: RequestInfo,
+  run: (receipt?: IdempotencyReceipt) => Promise<Response>,
+  replay: Replayer,
+  now = () => new Date(),
+): Promise<Response> {
   const key = event.headers['idempotency-key'];
   if (key === undefined) return run();
   if (!KEY_PATTERN.test(key)) {

@@ -33,7 +33,7 @@ type Frame = { kind: 'object'; keys: Set<string>; key?: string } | { kind: 'arra
  */
 export function assertNoDuplicateKeys(text: string): void {
   const stack: Frame[] = [];
-  const path = () => stack.map((frame) => (frame.kind === 'object' ? frame.key ?? '' : frame.index));
+  const path = () => stack.map((frame) => (frame.kind === 'object' ? (frame.key ?? '') : frame.index));
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
     const char = text[i];
@@ -50,7 +50,8 @@ export function assertNoDuplicateKeys(text: string): void {
       }
       i = end;
     } else if (char === '{' || char === '[') {
-      if (stack.length >= MAX_DEPTH) throw new MalformedRequestError(`The request body nests objects and arrays more than ${MAX_DEPTH} levels deep.`, 'nesting_too_deep');
+      if (stack.length >= MAX_DEPTH)
+        throw new MalformedRequestError(`The request body nests objects and arrays more than ${MAX_DEPTH} levels deep.`, 'nesting_too_deep');
       stack.push(char === '{' ? { kind: 'object', keys: new Set() } : { kind: 'array', index: 0 });
       expectKey = char === '{';
     } else if (char === '}' || char === ']') {
@@ -66,12 +67,22 @@ export function assertNoDuplicateKeys(text: string): void {
 /** Throws a 422 naming the first string (or key) that is not well-formed Unicode. */
 function assertWellFormed(value: unknown, path: (string | number)[] = []): void {
   if (typeof value === 'string') {
-    if (!value.isWellFormed()) throw new ValidationError(`${pathText(path) || 'The request body'} must be well-formed Unicode (it holds a lone surrogate).`, pathText(path) || undefined, 'invalid_unicode');
+    if (!value.isWellFormed())
+      throw new ValidationError(
+        `${pathText(path) || 'The request body'} must be well-formed Unicode (it holds a lone surrogate).`,
+        pathText(path) || undefined,
+        'invalid_unicode',
+      );
   } else if (Array.isArray(value)) {
     value.forEach((element, index) => assertWellFormed(element, [...path, index]));
   } else if (value !== null && typeof value === 'object') {
     for (const [key, element] of Object.entries(value)) {
-      if (!key.isWellFormed()) throw new ValidationError(`${pathText(path) || 'The request body'} has a key that is not well-formed Unicode.`, pathText(path) || undefined, 'invalid_unicode');
+      if (!key.isWellFormed())
+        throw new ValidationError(
+          `${pathText(path) || 'The request body'} has a key that is not well-formed Unicode.`,
+          pathText(path) || undefined,
+          'invalid_unicode',
+        );
       assertWellFormed(element, [...path, key]);
     }
   }

@@ -18,7 +18,16 @@ afterAll(() => {
   vi.unstubAllEnvs();
 });
 
-const emf = () => lines.flatMap((line) => line.split('\n')).filter((line) => line.includes('"_aws"')).map((line) => JSON.parse(line) as Record<string, unknown> & { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] } });
+const emf = () =>
+  lines
+    .flatMap((line) => line.split('\n'))
+    .filter((line) => line.includes('"_aws"'))
+    .map(
+      (line) =>
+        JSON.parse(line) as Record<string, unknown> & {
+          _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] };
+        },
+    );
 
 describe('countMetric', () => {
   it('writes counts under OrderProtection, with the service dimension and any given one', () => {
@@ -29,9 +38,17 @@ describe('countMetric', () => {
     metrics.publishStoredMetrics();
 
     const [changes, optedIn] = emf();
-    expect(changes?._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: 'OrderProtection', Dimensions: [['service', 'change_type']], Metrics: [{ Name: 'PolicyChanges', Unit: 'Count' }] });
+    expect(changes?._aws.CloudWatchMetrics[0]).toMatchObject({
+      Namespace: 'OrderProtection',
+      Dimensions: [['service', 'change_type']],
+      Metrics: [{ Name: 'PolicyChanges', Unit: 'Count' }],
+    });
     expect(changes).toMatchObject({ service: 'order-protection', change_type: 'upgrade', PolicyChanges: 2 });
-    expect(optedIn?._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: 'OrderProtection', Dimensions: [['service']], Metrics: [{ Name: 'OrdersOptedIn', Unit: 'Count' }] });
+    expect(optedIn?._aws.CloudWatchMetrics[0]).toMatchObject({
+      Namespace: 'OrderProtection',
+      Dimensions: [['service']],
+      Metrics: [{ Name: 'OrdersOptedIn', Unit: 'Count' }],
+    });
     expect(optedIn).toMatchObject({ OrdersOptedIn: 1 });
   });
 });

@@ -12,14 +12,20 @@ import { countMetric, metrics } from './metrics.js';
 export const MAX_BODY_BYTES = 256 * 1024;
 
 /** What the authorizer hands to handlers (API Gateway simple-response context). */
-export interface AuthorizerContext { client_id?: string; auth_error?: string }
+export interface AuthorizerContext {
+  client_id?: string;
+  auth_error?: string;
+}
 
 export type HttpEvent = Omit<APIGatewayProxyEventV2, 'body'> & {
   body?: unknown;
   requestContext: APIGatewayProxyEventV2['requestContext'] & { authorizer?: { lambda?: AuthorizerContext } };
 };
 
-export interface RequestInfo { requestId: string; clientId?: string }
+export interface RequestInfo {
+  requestId: string;
+  clientId?: string;
+}
 
 /** The calling client of an `authenticated` handler (the middleware has already checked it). */
 export function clientIdOf(info: RequestInfo): string {
@@ -36,8 +42,7 @@ export interface HttpHandlerOptions {
 }
 
 /** Text that looks like an e-mail address or a long number (phone, card) is blanked out. */
-const redact = (text: string): string =>
-  text.replace(/[^\s@"'<>]+@[^\s@"'<>]+/g, '[redacted]').replace(/\+?\d[\d ().-]{5,}\d/g, '[redacted]');
+const redact = (text: string): string => text.replace(/[^\s@"'<>]+@[^\s@"'<>]+/g, '[redacted]').replace(/\+?\d[\d ().-]{5,}\d/g, '[redacted]');
 
 export function describeFailure(error: unknown) {
   if (!(error instanceof Error)) return { name: typeof error };
@@ -54,12 +59,18 @@ const requestIdOf = (event: Pick<APIGatewayProxyEventV2, 'requestContext'>): str
 function requestLifecycle(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResultV2, Error, LambdaContext> {
   const finish = (request: { event: HttpEvent; response?: APIGatewayProxyStructuredResultV2 | null; context: LambdaContext }, error?: unknown) => {
     const requestId = request.context.info?.requestId ?? requestIdOf(request.event);
-    const response = error === undefined ? request.response ?? { statusCode: 204 } : errorResponse(error, requestId);
+    const response = error === undefined ? (request.response ?? { statusCode: 204 }) : errorResponse(error, requestId);
     response.headers = { ...response.headers, 'x-request-id': requestId };
     request.response = response;
     // Keys go on each line, not on the shared logger: the local server runs requests concurrently.
     const clientId = request.context.info?.clientId;
-    const fields = { request_id: requestId, ...(clientId ? { client_id: clientId } : {}), status: response.statusCode, route: request.event.routeKey, duration_ms: Date.now() - (request.context.startedAt ?? Date.now()) };
+    const fields = {
+      request_id: requestId,
+      ...(clientId ? { client_id: clientId } : {}),
+      status: response.statusCode,
+      route: request.event.routeKey,
+      duration_ms: Date.now() - (request.context.startedAt ?? Date.now()),
+    };
     if (error !== undefined && !(error instanceof AppError)) {
       // The cause goes to the log, redacted (a driver's message may quote request data); the caller sees only the envelope.
       logger.error('request failed', { ...fields, error: describeFailure(error) });

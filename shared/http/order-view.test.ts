@@ -8,18 +8,42 @@ import { orderView } from './order-view.js';
 async function madeOrder(): Promise<Order> {
   let created: Order | undefined;
   const deps = {
-    orders: { create: async (order: Order) => { created = order; }, get: async () => undefined, applyChanges: async () => undefined },
+    orders: {
+      create: async (order: Order) => {
+        created = order;
+      },
+      get: async () => undefined,
+      applyChanges: async () => undefined,
+    },
     metrics: { logOptOut: async () => 'logged' as const, dailyCounts: async () => [] },
-    clients: { get: async () => ({ client_id: 'cl_AAAAAAAAAAAAAAAAAAAAAAAA', name: 'x', public_key: 'pk', secret_hash: 'h', rate_ppm: 85_000, created: '' }), create: async () => undefined, findByPublicKey: async () => undefined, replaceSecretHash: async () => undefined },
-    quotes: { read: async () => { throw new Error('no token here'); } },
+    clients: {
+      get: async () => ({ client_id: 'cl_AAAAAAAAAAAAAAAAAAAAAAAA', name: 'x', public_key: 'pk', secret_hash: 'h', rate_ppm: 85_000, created: '' }),
+      create: async () => undefined,
+      findByPublicKey: async () => undefined,
+      replaceSecretHash: async () => undefined,
+    },
+    quotes: {
+      read: async () => {
+        throw new Error('no token here');
+      },
+    },
     hashOrderNumber: async () => 'hashed',
     clock: { now: () => new Date('2026-11-23T10:15:30.120Z') },
     ids: randomIds,
   };
   await createOrder(deps, 'cl_AAAAAAAAAAAAAAAAAAAAAAAA', {
-    order_number: 'A-1', currency: 'USD',
+    order_number: 'A-1',
+    currency: 'USD',
     event: { name: 'Gala', start_date: '2027-01-02', start_time: '20:00:00' },
-    items: [{ name: 'Seat', reference_number: 's1', cost: 1000 }, { name: 'Box', reference_number: 's2', cost: 1, event: { name: 'Matinee', start_date: '2027-01-03', start_time: '14:30:00', end_date: '2027-01-03', end_time: '16:00:00', location: 'Hall' } }],
+    items: [
+      { name: 'Seat', reference_number: 's1', cost: 1000 },
+      {
+        name: 'Box',
+        reference_number: 's2',
+        cost: 1,
+        event: { name: 'Matinee', start_date: '2027-01-03', start_time: '14:30:00', end_date: '2027-01-03', end_time: '16:00:00', location: 'Hall' },
+      },
+    ],
     customer: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
   });
   return created!;
@@ -55,7 +79,12 @@ describe('orderView (spec §2.9)', () => {
       expect(policy).toMatchObject({ currency: 'USD', status: 'Issued' });
       expect(policy.premium).toMatch(MONEY);
       expect(policy.coverage_amount).toBe(view.items[i]!.cost);
-      expect(policy.item).toEqual({ id: view.items[i]!.id, name: view.items[i]!.name, reference_number: view.items[i]!.reference_number, cost: view.items[i]!.cost });
+      expect(policy.item).toEqual({
+        id: view.items[i]!.id,
+        name: view.items[i]!.name,
+        reference_number: view.items[i]!.reference_number,
+        cost: view.items[i]!.cost,
+      });
       expect(policy).not.toHaveProperty('change_type');
     }
     expect(view.policies.map((p) => p.premium)).toEqual(['0.85', '0.00']);

@@ -79,9 +79,11 @@ function answeredOrderView(order: Order, replay: OrderReplay) {
 }
 
 /** Replays Idempotency-Keys of the order routes (`statusCode`: what the first answer was). */
-export const orderReplayer = (orders: Pick<OrderStore, 'get'>, statusCode: number): Replayer => async (replay, clientId) => {
-  if (!replay) return emptyResponse(204);
-  const order = await orders.get(clientId, replay.service_order_id);
-  if (!order) throw new Error(`an idempotency receipt names order ${replay.service_order_id}, which does not exist`);
-  return jsonResponse(statusCode, answeredOrderView(order, replay));
-};
+export const orderReplayer =
+  (orders: Pick<OrderStore, 'get'>, statusCode: number): Replayer =>
+  async (replay, clientId) => {
+    if (!replay) return emptyResponse(204);
+    const order = await orders.get(clientId, replay.service_order_id);
+    if (!order) throw new Error(`an idempotency receipt names order ${replay.service_order_id}, which does not exist`);
+    return jsonResponse(statusCode, answeredOrderView(order, replay));
+  };

@@ -95,7 +95,19 @@ function itemList<S extends v.GenericSchema<unknown, { reference_number: string 
       if (!dataset.typed) return;
       const duplicate = uniqueReferences(dataset.value);
       if (duplicate >= 0) {
-        addIssue({ message: 'repeats a reference_number of an earlier item', path: [{ type: 'array', origin: 'value', input: dataset.value, key: duplicate, value: dataset.value[duplicate] }, { type: 'object', origin: 'value', input: dataset.value[duplicate] as Record<string, unknown>, key: 'reference_number', value: dataset.value[duplicate]?.reference_number }] });
+        addIssue({
+          message: 'repeats a reference_number of an earlier item',
+          path: [
+            { type: 'array', origin: 'value', input: dataset.value, key: duplicate, value: dataset.value[duplicate] },
+            {
+              type: 'object',
+              origin: 'value',
+              input: dataset.value[duplicate] as Record<string, unknown>,
+              key: 'reference_number',
+              value: dataset.value[duplicate]?.reference_number,
+            },
+          ],
+        });
       }
     }),
   );

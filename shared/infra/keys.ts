@@ -11,7 +11,10 @@
  *   CLIENT#<client_id>                     / ORDER#<order_hash>    sanitized checkout record (opt-in or opt-out); order_hash: the order number's HMAC
  *   CLIENT#<client_id>                     / DAY#<YYYY-MM-DD>      daily opt_in / opt_out counters
  */
-export interface Key { PK: string; SK: string }
+export interface Key {
+  PK: string;
+  SK: string;
+}
 
 /**
  * A record as stored: its key, its entity name, then its fields. The key is copied property by

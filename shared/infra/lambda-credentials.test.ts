@@ -19,7 +19,7 @@ describe('lambda credentials', () => {
     await expect(defaultProvider()()).resolves.toMatchObject({ accessKeyId: 'ASIAEXAMPLE', secretAccessKey: 'secret', sessionToken: 'session' });
   });
 
-  it('fail with the SDK\'s own error when the environment has none (no file, SSO or metadata lookups)', async () => {
+  it("fail with the SDK's own error when the environment has none (no file, SSO or metadata lookups)", async () => {
     for (const name of VARIABLES) delete process.env[name];
 
     await expect(defaultProvider()()).rejects.toMatchObject({ name: 'CredentialsProviderError' });

@@ -31,7 +31,11 @@ export function checkoutActions(tableName: string, record: CheckoutRecord) {
 
 export class DynamoMetricsStore implements MetricsStore {
   /** `receiptsTableName`: the main table, where Idempotency-Key receipts live (only writers need it). */
-  constructor(private readonly doc: DynamoDBDocumentClient, private readonly tableName: string, private readonly receiptsTableName?: string) {}
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly receiptsTableName?: string,
+  ) {}
 
   /** One round trip: the record, the count (and the receipt) commit together, once per order_number. */
   async logOptOut(record: CheckoutRecord, receipt?: IdempotencyReceipt): Promise<'logged' | 'duplicate'> {

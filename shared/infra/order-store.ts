@@ -29,11 +29,21 @@ function strip<T>(record: Record<string, unknown>): T {
  * are one transaction each.
  */
 export class DynamoOrderStore implements OrderStore {
-  constructor(private readonly doc: DynamoDBDocumentClient, private readonly tableName: string, private readonly metricsTableName: string) {}
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly metricsTableName: string,
+  ) {}
 
   /** Actions: the checkout record (guards order_number) and day counter, the header, the items, the receipt. */
   async create(order: Order, checkout: CheckoutRecord, receipt?: IdempotencyReceipt): Promise<void> {
-    const replay: OrderReplay = { service_order_id: order.service_order_id, first_position: 0, count: order.items.length, subtotal: order.subtotal, updated: order.updated };
+    const replay: OrderReplay = {
+      service_order_id: order.service_order_id,
+      first_position: 0,
+      count: order.items.length,
+      subtotal: order.subtotal,
+      updated: order.updated,
+    };
     const TransactItems = [
       ...checkoutActions(this.metricsTableName, checkout),
       { Put: { TableName: this.tableName, Item: headerItem(order), ConditionExpression: 'attribute_not_exists(PK)' } },
@@ -72,8 +82,19 @@ export class DynamoOrderStore implements OrderStore {
    * item's policy leaves Issued (only if still Issued) and the new item is put (only if its
    * reference is free). Cancellation reasons map back to the change that failed.
    */
-  async applyChanges(before: Order, changes: readonly PlannedChange[], after: Pick<Order, 'subtotal' | 'updated' | 'version'>, receipt?: IdempotencyReceipt): Promise<void> {
-    const replay: OrderReplay = { service_order_id: before.service_order_id, first_position: before.items.length, count: changes.length, subtotal: after.subtotal, updated: after.updated };
+  async applyChanges(
+    before: Order,
+    changes: readonly PlannedChange[],
+    after: Pick<Order, 'subtotal' | 'updated' | 'version'>,
+    receipt?: IdempotencyReceipt,
+  ): Promise<void> {
+    const replay: OrderReplay = {
+      service_order_id: before.service_order_id,
+      first_position: before.items.length,
+      count: changes.length,
+      subtotal: after.subtotal,
+      updated: after.updated,
+    };
     const TransactItems = [
       {
         Update: {

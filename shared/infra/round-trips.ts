@@ -6,7 +6,12 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
  * attaching a middleware at the finalize step of a client's stack. The bench reads it to check
  * each operation's budget; it is never attached in production.
  */
-export interface RoundTripCounter { count: number; commands: string[]; reset(): void; detach(): void }
+export interface RoundTripCounter {
+  count: number;
+  commands: string[];
+  reset(): void;
+  detach(): void;
+}
 
 export function countRoundTrips(client: DynamoDBClient | DynamoDBDocumentClient): RoundTripCounter {
   const name = 'roundTripCounter';

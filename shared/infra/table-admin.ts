@@ -1,33 +1,47 @@
-import { CreateTableCommand, DeleteTableCommand, ResourceInUseException, UpdateTimeToLiveCommand, waitUntilTableExists, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DeleteTableCommand,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+  waitUntilTableExists,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
 import { tableDefinitions, type TableDefinition } from './table-definitions.js';
 
 /**
  * Creates the tables from the shared definitions (the CDK stack builds the same ones). Used by
  * the local stack, the tests and the bench, never by the functions.
  */
-export interface TableNames { main: string; metrics: string }
+export interface TableNames {
+  main: string;
+  metrics: string;
+}
 
 async function createTable(client: DynamoDBClient, definition: TableDefinition, name: string): Promise<void> {
   try {
-    await client.send(new CreateTableCommand({
-      TableName: name,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [
-        { AttributeName: definition.partitionKey, AttributeType: 'S' },
-        { AttributeName: definition.sortKey, AttributeType: 'S' },
-      ],
-      KeySchema: [
-        { AttributeName: definition.partitionKey, KeyType: 'HASH' },
-        { AttributeName: definition.sortKey, KeyType: 'RANGE' },
-      ],
-    }));
+    await client.send(
+      new CreateTableCommand({
+        TableName: name,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [
+          { AttributeName: definition.partitionKey, AttributeType: 'S' },
+          { AttributeName: definition.sortKey, AttributeType: 'S' },
+        ],
+        KeySchema: [
+          { AttributeName: definition.partitionKey, KeyType: 'HASH' },
+          { AttributeName: definition.sortKey, KeyType: 'RANGE' },
+        ],
+      }),
+    );
   } catch (err) {
     if (!(err instanceof ResourceInUseException)) throw err; // already there: fine
     return;
   }
   await waitUntilTableExists({ client, maxWaitTime: 30, minDelay: 0.2, maxDelay: 1 }, { TableName: name });
   if (definition.timeToLiveAttribute) {
-    await client.send(new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { Enabled: true, AttributeName: definition.timeToLiveAttribute } }));
+    await client.send(
+      new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { Enabled: true, AttributeName: definition.timeToLiveAttribute } }),
+    );
   }
 }
 

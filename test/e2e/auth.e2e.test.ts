@@ -17,7 +17,10 @@ afterAll(() => server.stop());
 
 const tokenCall = (body: unknown) => http('POST', `${server.baseUrl}/api/v2/auth/token`, { body });
 const ordersWith = (authorization?: string) =>
-  http('POST', `${server.baseUrl}/api/v2/orders`, { body: { order_number: 'auth-check', currency: 'USD', items: [] }, headers: authorization ? { authorization } : {} });
+  http('POST', `${server.baseUrl}/api/v2/orders`, {
+    body: { order_number: 'auth-check', currency: 'USD', items: [] },
+    headers: authorization ? { authorization } : {},
+  });
 
 function accessKey(): { kid: string; secret: Uint8Array } {
   const { access } = JSON.parse(process.env.SIGNING_KEYS ?? '{}');
@@ -52,14 +55,25 @@ describe('merchant routes refuse bad access tokens with 401 in the envelope', ()
     ['no Authorization header', async () => undefined],
     ['a malformed token', async () => 'JWT not.a.token'],
     ['an expired token', async () => `JWT ${await signToken('access', server.demo.client_id, {}, -10)}`],
-    ['a token signed with another key', async () => `JWT ${await new SignJWT({}).setProtectedHeader({ alg: 'HS256', kid: accessKey().kid, typ: 'at+jwt' }).setIssuer('order-protection').setAudience('order-protection:api').setSubject(server.demo.client_id).setIssuedAt().setExpirationTime('5m').sign(new TextEncoder().encode('another-key-another-key-another-key!'))}`],
-    ['an alg: none token', async () => {
-      const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-      const now = Math.floor(Date.now() / 1000);
-      return `JWT ${part({ alg: 'none', typ: 'at+jwt' })}.${part({ sub: server.demo.client_id, iss: 'order-protection', aud: 'order-protection:api', iat: now, exp: now + 300 })}.`;
-    }],
+    [
+      'a token signed with another key',
+      async () =>
+        `JWT ${await new SignJWT({}).setProtectedHeader({ alg: 'HS256', kid: accessKey().kid, typ: 'at+jwt' }).setIssuer('order-protection').setAudience('order-protection:api').setSubject(server.demo.client_id).setIssuedAt().setExpirationTime('5m').sign(new TextEncoder().encode('another-key-another-key-another-key!'))}`,
+    ],
+    [
+      'an alg: none token',
+      async () => {
+        const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+        const now = Math.floor(Date.now() / 1000);
+        return `JWT ${part({ alg: 'none', typ: 'at+jwt' })}.${part({ sub: server.demo.client_id, iss: 'order-protection', aud: 'order-protection:api', iat: now, exp: now + 300 })}.`;
+      },
+    ],
     ['a quote token (other aud and typ)', async () => `JWT ${await signToken('quote', server.demo.client_id, { opt_in: true }, 300)}`],
-    ['a token with another audience, signed with the access key', async () => `Bearer ${await new SignJWT({}).setProtectedHeader({ alg: 'HS256', kid: accessKey().kid, typ: 'at+jwt' }).setIssuer('order-protection').setAudience('someone-else').setSubject(server.demo.client_id).setIssuedAt().setExpirationTime('5m').sign(accessKey().secret)}`],
+    [
+      'a token with another audience, signed with the access key',
+      async () =>
+        `Bearer ${await new SignJWT({}).setProtectedHeader({ alg: 'HS256', kid: accessKey().kid, typ: 'at+jwt' }).setIssuer('order-protection').setAudience('someone-else').setSubject(server.demo.client_id).setIssuedAt().setExpirationTime('5m').sign(accessKey().secret)}`,
+    ],
   ];
 
   it.each(cases)('%s', async (_name, authorization) => {
@@ -82,19 +96,26 @@ describe('merchant routes refuse bad access tokens with 401 in the envelope', ()
 describe('operator CLI', () => {
   it('creates clients whose keys work, and whose tokens carry their own client id', async () => {
     const env = { ...process.env, DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT };
-    const create = async (name: string) => JSON.parse((await run('npx', ['tsx', 'scripts/client-cli.ts', 'create', '--name', name, '--rate', '0.1', '--json'], { env })).stdout);
+    const create = async (name: string) =>
+      JSON.parse((await run('npx', ['tsx', 'scripts/client-cli.ts', 'create', '--name', name, '--rate', '0.1', '--json'], { env })).stdout);
 
     const [first, second] = [await create('CLI Shop One'), await create('CLI Shop Two')];
     const [tokenOne, tokenTwo] = [await accessToken(server.baseUrl, first), await accessToken(server.baseUrl, second)];
 
-    expect(first).toEqual({ client_id: expect.stringMatching(/^cl_/), public_key: expect.stringMatching(/^pk_test_/), secret_key: expect.stringMatching(/^sk_test_/) });
+    expect(first).toEqual({
+      client_id: expect.stringMatching(/^cl_/),
+      public_key: expect.stringMatching(/^pk_test_/),
+      secret_key: expect.stringMatching(/^sk_test_/),
+    });
     expect(decodeJwt(tokenOne).sub).toBe(first.client_id);
     expect(decodeJwt(tokenTwo).sub).toBe(second.client_id);
     expect(first.client_id).not.toBe(second.client_id);
   });
 
   it('refuses a bad rate with a clear message and exit code 2', async () => {
-    const failure = await run('npx', ['tsx', 'scripts/client-cli.ts', 'create', '--name', 'X', '--rate', '8.5']).catch((err: { code: number; stderr: string }) => err);
+    const failure = await run('npx', ['tsx', 'scripts/client-cli.ts', 'create', '--name', 'X', '--rate', '8.5']).catch(
+      (err: { code: number; stderr: string }) => err,
+    );
 
     expect(failure).toMatchObject({ code: 2, stderr: expect.stringContaining('--rate must be') });
   });

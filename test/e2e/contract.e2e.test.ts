@@ -17,7 +17,9 @@ describe('the contract checker', () => {
   it('refuses an undocumented status, a body where none belongs, and a body off its schema', () => {
     expect(contractViolation('GET', '/api/v2/orders/x', 418, '')).toMatch(/documents no 418/);
     expect(contractViolation('POST', '/api/v2/orders', 204, '{}')).toMatch(/no body/);
-    expect(contractViolation('POST', '/api/v2/orders', 422, JSON.stringify({ error: { ...envelope.error, leaked: 'stack' } }))).toMatch(/additional properties/);
+    expect(contractViolation('POST', '/api/v2/orders', 422, JSON.stringify({ error: { ...envelope.error, leaked: 'stack' } }))).toMatch(
+      /additional properties/,
+    );
     expect(contractViolation('POST', '/api/v2/quotes', 201, JSON.stringify({ quote_id: 'qt_1' }))).toMatch(/required property/);
   });
 });

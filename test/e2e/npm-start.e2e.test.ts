@@ -8,34 +8,72 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { testEndpoint } from '../support/dynamo.js';
 
 /** `npm start` as a newcomer runs it: it serves, writes the demo keys, and Ctrl-C leaves no java behind. */
-const freePort = () => new Promise<number>((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); }); });
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
 /** The DynamoDB Local java processes listening on `port`. */
 const dynamoLocalOn = (port: number): number[] => {
   try {
-    return execFileSync('pgrep', ['-f', `DynamoDBLocal.jar.*-port ${port}`], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-f', `DynamoDBLocal.jar.*-port ${port}`], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return []; // pgrep exits 1 when nothing matches
   }
 };
-const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 /** The local addresses of the TCP sockets listening on `port`, from the kernel's tables (IPv4 dotted, IPv6 as hex). */
 const listeningAddresses = (port: number): string[] =>
-  ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((file) => readFileSync(file, 'utf8').trim().split('\n').slice(1))
+  ['/proc/net/tcp', '/proc/net/tcp6']
+    .flatMap((file) => readFileSync(file, 'utf8').trim().split('\n').slice(1))
     .map((line) => line.trim().split(/\s+/))
     .filter(([, local, , state]) => state === '0A' && local?.endsWith(`:${port.toString(16).toUpperCase().padStart(4, '0')}`)) // 0A: LISTEN
     .map(([, local]) => {
       const hex = local!.split(':')[0]!;
-      return hex.length === 8 ? hex.match(/../g)!.reverse().map((byte) => parseInt(byte, 16)).join('.') : hex; // IPv4 is little-endian there
+      return hex.length === 8
+        ? hex
+            .match(/../g)!
+            .reverse()
+            .map((byte) => parseInt(byte, 16))
+            .join('.')
+        : hex; // IPv4 is little-endian there
     });
-const accepts = (host: string, port: number) => new Promise<boolean>((resolve) => {
-  const socket = connect({ host, port, timeout: 2_000 }, () => { socket.destroy(); resolve(true); });
-  socket.once('error', () => resolve(false)).once('timeout', () => { socket.destroy(); resolve(false); });
-});
+const accepts = (host: string, port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect({ host, port, timeout: 2_000 }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket
+      .once('error', () => resolve(false))
+      .once('timeout', () => {
+        socket.destroy();
+        resolve(false);
+      });
+  });
 
 const cwds: string[] = [];
 const servers: ChildProcess[] = [];
 afterEach(() => {
-  for (const server of servers.splice(0)) try { process.kill(-server.pid!, 'SIGKILL'); } catch { /* already gone */ }
+  for (const server of servers.splice(0))
+    try {
+      process.kill(-server.pid!, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
   for (const cwd of cwds.splice(0)) rmSync(cwd, { recursive: true, force: true });
 });
 
@@ -43,13 +81,20 @@ afterEach(() => {
 function npmStart(env: Record<string, string>) {
   const cwd = mkdtempSync(join(tmpdir(), 'npm-start-'));
   cwds.push(cwd);
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'METRICS_TABLE_NAME', 'SIGNING_KEYS'].includes(name)));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'METRICS_TABLE_NAME', 'SIGNING_KEYS'].includes(name)),
+  );
   const server = spawn(process.execPath, [join(process.cwd(), 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(process.cwd(), 'scripts', 'local-server.ts')], {
-    cwd, env: { ...inherited, ...env }, stdio: ['ignore', 'ignore', 'pipe'], detached: true, // its own process group, like a terminal's
+    cwd,
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true, // its own process group, like a terminal's
   });
   servers.push(server);
   let stderr = '';
-  server.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  server.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   const demoFile = join(cwd, '.local', 'demo-client.json');
   return {
     server,
@@ -61,11 +106,15 @@ function npmStart(env: Record<string, string>) {
       return JSON.parse(readFileSync(demoFile, 'utf8')) as { base_url: string; public_key: string; secret_key: string };
     },
     /** Its exit code, or null if it still runs after `ms`. */
-    exit: (ms: number) => new Promise<number | null>((resolve) => {
-      if (server.exitCode !== null) return resolve(server.exitCode);
-      const timer = setTimeout(() => resolve(null), ms);
-      server.once('exit', (code) => { clearTimeout(timer); resolve(code); });
-    }),
+    exit: (ms: number) =>
+      new Promise<number | null>((resolve) => {
+        if (server.exitCode !== null) return resolve(server.exitCode);
+        const timer = setTimeout(() => resolve(null), ms);
+        server.once('exit', (code) => {
+          clearTimeout(timer);
+          resolve(code);
+        });
+      }),
     ctrlC: () => process.kill(-server.pid!, 'SIGINT'), // the whole foreground group gets it
   };
 }
@@ -76,7 +125,11 @@ describe('npm start', () => {
     const start = npmStart({ PORT: String(port), DYNAMODB_PORT: String(dynamoPort) });
 
     const demo = await start.demo();
-    const token = await fetch(`${demo.base_url}/api/v2/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ public_key: demo.public_key, secret_key: demo.secret_key }) });
+    const token = await fetch(`${demo.base_url}/api/v2/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ public_key: demo.public_key, secret_key: demo.secret_key }),
+    });
     const page = await fetch(`${demo.base_url}/`);
     const javas = dynamoLocalOn(dynamoPort);
     expect(demo.base_url).toBe(`http://localhost:${port}`);
@@ -95,7 +148,8 @@ describe('npm start', () => {
     const [port, dynamoPort] = [await freePort(), await freePort()];
     const start = npmStart({ PORT: String(port), DYNAMODB_PORT: String(dynamoPort) });
     await start.demo();
-    const external = Object.values(networkInterfaces()).flat()
+    const external = Object.values(networkInterfaces())
+      .flat()
       .filter((nic) => nic && !nic.internal && !nic.address.startsWith('fe80')) // link-local needs a scope id
       .map((nic) => nic!.address);
 
@@ -125,9 +179,18 @@ describe('npm start', () => {
     expect(dynamoLocalOn(takenPort)).toEqual(javasBefore);
 
     const suffix = randomBytes(4).toString('hex');
-    const onPurpose = npmStart({ PORT: String(await freePort()), DYNAMODB_ENDPOINT: `http://127.0.0.1:${takenPort}`, TABLE_NAME: `npm-start-main-${suffix}`, METRICS_TABLE_NAME: `npm-start-metrics-${suffix}` });
+    const onPurpose = npmStart({
+      PORT: String(await freePort()),
+      DYNAMODB_ENDPOINT: `http://127.0.0.1:${takenPort}`,
+      TABLE_NAME: `npm-start-main-${suffix}`,
+      METRICS_TABLE_NAME: `npm-start-metrics-${suffix}`,
+    });
     const demo = await onPurpose.demo();
-    const token = await fetch(`${demo.base_url}/api/v2/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ public_key: demo.public_key, secret_key: demo.secret_key }) });
+    const token = await fetch(`${demo.base_url}/api/v2/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ public_key: demo.public_key, secret_key: demo.secret_key }),
+    });
 
     expect(token.status).toBe(200);
     onPurpose.ctrlC();

@@ -31,7 +31,8 @@ afterEach(() => {
 });
 
 const later = (ms: number) => vi.setSystemTime(Date.now() + ms);
-const signIn = (publicKey: string, secretKey: string) => service.call('auth-token', { method: 'POST', path: '/api/v2/auth/token', body: { public_key: publicKey, secret_key: secretKey } });
+const signIn = (publicKey: string, secretKey: string) =>
+  service.call('auth-token', { method: 'POST', path: '/api/v2/auth/token', body: { public_key: publicKey, secret_key: secretKey } });
 const wrong = (client: NewClientKeys) => signIn(client.public_key, `${client.secret_key}x`);
 const right = (client: NewClientKeys) => signIn(client.public_key, client.secret_key);
 

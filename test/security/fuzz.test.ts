@@ -15,7 +15,14 @@ let quoteTokens: string[];
 beforeAll(async () => {
   service = await startService();
   client = await service.newClient('Fuzz Shop');
-  orderId = (await service.call('orders-create', { method: 'POST', path: '/api/v2/orders', clientId: client.client_id, body: { order_number: uniqueOrderNumber('fz'), currency: 'USD', items: cartItems('10.00', '20.00') } })).json.service_order_id;
+  orderId = (
+    await service.call('orders-create', {
+      method: 'POST',
+      path: '/api/v2/orders',
+      clientId: client.client_id,
+      body: { order_number: uniqueOrderNumber('fz'), currency: 'USD', items: cartItems('10.00', '20.00') },
+    })
+  ).json.service_order_id;
   const quote = await quoteFor(service, client.public_key, cartItems('10.00'));
   quoteTokens = [quote.tokens.opt_in, quote.tokens.opt_out];
 }, 60_000);
@@ -26,35 +33,91 @@ const hostileText = fc.oneof(
   fc.string({ minLength: 250, maxLength: 300 }),
   fc.constantFrom('', ' ', '\u0000', '<script>', "' OR 1=1 --", '${jndi:x}', '__proto__', 'constructor', '😀', '\uD800'),
 );
-const anyJson = fc.oneof(hostileText, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 3 }));
+const anyJson = fc.oneof(
+  hostileText,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.string(), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 3 }),
+);
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 3, arbitrary: arb }, { weight: 1, arbitrary: anyJson });
 const money = fc.oneof(
   fc.integer({ min: 0, max: 100_000_00 }).map((cents) => (cents / 100).toFixed(cents % 3 === 0 ? 0 : 2)),
   fc.constantFrom('1.005', '-1', '1e3', '0x10', '1,00', ' 1', '1000000.01', 'NaN', '00.1'),
 );
-const date = fc.oneof(fc.constantFrom('2026-02-30', '2027-04-10', '2026-13-01', '10/04/2027'), fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)));
-const event = fc.record({ name: maybe(hostileText), start_date: maybe(date), start_time: maybe(fc.constantFrom('19:30', '25:00', '19:30:00', '7pm')), end_date: fc.option(maybe(date)), location: maybe(hostileText) }, { requiredKeys: [] });
-const item = fc.record({ name: maybe(hostileText), reference_number: maybe(hostileText), cost: maybe(money), event: maybe(event), premium: money }, { requiredKeys: ['reference_number', 'cost'] });
+const date = fc.oneof(
+  fc.constantFrom('2026-02-30', '2027-04-10', '2026-13-01', '10/04/2027'),
+  fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+);
+const event = fc.record(
+  {
+    name: maybe(hostileText),
+    start_date: maybe(date),
+    start_time: maybe(fc.constantFrom('19:30', '25:00', '19:30:00', '7pm')),
+    end_date: fc.option(maybe(date)),
+    location: maybe(hostileText),
+  },
+  { requiredKeys: [] },
+);
+const item = fc.record(
+  { name: maybe(hostileText), reference_number: maybe(hostileText), cost: maybe(money), event: maybe(event), premium: money },
+  { requiredKeys: ['reference_number', 'cost'] },
+);
 
 /** Fully valid carts, so the success path (and its writes) is fuzzed too. */
 const validItems = fc.uniqueArray(fc.stringMatching(/^[a-z0-9-]{1,12}$/), { minLength: 1, maxLength: 4 }).chain((refs) =>
-  fc.tuple(...refs.map((ref) => fc.record({ name: fc.string({ minLength: 1, maxLength: 20 }).filter((n) => n.trim().length > 0), reference_number: fc.constant(ref), cost: money.filter((m) => /^\d+(\.\d\d)?$/.test(m) && m.length < 11) }))));
+  fc.tuple(
+    ...refs.map((ref) =>
+      fc.record({
+        name: fc.string({ minLength: 1, maxLength: 20 }).filter((n) => n.trim().length > 0),
+        reference_number: fc.constant(ref),
+        cost: money.filter((m) => /^\d+(\.\d\d)?$/.test(m) && m.length < 11),
+      }),
+    ),
+  ),
+);
 const validOrder = fc.record({ order_number: fc.stringMatching(/^[A-Z0-9-]{1,16}$/), currency: fc.constantFrom('USD', 'eur', 'JPY'), items: validItems });
 
-const nearValidOrder = fc.record({
-  token: fc.option(fc.oneof(fc.constantFrom(...['', 'a.b.c']), fc.nat(1).map((i) => quoteTokens[i]!))),
-  order_number: maybe(hostileText),
-  currency: maybe(fc.constantFrom('USD', 'usd', 'XYZ', 'EURO', '', 'eur')),
-  items: maybe(fc.array(item, { maxLength: 4 })),
-  event: maybe(event),
-  customer: maybe(fc.record({ first_name: hostileText, email: fc.oneof(fc.emailAddress(), hostileText), phone: hostileText }, { requiredKeys: [] })),
-  billing_address: maybe(fc.record({ city: hostileText, zip_code: hostileText, country: hostileText }, { requiredKeys: [] })),
-  payment: maybe(fc.record({ type: hostileText })),
-}, { requiredKeys: [] });
+const nearValidOrder = fc.record(
+  {
+    token: fc.option(
+      fc.oneof(
+        fc.constantFrom(...['', 'a.b.c']),
+        fc.nat(1).map((i) => quoteTokens[i]!),
+      ),
+    ),
+    order_number: maybe(hostileText),
+    currency: maybe(fc.constantFrom('USD', 'usd', 'XYZ', 'EURO', '', 'eur')),
+    items: maybe(fc.array(item, { maxLength: 4 })),
+    event: maybe(event),
+    customer: maybe(fc.record({ first_name: hostileText, email: fc.oneof(fc.emailAddress(), hostileText), phone: hostileText }, { requiredKeys: [] })),
+    billing_address: maybe(fc.record({ city: hostileText, zip_code: hostileText, country: hostileText }, { requiredKeys: [] })),
+    payment: maybe(fc.record({ type: hostileText })),
+  },
+  { requiredKeys: [] },
+);
 const orderBody = fc.oneof({ weight: 1, arbitrary: validOrder }, { weight: 3, arbitrary: nearValidOrder });
-const changeBody = fc.record({
-  items: maybe(fc.array(fc.record({ name: maybe(hostileText), old_reference_number: maybe(fc.constantFrom('seat-1', 'seat-2', 'nope')), reference_number: maybe(hostileText), cost: maybe(money) }, { requiredKeys: [] }), { maxLength: 3 })),
-}, { requiredKeys: [] });
+const changeBody = fc.record(
+  {
+    items: maybe(
+      fc.array(
+        fc.record(
+          {
+            name: maybe(hostileText),
+            old_reference_number: maybe(fc.constantFrom('seat-1', 'seat-2', 'nope')),
+            reference_number: maybe(hostileText),
+            cost: maybe(money),
+          },
+          { requiredKeys: [] },
+        ),
+        { maxLength: 3 },
+      ),
+    ),
+  },
+  { requiredKeys: [] },
+);
 const quoteBody = fc.oneof(
   fc.record({ currency: fc.constantFrom('USD', 'jpy'), items: validItems }),
   fc.record({ currency: maybe(fc.constantFrom('USD', 'XYZ', 'jpy')), items: maybe(fc.array(item, { maxLength: 4 })) }, { requiredKeys: [] }),
@@ -62,26 +125,37 @@ const quoteBody = fc.oneof(
 const tokenBody = fc.record({ public_key: maybe(hostileText), secret_key: maybe(hostileText) }, { requiredKeys: [] });
 
 /** Any body: random JSON (arrays, scalars, objects) or the route's own near-valid shape, sent raw sometimes. */
-const bodies = (shape: fc.Arbitrary<unknown>) => fc.oneof(
-  { weight: 1, arbitrary: fc.jsonValue().map((value) => ({ raw: JSON.stringify(value) ?? 'null' })) },
-  { weight: 1, arbitrary: fc.string({ maxLength: 30 }).map((raw) => ({ raw })) },
-  { weight: 6, arbitrary: shape.map((body) => ({ raw: JSON.stringify(body) })) },
-);
+const bodies = (shape: fc.Arbitrary<unknown>) =>
+  fc.oneof(
+    { weight: 1, arbitrary: fc.jsonValue().map((value) => ({ raw: JSON.stringify(value) ?? 'null' })) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 30 }).map((raw) => ({ raw })) },
+    { weight: 6, arbitrary: shape.map((body) => ({ raw: JSON.stringify(body) })) },
+  );
 
 /** `writes`: the route may write, so every refused request is checked to have written nothing. */
-async function fuzz(name: FunctionName, method: string, path: string, shape: fc.Arbitrary<unknown>, extra: { clientId?: string; headers?: Record<string, string> }, writes = true) {
+async function fuzz(
+  name: FunctionName,
+  method: string,
+  path: string,
+  shape: fc.Arbitrary<unknown>,
+  extra: { clientId?: string; headers?: Record<string, string> },
+  writes = true,
+) {
   const statuses = new Map<number, number>();
   const rowsAtStart = await service.rowCount();
-  await fc.assert(fc.asyncProperty(bodies(shape), async ({ raw }) => {
-    const rowsBefore = writes ? await service.rowCount() : rowsAtStart;
-    const res = await service.call(name, { method, path, rawBody: raw, ...extra });
-    statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-    expect(res.status, res.body).toBeLessThan(500);
-    if (res.status >= 400) {
-      expect(res.json.error).toMatchObject({ type: expect.any(String), code: expect.any(String), request_id: expect.any(String) });
-      if (writes) expect(await service.rowCount()).toBe(rowsBefore);
-    }
-  }), { numRuns: RUNS });
+  await fc.assert(
+    fc.asyncProperty(bodies(shape), async ({ raw }) => {
+      const rowsBefore = writes ? await service.rowCount() : rowsAtStart;
+      const res = await service.call(name, { method, path, rawBody: raw, ...extra });
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      expect(res.status, res.body).toBeLessThan(500);
+      if (res.status >= 400) {
+        expect(res.json.error).toMatchObject({ type: expect.any(String), code: expect.any(String), request_id: expect.any(String) });
+        if (writes) expect(await service.rowCount()).toBe(rowsBefore);
+      }
+    }),
+    { numRuns: RUNS },
+  );
   if (!writes) expect(await service.rowCount()).toBe(rowsAtStart);
   return statuses;
 }
@@ -107,19 +181,36 @@ describe(`fuzzing, ${RUNS} bodies per route`, () => {
 
   it('order ids in the path and public keys in the header, up to 4 KB', async () => {
     const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ minLength: 1000, maxLength: 4000 }), fc.uuid());
-    await fc.assert(fc.asyncProperty(text, text, async (id, publicKey) => {
-      const path = `/api/v2/orders/${encodeURIComponent(id)}`;
-      const read = await service.call('orders-read', { method: 'GET', path, pathParameters: { id }, clientId: client.client_id });
-      const change = await service.call('orders-change', { method: 'PATCH', path, pathParameters: { id }, clientId: client.client_id, body: { items: [{ name: 'x', old_reference_number: 'seat-1', reference_number: 'x', cost: '1' }] } });
-      const quote = await service.call('quotes-create', { method: 'POST', path: '/api/v2/quotes', headers: { 'x-public-key': publicKey }, body: { currency: 'USD', items: [{ reference_number: 'a', cost: '1' }] } });
-      for (const res of [read, change, quote]) expect(res.status, res.body).toBeLessThan(500);
-    }), { numRuns: 200 });
+    await fc.assert(
+      fc.asyncProperty(text, text, async (id, publicKey) => {
+        const path = `/api/v2/orders/${encodeURIComponent(id)}`;
+        const read = await service.call('orders-read', { method: 'GET', path, pathParameters: { id }, clientId: client.client_id });
+        const change = await service.call('orders-change', {
+          method: 'PATCH',
+          path,
+          pathParameters: { id },
+          clientId: client.client_id,
+          body: { items: [{ name: 'x', old_reference_number: 'seat-1', reference_number: 'x', cost: '1' }] },
+        });
+        const quote = await service.call('quotes-create', {
+          method: 'POST',
+          path: '/api/v2/quotes',
+          headers: { 'x-public-key': publicKey },
+          body: { currency: 'USD', items: [{ reference_number: 'a', cost: '1' }] },
+        });
+        for (const res of [read, change, quote]) expect(res.status, res.body).toBeLessThan(500);
+      }),
+      { numRuns: 200 },
+    );
   }, 300_000);
 
   it('GET /metrics/conversion (query strings)', async () => {
-    await fc.assert(fc.asyncProperty(fc.dictionary(fc.constantFrom('from', 'to', 'x'), fc.oneof(date, hostileText), { maxKeys: 3 }), async (query) => {
-      const res = await service.call('metrics-conversion', { method: 'GET', path: '/api/v2/metrics/conversion', query, clientId: client.client_id });
-      expect(res.status, res.body).toBeLessThan(500);
-    }), { numRuns: RUNS });
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.constantFrom('from', 'to', 'x'), fc.oneof(date, hostileText), { maxKeys: 3 }), async (query) => {
+        const res = await service.call('metrics-conversion', { method: 'GET', path: '/api/v2/metrics/conversion', query, clientId: client.client_id });
+        expect(res.status, res.body).toBeLessThan(500);
+      }),
+      { numRuns: RUNS },
+    );
   }, 300_000);
 });

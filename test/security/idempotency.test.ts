@@ -18,8 +18,7 @@ let keys = 0;
 const newKey = () => `key-${Date.now()}-${keys++}`;
 const create = (body: unknown, key?: string) =>
   service.call('orders-create', { method: 'POST', path: '/api/v2/orders', clientId, body, headers: key ? { 'idempotency-key': key } : {} });
-const ordersNumbered = async (orderNumber: string) =>
-  (await service.scanBoth()).filter((row) => row.entity === 'order' && row.order_number === orderNumber);
+const ordersNumbered = async (orderNumber: string) => (await service.scanBoth()).filter((row) => row.entity === 'order' && row.order_number === orderNumber);
 
 describe('Idempotency-Key', () => {
   it('replays the first answer to the same key and body, marked Idempotent-Replayed, writing once', async () => {
@@ -51,7 +50,9 @@ describe('Idempotency-Key', () => {
     const key = newKey();
     const body = { order_number: uniqueOrderNumber('idem'), currency: 'USD', items: cartItems('12.00') };
     let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const original = DynamoOrderStore.prototype.create;
     vi.spyOn(DynamoOrderStore.prototype, 'create').mockImplementationOnce(async function (this: DynamoOrderStore, ...args) {
       await gate;
@@ -94,7 +95,14 @@ describe('Idempotency-Key', () => {
   it('works on PATCH: a replayed change does not change twice', async () => {
     const order = await create({ order_number: uniqueOrderNumber('idem'), currency: 'USD', items: cartItems('20.00') });
     const key = newKey();
-    const patch = () => service.call('orders-change', { method: 'PATCH', path: `/api/v2/orders/${order.json.service_order_id}`, clientId, headers: { 'idempotency-key': key }, body: { items: [{ name: 'Up', old_reference_number: 'seat-1', reference_number: 'up-1', cost: '25.00' }] } });
+    const patch = () =>
+      service.call('orders-change', {
+        method: 'PATCH',
+        path: `/api/v2/orders/${order.json.service_order_id}`,
+        clientId,
+        headers: { 'idempotency-key': key },
+        body: { items: [{ name: 'Up', old_reference_number: 'seat-1', reference_number: 'up-1', cost: '25.00' }] },
+      });
 
     const [first, second] = [await patch(), await patch()];
 

@@ -17,7 +17,12 @@ const server = useTestServer();
 afterEach(() => vi.restoreAllMocks());
 
 const longest = (prefix: string) => `${prefix}-`.padEnd(255, '漢');
-const customer = { first_name: longest('Philippa'), last_name: longest('Quintessence'), email: `philippa.q@${'x'.repeat(237)}.net`, phone: '+1 (415) 555-0199' };
+const customer = {
+  first_name: longest('Philippa'),
+  last_name: longest('Quintessence'),
+  email: `philippa.q@${'x'.repeat(237)}.net`,
+  phone: '+1 (415) 555-0199',
+};
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 /** The largest checkout the limits allow: as many items as allowed, and as many of them with their own event as the body limit leaves room for. */
@@ -34,7 +39,14 @@ function largestCheckout(tag: string) {
     items,
     event: { name: longest('Gala'), start_date: '2027-04-10', start_time: '19:30', end_date: '2027-04-11', end_time: '01:00', location: longest('Hall') },
     customer,
-    billing_address: { address1: longest('Street'), address2: longest('Suite'), city: longest('City'), zip_code: '9'.repeat(32), state: longest('State'), country: longest('Country') },
+    billing_address: {
+      address1: longest('Street'),
+      address2: longest('Suite'),
+      city: longest('City'),
+      zip_code: '9'.repeat(32),
+      state: longest('State'),
+      country: longest('Country'),
+    },
     payment: { type: longest('card') },
   };
   for (const [i, item] of items.entries()) {
@@ -45,8 +57,10 @@ function largestCheckout(tag: string) {
   return order;
 }
 
-const quote = (items: unknown[]) => http('POST', `${server.baseUrl}/api/v2/quotes`, { body: { currency: 'USD', items }, headers: { 'x-public-key': server.demo.public_key } });
-const post = (body: unknown, key?: string) => http('POST', `${server.baseUrl}/api/v2/orders`, { body, headers: { ...server.auth, ...(key ? { 'idempotency-key': key } : {}) } });
+const quote = (items: unknown[]) =>
+  http('POST', `${server.baseUrl}/api/v2/quotes`, { body: { currency: 'USD', items }, headers: { 'x-public-key': server.demo.public_key } });
+const post = (body: unknown, key?: string) =>
+  http('POST', `${server.baseUrl}/api/v2/orders`, { body, headers: { ...server.auth, ...(key ? { 'idempotency-key': key } : {}) } });
 
 async function scan(tableName: string): Promise<Record<string, unknown>[]> {
   const doc = createDocumentClient();
@@ -82,7 +96,12 @@ describe('the largest checkout the limits allow', () => {
     expect(quoted.status).toBe(201);
     expect(Math.max(tokens.opt_in.length, tokens.opt_out.length)).toBeLessThanOrEqual(1024);
     expect(Object.fromEntries(Object.entries(answers).map(([name, res]) => [name, res.status]))).toEqual({
-      optInWithKey: 201, optInReplay: 201, optInNoKey: 201, optOutWithKey: 204, optOutReplay: 204, optOutNoKey: 204,
+      optInWithKey: 201,
+      optInReplay: 201,
+      optInNoKey: 201,
+      optOutWithKey: 204,
+      optOutReplay: 204,
+      optOutNoKey: 204,
     });
     expect(answers.optInWithKey!.json.policies).toHaveLength(MAX_CHECKOUT_ITEMS);
     expect(answers.optInReplay!.json).toEqual(answers.optInWithKey!.json);
@@ -116,13 +135,23 @@ describe('a committed write', () => {
   });
 
   it('replays a change as first answered even after later changes, and /orders/{id}/ is the same request as /orders/{id}', async () => {
-    const created = await post({ order_number: 'replay-after-change', currency: 'USD', items: [{ name: 'A', reference_number: 'a', cost: '10.00' }, { name: 'B', reference_number: 'b', cost: '10.00' }] });
+    const created = await post({
+      order_number: 'replay-after-change',
+      currency: 'USD',
+      items: [
+        { name: 'A', reference_number: 'a', cost: '10.00' },
+        { name: 'B', reference_number: 'b', cost: '10.00' },
+      ],
+    });
     const path = `${server.baseUrl}/api/v2/orders/${created.json.service_order_id}`;
     const change = { items: [{ name: 'A+', old_reference_number: 'a', reference_number: 'a2', cost: '15.00' }] };
     const headers = { ...server.auth, 'idempotency-key': 'change-key' };
 
     const first = await http('PATCH', path, { body: change, headers });
-    const later = await http('PATCH', path, { body: { items: [{ name: 'A++', old_reference_number: 'a2', reference_number: 'a3', cost: '5.00' }] }, headers: server.auth });
+    const later = await http('PATCH', path, {
+      body: { items: [{ name: 'A++', old_reference_number: 'a2', reference_number: 'a3', cost: '5.00' }] },
+      headers: server.auth,
+    });
     const replayWithSlash = await http('PATCH', `${path}/`, { body: change, headers });
 
     expect([first.status, later.status, replayWithSlash.status]).toEqual([200, 200, 200]);
@@ -136,7 +165,9 @@ describe('an order over its life', () => {
     const items = Array.from({ length: MAX_CHECKOUT_ITEMS }, (_, i) => ({ name: `S${i}`, reference_number: `s${i}`, cost: '10.00' }));
     const created = await post({ order_number: 'grows', currency: 'USD', items });
     const path = `${server.baseUrl}/api/v2/orders/${created.json.service_order_id}/`;
-    const changes = (from: number, count: number) => ({ items: Array.from({ length: count }, (_, i) => ({ name: 'n', old_reference_number: `s${from + i}`, reference_number: `n${from + i}`, cost: '12.00' })) });
+    const changes = (from: number, count: number) => ({
+      items: Array.from({ length: count }, (_, i) => ({ name: 'n', old_reference_number: `s${from + i}`, reference_number: `n${from + i}`, cost: '12.00' })),
+    });
     const room = MAX_ORDER_ITEMS - MAX_CHECKOUT_ITEMS;
 
     const filling = await http('PATCH', path, { body: changes(0, room), headers: server.auth });

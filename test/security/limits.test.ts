@@ -7,8 +7,10 @@ const server = useTestServer();
 
 const item = (i = 0, cost = '10.00') => ({ name: `Seat ${i}`, reference_number: `lim-${i}`, cost });
 const order = (overrides: Record<string, unknown> = {}) => ({ order_number: `lim-${Math.random()}`, currency: 'USD', items: [item()], ...overrides });
-const post = (body: unknown, headers: Record<string, string> = {}) => http('POST', `${server.baseUrl}/api/v2/orders`, { body, headers: { ...server.auth, ...headers } });
-const postRaw = (rawBody: string, contentType = 'application/json') => http('POST', `${server.baseUrl}/api/v2/orders`, { rawBody, headers: { ...server.auth, 'content-type': contentType } });
+const post = (body: unknown, headers: Record<string, string> = {}) =>
+  http('POST', `${server.baseUrl}/api/v2/orders`, { body, headers: { ...server.auth, ...headers } });
+const postRaw = (rawBody: string, contentType = 'application/json') =>
+  http('POST', `${server.baseUrl}/api/v2/orders`, { rawBody, headers: { ...server.auth, 'content-type': contentType } });
 
 describe('transport', () => {
   it('answers 413 to a body over 256 KB', async () => {
@@ -26,7 +28,12 @@ describe('transport', () => {
     expect([res.status, res.json.error.code]).toEqual([400, 'invalid_json']);
   });
 
-  it.each([['an array', '[]'], ['null', 'null'], ['a number', '42'], ['a string', '"order"']])('answers 422 to %s as body', async (_name, raw) => {
+  it.each([
+    ['an array', '[]'],
+    ['null', 'null'],
+    ['a number', '42'],
+    ['a string', '"order"'],
+  ])('answers 422 to %s as body', async (_name, raw) => {
     const res = await postRaw(raw);
     expect([res.status, res.json.error.code]).toEqual([422, 'validation_failed']);
   });
@@ -57,7 +64,10 @@ describe('fields', () => {
 
   it('answers 422 to more than 25 changes on PATCH', async () => {
     const changes = Array.from({ length: 26 }, (_, i) => ({ name: 'x', old_reference_number: `a${i}`, reference_number: `b${i}`, cost: '1' }));
-    const res = await http('PATCH', `${server.baseUrl}/api/v2/orders/00000000-0000-4000-8000-000000000000/`, { body: { items: changes }, headers: server.auth });
+    const res = await http('PATCH', `${server.baseUrl}/api/v2/orders/00000000-0000-4000-8000-000000000000/`, {
+      body: { items: changes },
+      headers: server.auth,
+    });
     expect([res.status, res.json.error.param]).toEqual([422, 'items']);
   });
 });

@@ -20,19 +20,32 @@ beforeAll(async () => {
     staticRoutes: (site) => ({
       ...demoSiteRoutes(site),
       // A route whose handling fails the way a parser or driver does: its message quotes the request.
-      'POST /test/boom': async (_req, body) => { throw new Error(`could not handle ${body}`); },
+      'POST /test/boom': async (_req, body) => {
+        throw new Error(`could not handle ${body}`);
+      },
     }),
   });
-  const capture = (chunk: unknown) => { logs.push(String(chunk)); return true; };
+  const capture = (chunk: unknown) => {
+    logs.push(String(chunk));
+    return true;
+  };
   for (const stream of [process.stdout, process.stderr]) vi.spyOn(stream, 'write').mockImplementation(capture);
-  for (const method of ['log', 'info', 'warn', 'error'] as const) vi.spyOn(console, method).mockImplementation((...args: unknown[]) => { capture(args.join(' ')); });
+  for (const method of ['log', 'info', 'warn', 'error'] as const)
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+      capture(args.join(' '));
+    });
 });
 afterAll(async () => {
   vi.restoreAllMocks();
   await server.stop();
 });
 
-interface Answer { status: number; connection?: string; outcome?: string; error?: { type: string; code: string; message: string; request_id: string } }
+interface Answer {
+  status: number;
+  connection?: string;
+  outcome?: string;
+  error?: { type: string; code: string; message: string; request_id: string };
+}
 
 /** A raw HTTP request to the server, so that Host and Origin are exactly as given. */
 function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
@@ -40,10 +53,16 @@ function send(method: string, path: string, headers: Record<string, string>, bod
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method, path, headers: { host: `localhost:${port}`, ...headers } }, (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, ...(res.headers['content-type']?.includes('json') ? JSON.parse(text) as Omit<Answer, 'status'> : {}) });
-      });
+      res
+        .on('data', (chunk: Buffer) => chunks.push(chunk))
+        .on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({
+            status: res.statusCode ?? 0,
+            connection: res.headers.connection,
+            ...(res.headers['content-type']?.includes('json') ? (JSON.parse(text) as Omit<Answer, 'status'>) : {}),
+          });
+        });
     });
     req.on('error', reject).end(body);
   });
@@ -55,7 +74,12 @@ describe('local gateway', () => {
   it('logs an unexpected failure redacted under its request id, never the request fragment it quotes', async () => {
     logs.length = 0;
 
-    const answer = await send('POST', '/test/boom', { 'content-type': 'application/json' }, JSON.stringify({ note: `call ${fragment.phone} or write ${fragment.email}` }));
+    const answer = await send(
+      'POST',
+      '/test/boom',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ note: `call ${fragment.phone} or write ${fragment.email}` }),
+    );
 
     const log = logs.join('');
     expect(answer.status).toBe(500);
@@ -74,7 +98,9 @@ describe('local gateway', () => {
   });
 
   it('answers 400 invalid_path on routes without path parameters too', async () => {
-    const answers = await Promise.all(['/api/v2/quotes%', '/api/v2/auth/token%zz', '/%C0%AF'].map((path) => send('POST', path, { 'content-type': 'application/json' }, '{}')));
+    const answers = await Promise.all(
+      ['/api/v2/quotes%', '/api/v2/auth/token%zz', '/%C0%AF'].map((path) => send('POST', path, { 'content-type': 'application/json' }, '{}')),
+    );
     for (const answer of answers) expect([answer.status, answer.error?.code]).toEqual([400, 'invalid_path']);
   });
 
@@ -93,11 +119,20 @@ describe('demo back-end', () => {
   it('answers on its own Host only: every demo route refuses another name (DNS rebinding)', async () => {
     const { port } = new URL(server.baseUrl);
     const foreign = { host: `rebound.attacker.example:${port}` };
-    const routes = [['GET', '/'], ['GET', '/dashboard'], ['GET', '/widget.js'], ['GET', '/demo/metrics'], ['POST', '/demo/place-order']] as const;
+    const routes = [
+      ['GET', '/'],
+      ['GET', '/dashboard'],
+      ['GET', '/widget.js'],
+      ['GET', '/demo/metrics'],
+      ['POST', '/demo/place-order'],
+    ] as const;
 
     const own = await Promise.all([`localhost:${port}`, `127.0.0.1:${port}`].map((host) => send('GET', '/', { host })));
-    const refused = await Promise.all(routes.map(([method, path]) =>
-      send(method, path, { ...foreign, origin: `http://${foreign.host}`, 'content-type': 'application/json' }, method === 'POST' ? order : undefined)));
+    const refused = await Promise.all(
+      routes.map(([method, path]) =>
+        send(method, path, { ...foreign, origin: `http://${foreign.host}`, 'content-type': 'application/json' }, method === 'POST' ? order : undefined),
+      ),
+    );
 
     expect(own.map((answer) => answer.status)).toEqual([200, 200]);
     for (const answer of refused) {
@@ -123,12 +158,25 @@ describe('demo back-end', () => {
 
   it('refuses an order body that is not an order with a 4xx in the envelope, never a 500 or a made-up order', async () => {
     const { origin } = new URL(server.baseUrl);
-    const bodies = ['null', '"x"', '[]', '1', '{}', '{"a":1,"a":2}', `${'['.repeat(20_000)}${']'.repeat(20_000)}`, '{"order_number":"x","currency":"USD","items":[]}'];
+    const bodies = [
+      'null',
+      '"x"',
+      '[]',
+      '1',
+      '{}',
+      '{"a":1,"a":2}',
+      `${'['.repeat(20_000)}${']'.repeat(20_000)}`,
+      '{"order_number":"x","currency":"USD","items":[]}',
+    ];
 
     const answers = await Promise.all(bodies.map((body) => send('POST', '/demo/place-order', { 'content-type': 'application/json', origin }, body)));
 
     for (const [i, answer] of answers.entries()) {
-      expect([bodies[i]!.slice(0, 30), answer.status >= 400 && answer.status < 500, answer.error?.type]).toEqual([bodies[i]!.slice(0, 30), true, 'invalid_request_error']);
+      expect([bodies[i]!.slice(0, 30), answer.status >= 400 && answer.status < 500, answer.error?.type]).toEqual([
+        bodies[i]!.slice(0, 30),
+        true,
+        'invalid_request_error',
+      ]);
     }
   });
 });

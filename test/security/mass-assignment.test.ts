@@ -9,7 +9,14 @@ let orderId: string;
 beforeAll(async () => {
   service = await startService();
   clientId = (await service.newClient('Mass Assign')).client_id;
-  orderId = (await service.call('orders-create', { method: 'POST', path: '/api/v2/orders', clientId, body: { order_number: uniqueOrderNumber('ma'), currency: 'USD', items: cartItems('30.00') } })).json.service_order_id;
+  orderId = (
+    await service.call('orders-create', {
+      method: 'POST',
+      path: '/api/v2/orders',
+      clientId,
+      body: { order_number: uniqueOrderNumber('ma'), currency: 'USD', items: cartItems('30.00') },
+    })
+  ).json.service_order_id;
 });
 afterAll(() => service.stop());
 

@@ -15,7 +15,10 @@ let service: Service;
 const logs: string[] = [];
 
 const person = {
-  first_name: 'Philippa', last_name: 'Quintessence', email: 'philippa.q@example.net', phone: '+1 (415) 555-0199',
+  first_name: 'Philippa',
+  last_name: 'Quintessence',
+  email: 'philippa.q@example.net',
+  phone: '+1 (415) 555-0199',
 };
 const address = { address1: '1600 Amphitheatre Parkway', address2: 'Suite 9876', city: 'Kalamazoo', zip_code: '49001-4455', state: 'MI', country: 'US' };
 const card = '4111 1111 1111 1111';
@@ -55,16 +58,41 @@ describe('personal data', () => {
       return orderNumber;
     };
     // Each personal value typed into a field that is coded in the metrics table.
-    const misplaced = { state: `${person.first_name} ${person.last_name}`, country: address.address1, order_number: person.email, payment: 'Visa 4242-4242-4242-4242 exp 12/29' };
+    const misplaced = {
+      state: `${person.first_name} ${person.last_name}`,
+      country: address.address1,
+      order_number: person.email,
+      payment: 'Visa 4242-4242-4242-4242 exp 12/29',
+    };
 
     const statuses = [
       (await order({ ...full, token: quote.tokens.opt_out, order_number: numbered(uniqueOrderNumber('pii')) })).status,
-      (await order({
-        ...full, token: quote.tokens.opt_out, order_number: numbered(misplaced.order_number),
-        billing_address: { ...address, state: misplaced.state, country: misplaced.country }, payment: { type: misplaced.payment },
-      })).status,
-      (await order({ ...full, token: quote.tokens.opt_out, order_number: numbered(uniqueOrderNumber('pii')), billing_address: { ...address, state: ' us-mi ', country: 'us' }, payment: { type: 'PayPal' } })).status,
-      (await order({ ...full, token: quote.tokens.opt_out, order_number: numbered(uniqueOrderNumber('pii')), customer: { ...person, email: 'not an e-mail philippa.q@example.net' } })).status,
+      (
+        await order({
+          ...full,
+          token: quote.tokens.opt_out,
+          order_number: numbered(misplaced.order_number),
+          billing_address: { ...address, state: misplaced.state, country: misplaced.country },
+          payment: { type: misplaced.payment },
+        })
+      ).status,
+      (
+        await order({
+          ...full,
+          token: quote.tokens.opt_out,
+          order_number: numbered(uniqueOrderNumber('pii')),
+          billing_address: { ...address, state: ' us-mi ', country: 'us' },
+          payment: { type: 'PayPal' },
+        })
+      ).status,
+      (
+        await order({
+          ...full,
+          token: quote.tokens.opt_out,
+          order_number: numbered(uniqueOrderNumber('pii')),
+          customer: { ...person, email: 'not an e-mail philippa.q@example.net' },
+        })
+      ).status,
       (await order({ ...full, token: quote.tokens.opt_out, order_number: numbered(uniqueOrderNumber('pii')), surprise: person })).status,
       (await order({ ...full, token: quote.tokens.opt_in, order_number: numbered(uniqueOrderNumber('pii')) }, { 'idempotency-key': 'pii-1' })).status,
       (await order({ ...full, token: quote.tokens.opt_in, order_number: numbered(uniqueOrderNumber('pii')) }, { 'idempotency-key': 'pii-1' })).status,
@@ -107,6 +135,12 @@ describe('personal data', () => {
       expect(checkout.SK).toBe(`ORDER#${checkout.order_hash}`);
     }
     const codes = checkouts.map((checkout) => [checkout.country, checkout.state, checkout.payment_type]);
-    expect(codes).toEqual(expect.arrayContaining([['US', 'US-MI', 'other'], [null, null, 'other'], ['US', 'US-MI', 'paypal']]));
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        ['US', 'US-MI', 'other'],
+        [null, null, 'other'],
+        ['US', 'US-MI', 'paypal'],
+      ]),
+    );
   });
 });

@@ -13,15 +13,19 @@ afterEach(() => vi.restoreAllMocks());
 
 let orders = 0;
 /** An order as JSON text; `orderNumber` is written into the text as is (escapes included). */
-const orderJson = (orderNumber = `strict-${orders++}`) => `{"order_number":"${orderNumber}","currency":"USD","items":[{"name":"Seat","reference_number":"s1","cost":"10.00"}]}`;
+const orderJson = (orderNumber = `strict-${orders++}`) =>
+  `{"order_number":"${orderNumber}","currency":"USD","items":[{"name":"Seat","reference_number":"s1","cost":"10.00"}]}`;
 const postRaw = (rawBody: string, contentType = 'application/json') =>
   http('POST', `${server.baseUrl}/api/v2/orders`, { rawBody, headers: { ...server.auth, 'content-type': contentType } });
 
 describe('Content-Type', () => {
-  it.each(['application/evil+json', 'application/json; charset=utf-16', 'application/json; charset=iso-8859-1', 'text/json', 'application/jsonx'])('answers 415 to %s', async (contentType) => {
-    const res = await postRaw(orderJson(), contentType);
-    expect([res.status, res.json.error.code]).toEqual([415, 'unsupported_media_type']);
-  });
+  it.each(['application/evil+json', 'application/json; charset=utf-16', 'application/json; charset=iso-8859-1', 'text/json', 'application/jsonx'])(
+    'answers 415 to %s',
+    async (contentType) => {
+      const res = await postRaw(orderJson(), contentType);
+      expect([res.status, res.json.error.code]).toEqual([415, 'unsupported_media_type']);
+    },
+  );
 
   it.each(['application/json', 'Application/JSON; charset=UTF-8', 'application/json;charset="utf-8"'])('accepts %s', async (contentType) => {
     const res = await postRaw(orderJson(), contentType);
@@ -31,9 +35,21 @@ describe('Content-Type', () => {
 
 describe('duplicate keys', () => {
   it.each([
-    ['at the top', `{"order_number":"dup-1","order_number":"dup-2","currency":"USD","items":[{"name":"S","reference_number":"s1","cost":"10.00"}]}`, 'order_number'],
-    ['in an item, the cheaper one last', `{"order_number":"dup-3","currency":"USD","items":[{"name":"S","reference_number":"s1","cost":"10.00","cost":"0.00"}]}`, 'items[0].cost'],
-    ['spelt with an escape', `{"order_number":"dup-4","currency":"USD","items":[{"name":"S","reference_number":"s1","cost":"10.00"},{"name":"T","reference_number":"s2","cost":"1.00","c\\u006fst":"0.00"}]}`, 'items[1].cost'],
+    [
+      'at the top',
+      `{"order_number":"dup-1","order_number":"dup-2","currency":"USD","items":[{"name":"S","reference_number":"s1","cost":"10.00"}]}`,
+      'order_number',
+    ],
+    [
+      'in an item, the cheaper one last',
+      `{"order_number":"dup-3","currency":"USD","items":[{"name":"S","reference_number":"s1","cost":"10.00","cost":"0.00"}]}`,
+      'items[0].cost',
+    ],
+    [
+      'spelt with an escape',
+      `{"order_number":"dup-4","currency":"USD","items":[{"name":"S","reference_number":"s1","cost":"10.00"},{"name":"T","reference_number":"s2","cost":"1.00","c\\u006fst":"0.00"}]}`,
+      'items[1].cost',
+    ],
   ])('answer 400 duplicate_key %s, naming it', async (_where, raw, param) => {
     const res = await postRaw(raw);
     expect([res.status, res.json.error.code, res.json.error.param]).toEqual([400, 'duplicate_key', param]);
@@ -64,26 +80,45 @@ describe('Unicode', () => {
 });
 
 describe('a cancelled transaction', () => {
-  const cancelled = (code: string) => new TransactionCanceledException({
-    message: `Transaction cancelled (${code})`,
-    $metadata: {},
-    CancellationReasons: [{ Code: 'None' }, { Code: code }],
-  });
+  const cancelled = (code: string) =>
+    new TransactionCanceledException({
+      message: `Transaction cancelled (${code})`,
+      $metadata: {},
+      CancellationReasons: [{ Code: 'None' }, { Code: code }],
+    });
 
-  it.each([['ValidationError', 422], ['ThrottlingError', 429], ['TransactionConflict', 409], ['ItemCollectionSizeLimitExceeded', 409]])('for %s on any action is answered %i on every write path, never 500', async (code, status) => {
+  it.each([
+    ['ValidationError', 422],
+    ['ThrottlingError', 429],
+    ['TransactionConflict', 409],
+    ['ItemCollectionSizeLimitExceeded', 409],
+  ])('for %s on any action is answered %i on every write path, never 500', async (code, status) => {
     const created = await postRaw(orderJson());
     const items = [{ name: 'Seat', reference_number: 'q1', cost: '5.00' }];
-    const quote = await http('POST', `${server.baseUrl}/api/v2/quotes`, { body: { currency: 'USD', items }, headers: { 'x-public-key': server.demo.public_key } });
+    const quote = await http('POST', `${server.baseUrl}/api/v2/quotes`, {
+      body: { currency: 'USD', items },
+      headers: { 'x-public-key': server.demo.public_key },
+    });
     const original = DynamoDBDocumentClient.prototype.send;
-    vi.spyOn(DynamoDBDocumentClient.prototype, 'send').mockImplementation(function (this: DynamoDBDocumentClient, command: { constructor: { name: string } }, ...rest: unknown[]) {
+    vi.spyOn(DynamoDBDocumentClient.prototype, 'send').mockImplementation(function (
+      this: DynamoDBDocumentClient,
+      command: { constructor: { name: string } },
+      ...rest: unknown[]
+    ) {
       if (command.constructor.name === 'TransactWriteCommand') return Promise.reject(cancelled(code));
       return (original as (...args: unknown[]) => Promise<unknown>).call(this, command, ...rest);
     } as never);
 
     const answers = [
       await postRaw(orderJson()),
-      await http('POST', `${server.baseUrl}/api/v2/orders`, { body: { token: quote.json.tokens.opt_out, order_number: 'cancelled-out', currency: 'USD', items }, headers: server.auth }),
-      await http('PATCH', `${server.baseUrl}/api/v2/orders/${created.json.service_order_id}`, { body: { items: [{ name: 'N', old_reference_number: 's1', reference_number: 's9', cost: '12.00' }] }, headers: server.auth }),
+      await http('POST', `${server.baseUrl}/api/v2/orders`, {
+        body: { token: quote.json.tokens.opt_out, order_number: 'cancelled-out', currency: 'USD', items },
+        headers: server.auth,
+      }),
+      await http('PATCH', `${server.baseUrl}/api/v2/orders/${created.json.service_order_id}`, {
+        body: { items: [{ name: 'N', old_reference_number: 's1', reference_number: 's9', cost: '12.00' }] },
+        headers: server.auth,
+      }),
     ];
 
     expect(answers.map((res) => res.status)).toEqual([status, status, status]);
@@ -98,7 +133,10 @@ describe('what a body may not be, on every route that takes one', () => {
     { path: '/api/v2/orders', headers: server.auth },
   ];
   const send = (path: string, headers: Record<string, string>, body: BodyInit) =>
-    fetch(`${server.baseUrl}${path}`, { method: 'POST', headers, body }).then(async (res) => ({ status: res.status, json: (await res.json()) as { error: { code: string; type: string } } }));
+    fetch(`${server.baseUrl}${path}`, { method: 'POST', headers, body }).then(async (res) => ({
+      status: res.status,
+      json: (await res.json()) as { error: { code: string; type: string } },
+    }));
 
   it('nested deeper than 32 levels: 400 nesting_too_deep, never a 500, however deep', async () => {
     for (const depth of [33, 8_000, 60_000]) {

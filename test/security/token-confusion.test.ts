@@ -13,7 +13,8 @@ const items = [{ name: 'Seat', reference_number: 'tc-1', cost: '80.00' }];
 beforeAll(async () => {
   server = await startTestServer();
   token = await accessToken(server.baseUrl, server.demo);
-  quote = (await http('POST', `${server.baseUrl}/api/v2/quotes`, { headers: { 'x-public-key': server.demo.public_key }, body: { currency: 'USD', items } })).json;
+  quote = (await http('POST', `${server.baseUrl}/api/v2/quotes`, { headers: { 'x-public-key': server.demo.public_key }, body: { currency: 'USD', items } }))
+    .json;
 });
 afterAll(() => server.stop());
 
@@ -26,34 +27,69 @@ const now = () => Math.floor(Date.now() / 1000);
 
 /** An access-token-shaped JWT with overrides, signed with the real access key unless told otherwise. */
 async function accessLike(overrides: { aud?: string; iss?: string; typ?: string; exp?: number; nbf?: number } = {}) {
-  const jwt = new SignJWT({}).setProtectedHeader({ alg: 'HS256', kid: keyOf('access').kid, typ: overrides.typ ?? 'at+jwt' })
-    .setIssuer(overrides.iss ?? 'order-protection').setAudience(overrides.aud ?? 'order-protection:api')
-    .setSubject(server.demo.client_id).setIssuedAt().setExpirationTime(overrides.exp ?? now() + 300);
+  const jwt = new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', kid: keyOf('access').kid, typ: overrides.typ ?? 'at+jwt' })
+    .setIssuer(overrides.iss ?? 'order-protection')
+    .setAudience(overrides.aud ?? 'order-protection:api')
+    .setSubject(server.demo.client_id)
+    .setIssuedAt()
+    .setExpirationTime(overrides.exp ?? now() + 300);
   if (overrides.nbf) jwt.setNotBefore(overrides.nbf);
   return jwt.sign(keyOf('access').secret);
 }
 
 const placeOrder = (authorization: string, quoteToken?: string, orderNumber = `tc-${Math.random()}`) =>
-  http('POST', `${server.baseUrl}/api/v2/orders`, { headers: { authorization }, body: { ...(quoteToken ? { token: quoteToken } : {}), order_number: orderNumber, currency: 'USD', items } });
+  http('POST', `${server.baseUrl}/api/v2/orders`, {
+    headers: { authorization },
+    body: { ...(quoteToken ? { token: quoteToken } : {}), order_number: orderNumber, currency: 'USD', items },
+  });
 
 describe('access tokens', () => {
   const refused: [string, () => Promise<string>][] = [
     ['a quote token used as access token', async () => quote.tokens.opt_in],
-    ['alg: none', async () => `${b64({ alg: 'none', typ: 'at+jwt' })}.${b64({ sub: server.demo.client_id, iss: 'order-protection', aud: 'order-protection:api', iat: now(), exp: now() + 300 })}.`],
-    ['an RS256 token with our kid (HS/RS swap)', async () => {
-      const { privateKey } = await generateKeyPair('RS256');
-      return new SignJWT({}).setProtectedHeader({ alg: 'RS256', kid: keyOf('access').kid, typ: 'at+jwt' }).setIssuer('order-protection').setAudience('order-protection:api').setSubject(server.demo.client_id).setIssuedAt().setExpirationTime('5m').sign(privateKey);
-    }],
+    [
+      'alg: none',
+      async () =>
+        `${b64({ alg: 'none', typ: 'at+jwt' })}.${b64({ sub: server.demo.client_id, iss: 'order-protection', aud: 'order-protection:api', iat: now(), exp: now() + 300 })}.`,
+    ],
+    [
+      'an RS256 token with our kid (HS/RS swap)',
+      async () => {
+        const { privateKey } = await generateKeyPair('RS256');
+        return new SignJWT({})
+          .setProtectedHeader({ alg: 'RS256', kid: keyOf('access').kid, typ: 'at+jwt' })
+          .setIssuer('order-protection')
+          .setAudience('order-protection:api')
+          .setSubject(server.demo.client_id)
+          .setIssuedAt()
+          .setExpirationTime('5m')
+          .sign(privateKey);
+      },
+    ],
     ['another audience', () => accessLike({ aud: 'order-protection:quote' })],
     ['another issuer', () => accessLike({ iss: 'evil' })],
     ['another typ', () => accessLike({ typ: 'op-quote+jwt' })],
     ['expired', () => accessLike({ exp: now() - 5 })],
     ['not yet valid', () => accessLike({ nbf: now() + 600 })],
-    ['a tampered payload', async () => {
-      const [header, , signature] = token.split('.');
-      return `${header}.${b64({ sub: 'cl_someone_else', iss: 'order-protection', aud: 'order-protection:api', iat: now(), exp: now() + 300 })}.${signature}`;
-    }],
-    ['signed with the quote key', async () => new SignJWT({}).setProtectedHeader({ alg: 'HS256', kid: keyOf('quote').kid, typ: 'at+jwt' }).setIssuer('order-protection').setAudience('order-protection:api').setSubject(server.demo.client_id).setIssuedAt().setExpirationTime('5m').sign(keyOf('quote').secret)],
+    [
+      'a tampered payload',
+      async () => {
+        const [header, , signature] = token.split('.');
+        return `${header}.${b64({ sub: 'cl_someone_else', iss: 'order-protection', aud: 'order-protection:api', iat: now(), exp: now() + 300 })}.${signature}`;
+      },
+    ],
+    [
+      'signed with the quote key',
+      async () =>
+        new SignJWT({})
+          .setProtectedHeader({ alg: 'HS256', kid: keyOf('quote').kid, typ: 'at+jwt' })
+          .setIssuer('order-protection')
+          .setAudience('order-protection:api')
+          .setSubject(server.demo.client_id)
+          .setIssuedAt()
+          .setExpirationTime('5m')
+          .sign(keyOf('quote').secret),
+    ],
   ];
 
   it.each(refused)('refuses %s with 401', async (_name, make) => {
@@ -72,20 +108,42 @@ describe('access tokens', () => {
 describe('quote tokens', () => {
   const refused: [string, string, () => Promise<string>][] = [
     ['an access token used as quote token', 'invalid_quote_token', async () => token],
-    ['an expired quote token', 'quote_expired', () => signToken('quote', server.demo.client_id, { qid: 'qt_x', opt_in: false, currency: 'USD', rate: '0.085', n: 1, items: 'digest' }, -5)],
-    ['a quote token with a tampered rate', 'invalid_quote_token', async () => {
-      const [header, payload, signature] = quote.tokens.opt_in.split('.');
-      const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
-      claims.rate = '0.0001';
-      return `${header}.${b64(claims)}.${signature}`;
-    }],
-    ['alg: none quote token', 'invalid_quote_token', async () => {
-      const claims = JSON.parse(Buffer.from(quote.tokens.opt_in.split('.')[1]!, 'base64url').toString());
-      return `${b64({ alg: 'none', typ: 'op-quote+jwt' })}.${b64(claims)}.`;
-    }],
-    ['a forged quote token (another key)', 'invalid_quote_token', () => new SignJWT({ qid: 'qt_x', opt_in: true, currency: 'USD', rate: '0.0001', n: 1, items: 'digest' })
-      .setProtectedHeader({ alg: 'HS256', kid: keyOf('quote').kid, typ: 'op-quote+jwt' }).setIssuer('order-protection').setAudience('order-protection:quote')
-      .setSubject(server.demo.client_id).setIssuedAt().setExpirationTime('5m').sign(new TextEncoder().encode('x'.repeat(40)))],
+    [
+      'an expired quote token',
+      'quote_expired',
+      () => signToken('quote', server.demo.client_id, { qid: 'qt_x', opt_in: false, currency: 'USD', rate: '0.085', n: 1, items: 'digest' }, -5),
+    ],
+    [
+      'a quote token with a tampered rate',
+      'invalid_quote_token',
+      async () => {
+        const [header, payload, signature] = quote.tokens.opt_in.split('.');
+        const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+        claims.rate = '0.0001';
+        return `${header}.${b64(claims)}.${signature}`;
+      },
+    ],
+    [
+      'alg: none quote token',
+      'invalid_quote_token',
+      async () => {
+        const claims = JSON.parse(Buffer.from(quote.tokens.opt_in.split('.')[1]!, 'base64url').toString());
+        return `${b64({ alg: 'none', typ: 'op-quote+jwt' })}.${b64(claims)}.`;
+      },
+    ],
+    [
+      'a forged quote token (another key)',
+      'invalid_quote_token',
+      () =>
+        new SignJWT({ qid: 'qt_x', opt_in: true, currency: 'USD', rate: '0.0001', n: 1, items: 'digest' })
+          .setProtectedHeader({ alg: 'HS256', kid: keyOf('quote').kid, typ: 'op-quote+jwt' })
+          .setIssuer('order-protection')
+          .setAudience('order-protection:quote')
+          .setSubject(server.demo.client_id)
+          .setIssuedAt()
+          .setExpirationTime('5m')
+          .sign(new TextEncoder().encode('x'.repeat(40))),
+    ],
   ];
 
   it.each(refused)('refuses %s with 422 %s', async (_name, code, make) => {
@@ -100,7 +158,8 @@ describe('quote tokens', () => {
     const { promisify } = await import('node:util');
     const { stdout } = await promisify(execFile)('npx', ['tsx', 'scripts/client-cli.ts', 'create', '--name', 'Other', '--json']);
     const keys = JSON.parse(stdout) as { public_key: string };
-    const theirs = (await http('POST', `${server.baseUrl}/api/v2/quotes`, { headers: { 'x-public-key': keys.public_key }, body: { currency: 'USD', items } })).json;
+    const theirs = (await http('POST', `${server.baseUrl}/api/v2/quotes`, { headers: { 'x-public-key': keys.public_key }, body: { currency: 'USD', items } }))
+      .json;
 
     const res = await placeOrder(`JWT ${token}`, theirs.tokens.opt_in);
 

@@ -52,7 +52,12 @@ async function tokenOf(keys: NewClientKeys): Promise<string> {
 /** A merchant route as API Gateway runs it: the authorizer, then the handler with its answer. */
 async function readOrder(token: string) {
   const answer = await authorize(token);
-  return service.call('orders-read', { method: 'GET', path: '/api/v2/orders/00000000-0000-4000-8000-000000000000', clientId: answer.client_id, authError: answer.auth_error });
+  return service.call('orders-read', {
+    method: 'GET',
+    path: '/api/v2/orders/00000000-0000-4000-8000-000000000000',
+    clientId: answer.client_id,
+    authError: answer.auth_error,
+  });
 }
 
 describe('a rotated secret', () => {
@@ -102,7 +107,13 @@ describe('a disabled client (npm run client -- disable)', () => {
     const [token, unknownToken] = [await issue(client), await issue({ public_key: 'pk_test_nobody', secret_key: client.secret_key })];
     expect(token.status).toBe(401);
     expect(token.json.error).toEqual({ ...unknownToken.json.error, request_id: expect.any(String) });
-    const quote = (publicKey: string) => service.call('quotes-create', { method: 'POST', path: '/api/v2/quotes', headers: { 'x-public-key': publicKey }, body: { currency: 'USD', items: [{ reference_number: 'r-1', cost: '10.00' }] } });
+    const quote = (publicKey: string) =>
+      service.call('quotes-create', {
+        method: 'POST',
+        path: '/api/v2/quotes',
+        headers: { 'x-public-key': publicKey },
+        body: { currency: 'USD', items: [{ reference_number: 'r-1', cost: '10.00' }] },
+      });
     const [theirs, unknown] = [await quote(client.public_key), await quote('pk_test_nobody')];
     expect(theirs.status).toBe(401);
     expect(theirs.json.error).toEqual({ ...unknown.json.error, request_id: expect.any(String) });
@@ -114,7 +125,9 @@ describe('a disabled client (npm run client -- disable)', () => {
     expect(stdout).toContain(`client ${client.client_id} disabled`);
     expect((await issue(client)).status).toBe(401);
 
-    const failure = await run('npm', ['run', '-s', 'client', '--', 'disable', 'cl_nobody'], { env: process.env }).catch((err: { code: number; stderr: string }) => err);
+    const failure = await run('npm', ['run', '-s', 'client', '--', 'disable', 'cl_nobody'], { env: process.env }).catch(
+      (err: { code: number; stderr: string }) => err,
+    );
     expect(failure).toMatchObject({ code: 1, stderr: expect.stringContaining('no client cl_nobody') });
   }, 60_000);
 });
@@ -128,7 +141,12 @@ describe('tokens the authorizer refuses', () => {
   it('refuses a lifetime over ACCESS_TOKEN_TTL_SECONDS (900) and an iat more than 60 s ahead, without a read', async () => {
     const client = await service.newClient('Bounds Shop');
     const signed = (ttl: number, now = new Date()) => signToken('access', client.client_id, { gen: 1 }, ttl, now);
-    const [tooLong, fromTheFuture, withoutGeneration, longest] = [await signed(901), await signed(900, new Date(Date.now() + 61_000)), await signToken('access', client.client_id, {}, 900), await signed(900)];
+    const [tooLong, fromTheFuture, withoutGeneration, longest] = [
+      await signed(901),
+      await signed(900, new Date(Date.now() + 61_000)),
+      await signToken('access', client.client_id, {}, 900),
+      await signed(900),
+    ];
 
     counter.reset();
     for (const token of [tooLong, fromTheFuture, withoutGeneration]) expect(await authorize(token)).toEqual({ auth_error: 'invalid' });

@@ -9,7 +9,10 @@ import { matchRoute } from '../../scripts/api-events.js';
  * The contract test: every response the suites see, over HTTP or from a handler, must be one that
  * openapi.yaml documents for its route and status, with a body that validates against its schema.
  */
-interface Spec { paths: Record<string, Record<string, { responses: Record<string, { $ref?: string; content?: { 'application/json'?: { schema: object } } }> }>>; components: { responses: Record<string, { content: { 'application/json': { schema: object } } }> } }
+interface Spec {
+  paths: Record<string, Record<string, { responses: Record<string, { $ref?: string; content?: { 'application/json'?: { schema: object } } }> }>>;
+  components: { responses: Record<string, { content: { 'application/json': { schema: object } } }> };
+}
 
 const spec = parse(readFileSync(join(import.meta.dirname, '..', '..', 'openapi.yaml'), 'utf8')) as Spec;
 const ajv = new Ajv2020({ strict: false, allErrors: true });

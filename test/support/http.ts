@@ -4,9 +4,18 @@ import { assertContract } from './contract.js';
  * A small fetch wrapper for the HTTP suites: status, headers, text and parsed JSON. Every answer
  * of an API route is checked against openapi.yaml on the way (the contract test).
  */
-export interface HttpAnswer { status: number; headers: Headers; text: string; json: any }
+export interface HttpAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
 
-export async function http(method: string, url: string, options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}): Promise<HttpAnswer> {
+export async function http(
+  method: string,
+  url: string,
+  options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<HttpAnswer> {
   const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   const res = await fetch(url, {
     method,

@@ -12,7 +12,12 @@ import { freshTables } from './dynamo.js';
  * The real handlers over fresh DynamoDB Local tables, called in-process with v2 events —
  * what `npm start` and API Gateway do, minus HTTP. One per test file.
  */
-export interface HandlerResult { status: number; headers: Record<string, string>; body: string; json: any }
+export interface HandlerResult {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  json: any;
+}
 /** The functions behind routes, from the function catalogue. */
 export type FunctionName = RoutedFunctionName;
 
@@ -22,7 +27,11 @@ export async function startService() {
   const tables = await freshTables();
   process.env.TABLE_NAME = tables.main;
   process.env.METRICS_TABLE_NAME = tables.metrics;
-  process.env.SIGNING_KEYS ??= JSON.stringify({ access: generateKeySet('access'), quote: generateKeySet('quote'), 'order-number': generateKeySet('order-number') });
+  process.env.SIGNING_KEYS ??= JSON.stringify({
+    access: generateKeySet('access'),
+    quote: generateKeySet('quote'),
+    'order-number': generateKeySet('order-number'),
+  });
   forgetKeySets();
   const clients = new DynamoClientStore(tables.doc, tables.main);
 
@@ -60,12 +69,21 @@ let counter = 0;
 export const uniqueOrderNumber = (prefix = 'ord'): string => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
 
 export const concert = { name: 'Spring Concert', start_date: '2027-04-10', start_time: '19:30', location: 'City Hall' };
-export const cartItems = (...costs: string[]) =>
-  costs.map((cost, i) => ({ name: `Seat ${i + 1}`, reference_number: `seat-${i + 1}`, cost, event: concert }));
+export const cartItems = (...costs: string[]) => costs.map((cost, i) => ({ name: `Seat ${i + 1}`, reference_number: `seat-${i + 1}`, cost, event: concert }));
 
 /** A quote for `items` from the client with `publicKey`; returns both tokens and the quote body. */
 export async function quoteFor(service: Service, publicKey: string, items: { reference_number: string; cost: string; name?: string }[], currency = 'USD') {
-  const res = await service.call('quotes-create', { method: 'POST', path: '/api/v2/quotes', headers: { 'x-public-key': publicKey }, body: { currency, items } });
+  const res = await service.call('quotes-create', {
+    method: 'POST',
+    path: '/api/v2/quotes',
+    headers: { 'x-public-key': publicKey },
+    body: { currency, items },
+  });
   if (res.status !== 201) throw new Error(`quote failed: ${res.status} ${res.body}`);
-  return res.json as { quote_id: string; premium_total: string; items: { reference_number: string; premium: string }[]; tokens: { opt_in: string; opt_out: string } };
+  return res.json as {
+    quote_id: string;
+    premium_total: string;
+    items: { reference_number: string; premium: string }[];
+    tokens: { opt_in: string; opt_out: string };
+  };
 }

@@ -31,7 +31,9 @@ describe('the offer', () => {
   });
 
   it('adds coverage in cents, without float artefacts', () => {
-    expect(coverageTotal(quote({ items: [0.1, 0.2].map((c, i) => ({ reference_number: `${i}`, cost: `${c}`, premium: '0.01', coverage_amount: c.toFixed(2) })) }))).toBe('0.30');
+    expect(
+      coverageTotal(quote({ items: [0.1, 0.2].map((c, i) => ({ reference_number: `${i}`, cost: `${c}`, premium: '0.01', coverage_amount: c.toFixed(2) })) })),
+    ).toBe('0.30');
   });
 
   it('falls back to the plain amount for a currency the browser does not know', () => {

@@ -2,7 +2,12 @@
  * The widget's pure logic, kept apart from the DOM so it can be tested without a browser:
  * what a quote looks like, how money reads in the shopper's locale, which token a choice hands over.
  */
-export interface QuoteItem { reference_number: string; cost: string; premium: string; coverage_amount: string }
+export interface QuoteItem {
+  reference_number: string;
+  cost: string;
+  premium: string;
+  coverage_amount: string;
+}
 export interface Quote {
   quote_id: string;
   currency: string;
@@ -33,7 +38,12 @@ export function coverageTotal(quote: Quote): string {
   return (cents / 100).toFixed(2);
 }
 
-export interface OfferText { legend: string; description: string; yes: string; no: string }
+export interface OfferText {
+  legend: string;
+  description: string;
+  yes: string;
+  no: string;
+}
 
 export function offerText(quote: Quote, locale?: string): OfferText {
   const premium = formatMoney(quote.premium_total, quote.currency, locale);

@@ -6,7 +6,11 @@ import { offerText, tokenFor, type Choice, type Quote } from './offer.js';
  * matching quote token to the merchant through `get('token')` in optInCb / optOutCb. When the API
  * cannot be reached it reports onErrorCb and optOutCb, so the checkout never blocks.
  */
-interface CartItem { reference_number: string; cost: string; name?: string }
+interface CartItem {
+  reference_number: string;
+  cost: string;
+  name?: string;
+}
 export interface WidgetConfig {
   apiKey: string;
   baseUrl: string;
@@ -40,7 +44,10 @@ async function fetchQuote(items: CartItem[]): Promise<Quote> {
   const res = await fetch(`${c.baseUrl.replace(/\/$/, '')}/api/v2/quotes`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-public-key': c.apiKey },
-    body: JSON.stringify({ currency: c.currency, items: items.map(({ reference_number, cost, name }) => ({ reference_number, cost, ...(name ? { name } : {}) })) }),
+    body: JSON.stringify({
+      currency: c.currency,
+      items: items.map(({ reference_number, cost, name }) => ({ reference_number, cost, ...(name ? { name } : {}) })),
+    }),
   });
   if (!res.ok) throw new Error(`quote failed with HTTP ${res.status}`);
   return (await res.json()) as Quote;
@@ -65,8 +72,7 @@ function render(): void {
       <label><input type="radio" name="${id}-choice" value="opt_in" ${choice === 'opt_in' ? 'checked' : ''}> ${escapeHtml(text.yes)}</label>
       <label><input type="radio" name="${id}-choice" value="opt_out" ${choice === 'opt_out' ? 'checked' : ''}> ${escapeHtml(text.no)}</label>
     </fieldset>`;
-  el.querySelectorAll<HTMLInputElement>('input[type=radio]').forEach((input) =>
-    input.addEventListener('change', () => choose(input.value as Choice)));
+  el.querySelectorAll<HTMLInputElement>('input[type=radio]').forEach((input) => input.addEventListener('change', () => choose(input.value as Choice)));
 }
 
 function choose(next: Choice): void {
