@@ -123,6 +123,7 @@ describe('least privilege', () => {
     authorizer: { Main: ['GetItem'] },
     'auth-token': { Main: ['GetItem', 'UpdateItem'] },
     'quotes-create': { Main: ['GetItem'] },
+    'quotes-decode': {},
     'orders-create': { Main: ['DeleteItem', 'GetItem', 'PutItem'], Metrics: ['PutItem', 'UpdateItem'] },
     'orders-read': { Main: ['Query'] },
     'orders-change': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
@@ -148,7 +149,7 @@ describe('least privilege', () => {
         .sort();
 
     expect(readers('AccessTokenKeys')).toEqual(['auth-token', 'authorizer']);
-    expect(readers('QuoteTokenKeys')).toEqual(['orders-create', 'quotes-create']);
+    expect(readers('QuoteTokenKeys')).toEqual(['orders-create', 'quotes-create', 'quotes-decode']);
     expect(readers('OrderNumberKeys')).toEqual(['orders-create']);
     const ordersCreate = api.findResources('AWS::Lambda::Function')[functionId('orders-create')] as Resource;
     expect(JSON.stringify(ordersCreate.Properties.Environment.Variables.ORDER_NUMBER_KEYS_SECRET_ID)).toMatch(/OrderNumberKeys/);

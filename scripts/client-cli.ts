@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createClient, disableClient, rotateClientSecret } from '../shared/auth/clients.js';
+import { createClient, disableClient, rotateClientSecret, setLookPeriod } from '../shared/auth/clients.js';
 import { loadConfig } from '../shared/config.js';
+import { MAX_LOOK_PERIOD_DAYS, parseLookPeriodDays } from '../shared/domain/client.js';
 import { parseRate } from '../shared/domain/money.js';
 import { DynamoClientStore } from '../shared/infra/client-store.js';
 import { createDocumentClient } from '../shared/infra/dynamo-client.js';
@@ -16,7 +17,8 @@ import { createDocumentClient } from '../shared/infra/dynamo-client.js';
  * from the usual chain). The secret key is printed this once and never stored.
  */
 const USAGE = `usage:
-  npm run client -- create --name "Acme" [--rate 0.085] [--live] [--json] [--aws]
+  npm run client -- create --name "Acme" [--rate 0.085] [--look-period-days 14] [--live] [--json] [--aws]
+  npm run client -- set cl_... --look-period-days 30 [--json] [--aws]
   npm run client -- rotate-secret --client-id cl_... [--json] [--aws]
   npm run client -- disable cl_... [--json] [--aws]     (or --client-id cl_...)`;
 
@@ -25,19 +27,28 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+const OPTIONS = {
+  name: { type: 'string' },
+  rate: { type: 'string' },
+  'look-period-days': { type: 'string' },
+  live: { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false },
+  aws: { type: 'boolean', default: false },
+  'client-id': { type: 'string' },
+  help: { type: 'boolean', default: false },
+} as const;
+
+/** The arguments; a malformed one (an unknown option, a value starting with '-') is a usage error. */
+function parseArguments() {
+  try {
+    return parseArgs({ allowPositionals: true, options: OPTIONS });
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+}
+
 async function main(): Promise<void> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      rate: { type: 'string' },
-      live: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      aws: { type: 'boolean', default: false },
-      'client-id': { type: 'string' },
-      help: { type: 'boolean', default: false },
-    },
-  });
+  const { positionals, values } = parseArguments();
   const [command, positionalClientId] = positionals;
   const clientId = values['client-id'] ?? positionalClientId;
   if (values.help || !command) fail('Order Protection operator CLI');
@@ -58,13 +69,28 @@ async function main(): Promise<void> {
     console.log(values.json ? JSON.stringify(disabled) : `client ${clientId} disabled: no new tokens or quotes, and its access tokens stop within a minute`);
     return;
   }
+  const lookPeriodText = values['look-period-days'];
+  const lookPeriodDays = lookPeriodText === undefined ? undefined : parseLookPeriodDays(lookPeriodText);
+  if (lookPeriodText !== undefined && lookPeriodDays === undefined) {
+    fail(`--look-period-days must be a whole number of days from 0 to ${MAX_LOOK_PERIOD_DAYS} (got "${lookPeriodText}")`);
+  }
+
+  if (command === 'set') {
+    if (!clientId) fail('set needs a client id');
+    if (lookPeriodDays === undefined) fail('set needs --look-period-days');
+    const terms = await setLookPeriod(store, clientId, lookPeriodDays);
+    doc.destroy();
+    console.log(values.json ? JSON.stringify(terms) : `client ${clientId}: look period ${lookPeriodDays} days`);
+    return;
+  }
+
   let keys;
   if (command === 'create') {
     if (!values.name?.trim()) fail('create needs --name');
     const ratePpm = values.rate === undefined ? undefined : parseRate(values.rate);
     if (ratePpm === undefined && values.rate !== undefined)
       fail(`--rate must be a decimal above 0 and at most 1 with up to 6 digits, e.g. 0.085 (got "${values.rate}")`);
-    keys = await createClient(store, { name: values.name.trim(), ratePpm, mode: values.live ? 'live' : 'test' });
+    keys = await createClient(store, { name: values.name.trim(), ratePpm, lookPeriodDays, mode: values.live ? 'live' : 'test' });
   } else if (command === 'rotate-secret') {
     if (!clientId) fail('rotate-secret needs --client-id');
     keys = await rotateClientSecret(store, clientId);

@@ -40,6 +40,16 @@ export const FUNCTIONS = {
     tables: { main: ['GetItem'] },
     keys: ['quote'],
   },
+  // The merchant back-end checks a widget token (and its cart) before charging. Verifies only: no table.
+  // `/quote/decode` is Teak's spelling of the same request.
+  'quotes-decode': {
+    routes: [
+      { method: 'GET', path: '/api/v2/quotes/decode', auth: 'access-token' },
+      { method: 'GET', path: '/api/v2/quote/decode', auth: 'access-token' },
+      { method: 'POST', path: '/api/v2/quotes/decode', auth: 'access-token' },
+    ],
+    keys: ['quote'],
+  },
   // GetItem: the client's rate and idempotency records; DeleteItem: releasing an idempotency key.
   'orders-create': {
     routes: [{ method: 'POST', path: '/api/v2/orders', auth: 'access-token' }],

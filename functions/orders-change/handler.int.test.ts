@@ -156,6 +156,27 @@ describe('PATCH /orders/{id}/', () => {
     expect(order.subtotal).toBe('30.00');
   });
 
+  it("states the money owed on each new policy (premium_delta) and keeps every policy's history", async () => {
+    const orderId = await newOrder('100.00', '40.00');
+
+    const res = await change(orderId, [
+      { name: 'Cheaper', old_reference_number: 'seat-1', reference_number: 'cheap-1', cost: '50.00' },
+      { name: 'Dearer', old_reference_number: 'seat-2', reference_number: 'dear-2', cost: '140.00' },
+    ]);
+    const order = (await read(orderId)).json;
+    const policyOf = (reference: string) => order.policies.find((p: { item: { reference_number: string } }) => p.item.reference_number === reference);
+
+    expect(res.status).toBe(200);
+    // 8.5 % of 100.00, 50.00, 40.00, 140.00: 8.50, 4.25, 3.40, 11.90
+    expect(res.json.policies.map((p: { premium_delta: string }) => p.premium_delta)).toEqual(['-4.25', '8.50']);
+    expect(policyOf('seat-1').history.map((step: { status: string; reason: string }) => [step.status, step.reason])).toEqual([
+      ['Issued', 'order_created'],
+      ['Downgraded', 'downgrade'],
+    ]);
+    expect(policyOf('cheap-1').history).toEqual([{ status: 'Issued', at: res.json.updated, reason: 'downgrade' }]);
+    expect(policyOf('seat-1').premium_delta).toBeUndefined();
+  });
+
   it("answers 404 for an unknown order and for another client's order, changing nothing", async () => {
     const orderId = await newOrder('25.00');
     const other = await service.newClient('Someone Else');

@@ -1,4 +1,4 @@
-import type { Client, ClientStatusStore, ClientStore, FailedSignIns } from '../domain/client.js';
+import { DEFAULT_LOOK_PERIOD_DAYS, type Client, type ClientStatusStore, type ClientStore, type FailedSignIns } from '../domain/client.js';
 import { prefixedId } from '../domain/ids.js';
 import { DEFAULT_RATE_PPM, type RatePpm } from '../domain/money.js';
 import type { Clock } from '../domain/ports.js';
@@ -14,7 +14,11 @@ export interface NewClientKeys {
 }
 
 /** Operator use case: a new client and its keys. The secret key is returned this once only. */
-export async function createClient(store: ClientStore, input: { name: string; ratePpm?: RatePpm; mode?: KeyMode }, now = new Date()): Promise<NewClientKeys> {
+export async function createClient(
+  store: ClientStore,
+  input: { name: string; ratePpm?: RatePpm; lookPeriodDays?: number; mode?: KeyMode },
+  now = new Date(),
+): Promise<NewClientKeys> {
   const mode = input.mode ?? 'test';
   const client: Client = {
     client_id: prefixedId('cl'),
@@ -22,11 +26,18 @@ export async function createClient(store: ClientStore, input: { name: string; ra
     public_key: newPublicKey(mode),
     secret_hash: '',
     rate_ppm: input.ratePpm ?? DEFAULT_RATE_PPM,
+    look_period_days: input.lookPeriodDays ?? DEFAULT_LOOK_PERIOD_DAYS,
     created: now.toISOString(),
   };
   const secretKey = newSecretKey(mode);
   await store.create({ ...client, secret_hash: hashSecretKey(secretKey) });
   return { client_id: client.client_id, public_key: client.public_key, secret_key: secretKey };
+}
+
+/** Operator use case: a client's look period from now on (0 to 60 days). */
+export async function setLookPeriod(store: ClientStore, clientId: string, days: number): Promise<{ client_id: string; look_period_days: number }> {
+  if (!(await store.setLookPeriod(clientId, days))) throw new Error(`no client ${clientId}`);
+  return { client_id: clientId, look_period_days: days };
 }
 
 /** Operator use case: replaces the secret key; the old one stops working at once, and its access tokens within a minute. */

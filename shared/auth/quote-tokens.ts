@@ -1,7 +1,7 @@
 import type { QuoteSigner } from '../domain/create-quote.js';
 import type { QuoteReader } from '../domain/ports.js';
 import { quoteClaims, sealOf, type QuoteClaims } from '../domain/quote.js';
-import { parseRate } from '../domain/money.js';
+import { parseFormattedCents, parseRate } from '../domain/money.js';
 import { ValidationError } from '../errors.js';
 import { signToken, verifyToken } from './tokens.js';
 
@@ -29,6 +29,7 @@ export const quoteTokenReader: QuoteReader = {
     }
     const claims = result.payload;
     const rate = parseRate(String(claims.rate));
+    const premiumTotal = typeof claims.pt === 'string' ? parseFormattedCents(claims.pt) : undefined;
     if (
       claims.sub !== clientId ||
       typeof claims.opt_in !== 'boolean' ||
@@ -36,7 +37,8 @@ export const quoteTokenReader: QuoteReader = {
       typeof claims.currency !== 'string' ||
       !Number.isInteger(claims.n) ||
       typeof claims.items !== 'string' ||
-      rate === undefined
+      rate === undefined ||
+      premiumTotal === undefined // required: tokens signed before `pt` was sealed are not taken
     ) {
       throw invalid();
     }
@@ -49,7 +51,9 @@ export const quoteTokenReader: QuoteReader = {
         rate_ppm: rate,
         item_count: claims.n as number,
         items_digest: claims.items,
+        premium_total: premiumTotal,
       },
+      expiresAt: new Date((claims.exp as number) * 1000),
     };
   },
 };

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
 import { changeOrder, planChanges, type ItemChange } from './change-order.js';
 import { randomIds } from './ids.js';
+import { premiumFor } from './money.js';
 import { isCurrent, type Order, type OrderItem } from './order.js';
 import { ChangeRejectedError, type OrderStore } from './ports.js';
 
@@ -21,9 +22,10 @@ function item(reference: string, cost: number, position = 0): OrderItem {
     policy: {
       policy_number: `OP-${reference}`,
       policy_number_new: `uuid-${reference}`,
-      premium: 0,
+      premium: premiumFor(cost, 85_000),
       coverage_amount: cost,
       status: 'Issued',
+      history: [{ status: 'Issued', at: NOW.toISOString(), reason: 'order_created' }],
       created: NOW.toISOString(),
     },
   };
@@ -67,7 +69,11 @@ function memoryStore(initial: Order): OrderStore & { current(): Order } {
               ? {
                   ...i,
                   replaced_by: replaced.get(i.reference_number)!.replacement.reference_number,
-                  policy: { ...i.policy, status: replaced.get(i.reference_number)!.oldStatus },
+                  policy: {
+                    ...i.policy,
+                    status: replaced.get(i.reference_number)!.oldStep.status,
+                    history: [...i.policy.history, replaced.get(i.reference_number)!.oldStep],
+                  },
                 }
               : i,
           ),
@@ -96,7 +102,7 @@ describe('planChanges', () => {
       NOW,
     );
 
-    expect(changes.map((c) => [c.replacement.policy.change_type, c.oldStatus])).toEqual([
+    expect(changes.map((c) => [c.replacement.policy.change_type, c.oldStep.status])).toEqual([
       ['upgrade', 'Upgraded'],
       ['downgrade', 'Downgraded'],
       ['exchange', 'Exchanged'],
@@ -153,5 +159,39 @@ describe('changeOrder over random sequences', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('money owed on a change, and the history it leaves', () => {
+  it('states premium_delta as the new premium minus the replaced one: ≥ 0 on an upgrade, ≤ 0 on a downgrade, 0 on an exchange', () => {
+    const cents = fc.integer({ min: 0, max: 100_000_000 });
+    fc.assert(
+      fc.property(cents, cents, (oldCost, newCost) => {
+        const { changes } = planChanges(order(oldCost), [change('r0', 'n0', newCost)], randomIds, NOW);
+        const { replacement, oldStep } = changes[0]!;
+        const delta = replacement.policy.premium_delta!;
+
+        expect(delta).toBe(premiumFor(newCost, 85_000) - premiumFor(oldCost, 85_000));
+        expect(Number.isInteger(delta)).toBe(true);
+        if (oldStep.status === 'Upgraded') expect(delta).toBeGreaterThanOrEqual(0);
+        if (oldStep.status === 'Downgraded') expect(delta).toBeLessThanOrEqual(0);
+        if (oldStep.status === 'Exchanged') expect(delta).toBe(0);
+      }),
+    );
+  });
+
+  it('appends the replaced policy its new status and gives the new one a history of its own', () => {
+    const { order: after } = planChanges(order(1000), [change('r0', 'n0', 800)], randomIds, NOW);
+    const [old, replacement] = after.items;
+
+    expect(old!.policy.history).toEqual([
+      { status: 'Issued', at: NOW.toISOString(), reason: 'order_created' },
+      { status: 'Downgraded', at: NOW.toISOString(), reason: 'downgrade' },
+    ]);
+    expect(replacement!.policy).toMatchObject({
+      status: 'Issued',
+      premium_delta: -17,
+      history: [{ status: 'Issued', at: NOW.toISOString(), reason: 'downgrade' }],
+    });
   });
 });

@@ -113,6 +113,7 @@ export function planChanges(order: Order, changes: readonly ItemChange[], ids: I
     seenNew.add(change.reference_number);
 
     const { changeType, oldStatus } = classifyChange(old.cost, change.cost);
+    const premium = premiumFor(change.cost, order.rate_ppm);
     const replacement: OrderItem = {
       id: ids.itemId(),
       position: order.items.length + index,
@@ -124,21 +125,25 @@ export function planChanges(order: Order, changes: readonly ItemChange[], ids: I
       policy: {
         policy_number: ids.policyNumber(),
         policy_number_new: ids.policyNumberNew(),
-        premium: premiumFor(change.cost, order.rate_ppm),
+        premium,
         coverage_amount: change.cost,
         status: 'Issued',
         change_type: changeType,
         replaces: old.policy.policy_number,
+        premium_delta: premium - old.policy.premium,
+        history: [{ status: 'Issued', at: updated, reason: changeType }],
         created: updated,
       },
     };
-    return { index, old, oldStatus, replacement };
+    return { index, old, oldStep: { status: oldStatus, at: updated, reason: changeType }, replacement };
   });
 
   const replaced = new Map(planned.map((change) => [change.old.reference_number, change]));
   const items = order.items.map((item) => {
     const change = replaced.get(item.reference_number);
-    return change ? { ...item, replaced_by: change.replacement.reference_number, policy: { ...item.policy, status: change.oldStatus } } : item;
+    if (!change) return item;
+    const policy = { ...item.policy, status: change.oldStep.status, history: [...item.policy.history, change.oldStep] };
+    return { ...item, replaced_by: change.replacement.reference_number, policy };
   });
   const delta = planned.reduce((sum, change) => sum + change.replacement.cost - change.old.cost, 0);
   return {

@@ -7,7 +7,19 @@ export interface Client {
   public_key: string;
   secret_hash: string;
   rate_ppm: RatePpm;
+  /** Days after a policy's creation during which it may be voided (premium refunded). */
+  look_period_days: number;
   created: string;
+}
+
+export const DEFAULT_LOOK_PERIOD_DAYS = 14;
+export const MAX_LOOK_PERIOD_DAYS = 60;
+
+/** A look period in whole days, 0 to MAX_LOOK_PERIOD_DAYS; undefined for anything else. */
+export function parseLookPeriodDays(text: string): number | undefined {
+  if (!/^\d{1,2}$/.test(text)) return undefined;
+  const days = Number(text);
+  return days <= MAX_LOOK_PERIOD_DAYS ? days : undefined;
 }
 
 /**
@@ -37,6 +49,8 @@ export interface ClientStore {
   get(clientId: string): Promise<Client | undefined>;
   /** Replaces the secret's hash and moves the key generation on, in one transaction. */
   replaceSecretHash(clientId: string, secretHash: string): Promise<void>;
+  /** Changes the client's look period; false when there is no such client. */
+  setLookPeriod(clientId: string, days: number): Promise<boolean>;
 }
 
 /** Revocation: the operator's switch, and the authorizer's read of a client's status. */

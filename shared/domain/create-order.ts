@@ -5,7 +5,7 @@ import type { Ids } from './ids.js';
 import { sumCents, type Cents, type RatePpm } from './money.js';
 import type { Customer, Order, OrderEvent, OrderItem } from './order.js';
 import type { Clock, IdempotencyReceipt, MetricsStore, OrderStore, QuoteReader } from './ports.js';
-import { matchesSeal, premiumTotal, priceItems, type PricedItem, type QuoteSeal } from './quote.js';
+import { assertItemsMatchSeal, premiumTotal, priceItems, type PricedItem, type QuoteSeal } from './quote.js';
 
 export interface EventFields {
   name: string;
@@ -30,7 +30,8 @@ export interface CreateOrderInput {
 export interface CreateOrderDeps {
   orders: OrderStore;
   metrics: MetricsStore;
-  clients: ClientStore;
+  /** Read only for an order without a token: its rate. */
+  clients: Pick<ClientStore, 'get'>;
   quotes: QuoteReader;
   /** Keyed hash of an order number: all the metrics table keeps of it. */
   hashOrderNumber: (clientId: string, orderNumber: string) => Promise<string>;
@@ -77,13 +78,7 @@ function assertMatchesSeal(input: CreateOrderInput, seal: QuoteSeal): void {
   if (seal.currency !== input.currency) {
     throw new ValidationError(`currency must be the quote's currency (${seal.currency}).`, 'currency', 'quote_mismatch');
   }
-  if (!matchesSeal(input.items, seal)) {
-    throw new ValidationError(
-      'items must be exactly the quoted items: the same reference numbers with the same costs, none left out or added.',
-      'items',
-      'quote_mismatch',
-    );
-  }
+  assertItemsMatchSeal(input.items, seal);
 }
 
 function toEvent(ids: Ids, event: EventFields): OrderEvent {
@@ -121,6 +116,7 @@ function buildOrder(ids: Ids, clientId: string, input: CreateOrderInput, priced:
       premium: priced[position]!.premium,
       coverage_amount: item.cost,
       status: 'Issued',
+      history: [{ status: 'Issued', at: created, reason: 'order_created' }],
       created,
     },
   }));

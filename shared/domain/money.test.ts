@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatCents, formatRate, parseCents, parseRate, premiumFor, sumCents } from './money.js';
+import { formatCents, formatRate, parseCents, parseFormattedCents, parseRate, premiumFor, sumCents } from './money.js';
 
 /**
  * Money properties, checked against an independent oracle that works on decimal digit strings
@@ -76,6 +76,17 @@ describe('amounts', () => {
   it('accept "10", "10.5" and "10.50", and refuse everything else', () => {
     expect(['10', '10.5', '10.50', '0', '0.01', '1000000.00'].map(parseCents)).toEqual([1000, 1050, 1050, 0, 1, 100_000_000]);
     for (const bad of ['1.005', '-1', '1e3', '01', '.5', '10.', ' 1', '1,00', '1000000.01', 'NaN', '']) expect(parseCents(bad), bad).toBeUndefined();
+  });
+});
+
+describe("formatted totals (a quote token's premium total)", () => {
+  it('read back what formatCents wrote, past the per-item limit too, and nothing else', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 96 * 100_000_000 }), (cents) => {
+        expect(parseFormattedCents(formatCents(cents))).toBe(cents);
+      }),
+    );
+    for (const bad of ['10', '10.5', '1.005', '-1.00', '01.00', '1e3.00', ' 1.00', '']) expect(parseFormattedCents(bad), bad).toBeUndefined();
   });
 });
 

@@ -26,6 +26,15 @@ export function formatCents(cents: Cents): string {
   return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
+/**
+ * Reads back what formatCents wrote for a non-negative amount of any size ("8160000.00", a
+ * premium total past the per-item cost limit); undefined for any other spelling.
+ */
+export function parseFormattedCents(text: string): Cents | undefined {
+  const match = /^(0|[1-9]\d{0,12})\.(\d{2})$/.exec(text);
+  return match ? Number(match[1]) * 100 + Number(match[2]) : undefined;
+}
+
 /** Parses a rate such as "0.085" (0 < rate ≤ 1, at most 6 fraction digits) into ppm. */
 export function parseRate(text: string): RatePpm | undefined {
   const match = RATE.exec(text);

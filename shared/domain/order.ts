@@ -3,8 +3,20 @@ import type { Cents, RatePpm } from './money.js';
 /**
  * The order aggregate as the service keeps it. Items are never edited: a change replaces an
  * item with a new one, and the old item's policy leaves the Issued status.
+ *
+ * A policy starts `Issued` and only `Issued` moves: to `Upgraded`, `Downgraded` or `Exchanged`
+ * (replaced by a change), `Canceled`, `Void` or `Claimed` (an approved claim). Every other
+ * status is final.
  */
-export type PolicyStatus = 'Issued' | 'Upgraded' | 'Downgraded' | 'Exchanged' | 'Cancelled';
+export type PolicyStatus = 'Issued' | 'Upgraded' | 'Downgraded' | 'Exchanged' | 'Canceled' | 'Void' | 'Claimed';
+
+/** One step of a policy's life, oldest first; the first is always `Issued`. */
+export interface PolicyEvent {
+  status: PolicyStatus;
+  at: string;
+  /** Why: `order_created`, the change type that issued or replaced it, or a cancel reason. */
+  reason: string;
+}
 export type ChangeType = 'upgrade' | 'downgrade' | 'exchange';
 
 export interface Customer {
@@ -33,6 +45,14 @@ export interface Policy {
   change_type?: ChangeType;
   /** policy_number of the policy this one replaced. */
   replaces?: string;
+  /**
+   * On a policy created by a change: its premium minus the replaced one's. Negative on a
+   * downgrade (what the merchant refunds the customer), positive on an upgrade (what it charges).
+   */
+  premium_delta?: Cents;
+  /** On a Void policy its premium, on a Canceled one 0: what the merchant owes the customer back. */
+  refund_due?: Cents;
+  history: PolicyEvent[];
   created: string;
 }
 

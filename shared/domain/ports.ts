@@ -1,5 +1,5 @@
 import type { CheckoutRecord } from './checkout-record.js';
-import type { Order, OrderItem, PolicyStatus } from './order.js';
+import type { Order, OrderItem, PolicyEvent } from './order.js';
 import type { Cents } from './money.js';
 import type { QuoteSeal } from './quote.js';
 
@@ -33,7 +33,8 @@ export interface PlannedChange {
   /** Position of the change in the request body. */
   index: number;
   old: OrderItem;
-  oldStatus: PolicyStatus;
+  /** The old policy's next step (its new status), appended to its history. */
+  oldStep: PolicyEvent;
   replacement: OrderItem;
 }
 
@@ -60,9 +61,9 @@ export interface MetricsStore {
   dailyCounts(clientId: string, fromDay: string, toDay: string): Promise<DayCount[]>;
 }
 
-/** Reads a quote token for a client: the priced quote and the customer's choice. */
+/** Reads a quote token for a client: the priced quote, the customer's choice and when the token expires. */
 export interface QuoteReader {
-  read(token: string, clientId: string): Promise<{ optIn: boolean; quote: QuoteSeal }>;
+  read(token: string, clientId: string): Promise<{ optIn: boolean; quote: QuoteSeal; expiresAt: Date }>;
 }
 
 /**

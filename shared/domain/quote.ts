@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { formatRate, premiumFor, sumCents, type Cents, type RatePpm } from './money.js';
+import { ValidationError } from '../errors.js';
+import { formatCents, formatRate, premiumFor, sumCents, type Cents, type RatePpm } from './money.js';
 
 /** A priced quote: what the widget shows. */
 export interface PricedItem {
@@ -27,6 +28,8 @@ export interface QuoteSeal {
   rate_ppm: RatePpm;
   item_count: number;
   items_digest: string;
+  /** The sum of the quoted premiums: what the shopper was shown, so the merchant can check it without the items. */
+  premium_total: Cents;
 }
 
 export function priceItems(items: readonly { reference_number: string; cost: Cents }[], rate: RatePpm): PricedItem[] {
@@ -52,6 +55,7 @@ export function sealOf(quote: PricedQuote): QuoteSeal {
     rate_ppm: quote.rate_ppm,
     item_count: quote.items.length,
     items_digest: itemsDigest(quote.items),
+    premium_total: premiumTotal(quote.items),
   };
 }
 
@@ -63,12 +67,29 @@ export interface QuoteClaims {
   rate: string;
   n: number;
   items: string;
+  /** The premium total, as the API writes money ("12.34"). */
+  pt: string;
 }
 
 export function quoteClaims(seal: QuoteSeal, optIn: boolean): QuoteClaims {
-  return { qid: seal.quote_id, opt_in: optIn, currency: seal.currency, rate: formatRate(seal.rate_ppm), n: seal.item_count, items: seal.items_digest };
+  return {
+    qid: seal.quote_id,
+    opt_in: optIn,
+    currency: seal.currency,
+    rate: formatRate(seal.rate_ppm),
+    n: seal.item_count,
+    items: seal.items_digest,
+    pt: formatCents(seal.premium_total),
+  };
 }
 
-/** True when the order's items are exactly the sealed ones (same references, same costs). */
-export const matchesSeal = (items: readonly { reference_number: string; cost: Cents }[], seal: QuoteSeal): boolean =>
-  items.length === seal.item_count && itemsDigest(items) === seal.items_digest;
+/** Throws 422 `quote_mismatch` unless the items are exactly the sealed ones (same references, same costs, any order). */
+export function assertItemsMatchSeal(items: readonly { reference_number: string; cost: Cents }[], seal: QuoteSeal): void {
+  if (items.length !== seal.item_count || itemsDigest(items) !== seal.items_digest) {
+    throw new ValidationError(
+      'items must be exactly the quoted items: the same reference numbers with the same costs, none left out or added.',
+      'items',
+      'quote_mismatch',
+    );
+  }
+}

@@ -17,7 +17,15 @@ async function madeOrder(): Promise<Order> {
     },
     metrics: { logOptOut: async () => 'logged' as const, dailyCounts: async () => [] },
     clients: {
-      get: async () => ({ client_id: 'cl_AAAAAAAAAAAAAAAAAAAAAAAA', name: 'x', public_key: 'pk', secret_hash: 'h', rate_ppm: 85_000, created: '' }),
+      get: async () => ({
+        client_id: 'cl_AAAAAAAAAAAAAAAAAAAAAAAA',
+        name: 'x',
+        public_key: 'pk',
+        secret_hash: 'h',
+        rate_ppm: 85_000,
+        look_period_days: 14,
+        created: '',
+      }),
       create: async () => undefined,
       findByPublicKey: async () => undefined,
       replaceSecretHash: async () => undefined,

@@ -44,6 +44,9 @@ function policyView(order: Order, item: OrderItem) {
     coverage_amount: formatCents(policy.coverage_amount),
     status: policy.status,
     ...(policy.change_type ? { change_type: policy.change_type, replaces: policy.replaces } : {}),
+    ...(policy.premium_delta === undefined ? {} : { premium_delta: formatCents(policy.premium_delta) }),
+    ...(policy.refund_due === undefined ? {} : { refund_due: formatCents(policy.refund_due) }),
+    history: policy.history.map((step) => ({ status: step.status, at: step.at, reason: step.reason })),
     item: { id: item.id, name: item.name, reference_number: item.reference_number, cost: formatCents(item.cost) },
   };
 }
@@ -74,7 +77,7 @@ function answeredOrderView(order: Order, replay: OrderReplay) {
   const end = replay.first_position + replay.count;
   const items = order.items
     .filter((item) => item.position >= replay.first_position && item.position < end)
-    .map((item) => ({ ...item, policy: { ...item.policy, status: 'Issued' as const } }));
+    .map((item) => ({ ...item, policy: { ...item.policy, status: 'Issued' as const, history: item.policy.history.slice(0, 1) } }));
   return orderView({ ...order, subtotal: replay.subtotal, updated: replay.updated }, items);
 }
 

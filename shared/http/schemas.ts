@@ -121,8 +121,10 @@ export const OrderItemInput = v.strictObject({
 });
 export type OrderItemInput = v.InferOutput<typeof OrderItemInput>;
 
+const QuoteToken = v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_QUOTE_TOKEN_LENGTH, `must be at most ${MAX_QUOTE_TOKEN_LENGTH} characters`));
+
 export const CreateOrderRequest = v.strictObject({
-  token: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_QUOTE_TOKEN_LENGTH, `must be at most ${MAX_QUOTE_TOKEN_LENGTH} characters`))),
+  token: v.optional(QuoteToken),
   order_number: Text,
   currency: Currency,
   items: itemList(OrderItemInput),
@@ -138,6 +140,16 @@ export const QuoteRequest = v.strictObject({
   items: itemList(v.strictObject({ reference_number: Text, cost: Money, name: v.optional(Text), event: v.optional(EventInput) })),
 });
 export type QuoteRequest = v.InferOutput<typeof QuoteRequest>;
+
+/** GET /quotes/decode?token=: the query string. */
+export const DecodeQuoteQuery = v.strictObject({ token: QuoteToken });
+
+/** POST /quotes/decode: the token, and optionally the cart to check against it (as an order would carry it). */
+export const DecodeQuoteRequest = v.strictObject({
+  token: QuoteToken,
+  items: v.optional(itemList(v.strictObject({ reference_number: Text, cost: Money }))),
+});
+export type DecodeQuoteRequest = v.InferOutput<typeof DecodeQuoteRequest>;
 
 export const ItemChangeInput = v.strictObject({
   name: Text,

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
+  DEFAULT_LOOK_PERIOD_DAYS,
   FIRST_KEY_GENERATION,
   type Client,
   type ClientCredentials,
@@ -71,8 +72,26 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
   async get(clientId: string): Promise<Client | undefined> {
     const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: clientKey(clientId) }));
     if (!Item) return undefined;
-    const { client_id, name, public_key, secret_hash, rate_ppm, created } = Item as Client;
-    return { client_id, name, public_key, secret_hash, rate_ppm, created };
+    const { client_id, name, public_key, secret_hash, rate_ppm, look_period_days, created } = Item as Partial<Client> & Omit<Client, 'look_period_days'>;
+    return { client_id, name, public_key, secret_hash, rate_ppm, look_period_days: look_period_days ?? DEFAULT_LOOK_PERIOD_DAYS, created };
+  }
+
+  async setLookPeriod(clientId: string, days: number): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: clientKey(clientId),
+          UpdateExpression: 'SET look_period_days = :days',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':days': days },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
   }
 
   async replaceSecretHash(clientId: string, secretHash: string): Promise<void> {

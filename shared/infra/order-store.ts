@@ -18,6 +18,14 @@ const headerItem = (order: Order) => {
 const itemItem = (order: Pick<Order, 'client_id' | 'service_order_id'>, item: OrderItem) =>
   storedRecord(orderItemKey(order.client_id, order.service_order_id, item.reference_number), 'item', item);
 
+/** Items stored before policies had a history get the one step every policy starts with. */
+function withHistory(item: OrderItem): OrderItem {
+  const history = item.policy.history as OrderItem['policy']['history'] | undefined;
+  return history
+    ? item
+    : { ...item, policy: { ...item.policy, history: [{ status: 'Issued', at: item.policy.created, reason: item.policy.change_type ?? 'order_created' }] } };
+}
+
 function strip<T>(record: Record<string, unknown>): T {
   const { PK: _pk, SK: _sk, entity: _entity, ...rest } = record;
   return rest as T;
@@ -71,7 +79,7 @@ export class DynamoOrderStore implements OrderStore {
       ConsistentRead: true,
     });
     const header = records.find((record) => record.entity === 'order');
-    const items = records.filter((record) => record.entity === 'item').map((record) => strip<OrderItem>(record));
+    const items = records.filter((record) => record.entity === 'item').map((record) => withHistory(strip<OrderItem>(record)));
     if (!header) return undefined;
     items.sort((a, b) => a.position - b.position);
     return { ...strip<OrderHeader>(header), items };
@@ -110,10 +118,16 @@ export class DynamoOrderStore implements OrderStore {
           Update: {
             TableName: this.tableName,
             Key: orderItemKey(before.client_id, before.service_order_id, change.old.reference_number),
-            UpdateExpression: 'SET #policy.#status = :status, replaced_by = :by',
+            UpdateExpression: 'SET #policy.#status = :status, #policy.history = list_append(if_not_exists(#policy.history, :none), :step), replaced_by = :by',
             ConditionExpression: '#policy.#status = :issued AND attribute_not_exists(replaced_by)',
             ExpressionAttributeNames: { '#policy': 'policy', '#status': 'status' },
-            ExpressionAttributeValues: { ':status': change.oldStatus, ':by': change.replacement.reference_number, ':issued': 'Issued' },
+            ExpressionAttributeValues: {
+              ':status': change.oldStep.status,
+              ':step': [change.oldStep],
+              ':none': [],
+              ':by': change.replacement.reference_number,
+              ':issued': 'Issued',
+            },
           },
         },
         { Put: { TableName: this.tableName, Item: itemItem(before, change.replacement), ConditionExpression: 'attribute_not_exists(PK)' } },

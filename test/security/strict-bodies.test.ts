@@ -131,6 +131,7 @@ describe('what a body may not be, on every route that takes one', () => {
     { path: '/api/v2/auth/token', headers: {} },
     { path: '/api/v2/quotes', headers: { 'x-public-key': server.demo.public_key } },
     { path: '/api/v2/orders', headers: server.auth },
+    { path: '/api/v2/quotes/decode', headers: server.auth },
   ];
   const send = (path: string, headers: Record<string, string>, body: BodyInit) =>
     fetch(`${server.baseUrl}${path}`, { method: 'POST', headers, body }).then(async (res) => ({

@@ -82,8 +82,10 @@ export async function quoteFor(service: Service, publicKey: string, items: { ref
   if (res.status !== 201) throw new Error(`quote failed: ${res.status} ${res.body}`);
   return res.json as {
     quote_id: string;
+    currency: string;
     premium_total: string;
-    items: { reference_number: string; premium: string }[];
+    expires_at: string;
+    items: { reference_number: string; cost: string; premium: string }[];
     tokens: { opt_in: string; opt_out: string };
   };
 }

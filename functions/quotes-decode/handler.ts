@@ -1,0 +1,38 @@
+import type { Context } from 'aws-lambda';
+import { quoteTokenReader } from '../../shared/auth/quote-tokens.js';
+import { decodeQuote, type DecodedQuote } from '../../shared/domain/decode-quote.js';
+import { formatCents, formatRate } from '../../shared/domain/money.js';
+import { jsonResponse } from '../../shared/http/envelope.js';
+import { clientIdOf, httpHandler, type HttpEvent } from '../../shared/http/middleware.js';
+import { DecodeQuoteQuery, DecodeQuoteRequest } from '../../shared/http/schemas.js';
+import { parseInput } from '../../shared/http/validation.js';
+
+/** The sealed facts of the quote (never its items: the token holds only their digest), and the checked cart when one was sent. */
+const view = ({ quote, optIn, expiresAt, items }: DecodedQuote) =>
+  jsonResponse(200, {
+    quote_id: quote.quote_id,
+    opt_in: optIn,
+    currency: quote.currency,
+    rate: formatRate(quote.rate_ppm),
+    item_count: quote.item_count,
+    premium_total: formatCents(quote.premium_total),
+    expires_at: expiresAt.toISOString(),
+    ...(items
+      ? { items: items.map((item) => ({ reference_number: item.reference_number, cost: formatCents(item.cost), premium: formatCents(item.premium) })) }
+      : {}),
+  });
+
+/** GET /api/v2/quotes/decode?token= (and Teak's GET /api/v2/quote/decode). */
+const decodeToken = httpHandler(
+  async (event, info) => view(await decodeQuote(quoteTokenReader, clientIdOf(info), parseInput(DecodeQuoteQuery, event.queryStringParameters ?? {}))),
+  { authenticated: true },
+);
+
+/** POST /api/v2/quotes/decode with {token, items?}: the same, and the cart checked against the seal and priced. */
+const decodeCart = httpHandler(async (event, info) => view(await decodeQuote(quoteTokenReader, clientIdOf(info), parseInput(DecodeQuoteRequest, event.body))), {
+  authenticated: true,
+  jsonBody: true,
+});
+
+/** One function, three routes: only the POST route has a JSON body to parse. */
+export const handler = (event: HttpEvent, context: Context) => (event.requestContext.http.method === 'POST' ? decodeCart : decodeToken)(event, context);

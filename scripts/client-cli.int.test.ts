@@ -1,0 +1,53 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type Service } from '../test/support/service.js';
+import { DynamoClientStore } from '../shared/infra/client-store.js';
+
+/** The operator CLI against DynamoDB Local: a client's look period, set at creation and changed later. */
+const run = promisify(execFile);
+let service: Service;
+let store: DynamoClientStore;
+
+beforeAll(async () => {
+  service = await startService(); // points TABLE_NAME and DYNAMODB_ENDPOINT at this file's tables
+  store = new DynamoClientStore(service.tables.doc, service.tables.main);
+});
+afterAll(() => service.stop());
+
+const cli = async (...args: string[]) =>
+  JSON.parse((await run('npm', ['run', '-s', 'client', '--', ...args, '--json'], { env: process.env })).stdout) as Record<string, unknown>;
+const failure = (...args: string[]) =>
+  run('npm', ['run', '-s', 'client', '--', ...args], { env: process.env }).then(
+    () => ({ code: 0, stderr: '' }),
+    (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
+  );
+
+describe('npm run client: look period', () => {
+  it('is 14 days by default, set at creation with --look-period-days, and changed with set', async () => {
+    const plain = await cli('create', '--name', 'Default Shop');
+    const chosen = await cli('create', '--name', 'Long Look Shop', '--look-period-days', '30');
+
+    const changed = await cli('set', String(chosen.client_id), '--look-period-days', '0');
+
+    expect((await store.get(String(plain.client_id)))?.look_period_days).toBe(14);
+    expect(changed).toEqual({ client_id: chosen.client_id, look_period_days: 0 });
+    expect((await store.get(String(chosen.client_id)))?.look_period_days).toBe(0);
+  });
+
+  it('refuses a look period outside 0–60 whole days, and an unknown client, changing nothing', async () => {
+    const { client_id } = await cli('create', '--name', 'Careful Shop', '--look-period-days', '20');
+
+    const answers = await Promise.all([
+      failure('create', '--name', 'X', '--look-period-days', '61'),
+      failure('set', String(client_id), '--look-period-days', '-1'),
+      failure('set', String(client_id), '--look-period-days', '1.5'),
+      failure('set', 'cl_nobody000000000000000000', '--look-period-days', '10'),
+    ]);
+
+    expect(answers.map((answer) => answer.code)).toEqual([2, 2, 2, 1]);
+    expect(answers[0].stderr).toContain('--look-period-days must be a whole number of days from 0 to 60');
+    expect(answers[3].stderr).toContain('no client cl_nobody');
+    expect((await store.get(String(client_id)))?.look_period_days).toBe(20);
+  });
+});
