@@ -43,6 +43,11 @@ export class ApiStack extends Stack {
       for (const [table, actions] of Object.entries(access.tables ?? {}) as [TableId, readonly string[]][]) {
         service.fn.addToRolePolicy(new PolicyStatement({ actions: actions.map((a) => `dynamodb:${a}`), resources: [props.tables[table].tableArn] }));
       }
+      // Indexes are granted one by one, by exact name: Query only.
+      for (const [table, indexes] of Object.entries(access.indexes ?? {}) as [TableId, readonly string[]][]) {
+        const { tableArn } = props.tables[table];
+        service.fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: indexes.map((index) => `${tableArn}/index/${index}`) }));
+      }
       for (const kind of access.keys ?? []) props.signingKeys[kind].grantRead(service.fn);
       return service;
     };

@@ -1,5 +1,5 @@
 import type { KeyKind } from './auth/signing-keys.js';
-import type { TableDefinition } from './infra/table-definitions.js';
+import { POLICY_INDEX, type TableDefinition } from './infra/table-definitions.js';
 
 /**
  * The function catalogue: every Lambda function of the service, the routes it serves and what it
@@ -8,7 +8,7 @@ import type { TableDefinition } from './infra/table-definitions.js';
  * function is one entry here (and its `functions/<name>/handler.ts`).
  */
 export interface RouteDefinition {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
   /** API Gateway path syntax, without trailing slash; every path is served with and without one. */
   path: string;
   /** `access-token`: behind the JWT authorizer. `public-key` / `none`: no authorizer. */
@@ -21,6 +21,8 @@ export interface FunctionDefinition {
   routes: readonly RouteDefinition[];
   /** DynamoDB actions per table (a TransactWriteItems needs the action of each of its parts). */
   tables?: Partial<Record<TableDefinition['id'], readonly string[]>>;
+  /** Global secondary indexes the function queries, per table, by name. */
+  indexes?: Partial<Record<TableDefinition['id'], readonly string[]>>;
   /** Keys the function reads (signing keys, the order-number hash key). */
   keys?: readonly KeyKind[];
 }
@@ -67,6 +69,17 @@ export const FUNCTIONS = {
   'metrics-conversion': {
     routes: [{ method: 'GET', path: '/api/v2/metrics/conversion', auth: 'access-token' }],
     tables: { metrics: ['Query'] },
+  },
+  // The policy-number index finds the policy; GetItem reads it consistently (and the client's look
+  // period, idempotency records); UpdateItem moves it and its order's `updated`.
+  'policies-settle': {
+    routes: [
+      { method: 'PUT', path: '/api/v2/policies/{policy_number}/cancel', auth: 'access-token' },
+      { method: 'POST', path: '/api/v2/policies/{policy_number}/cancel', auth: 'access-token' },
+      { method: 'POST', path: '/api/v2/policies/{policy_number}/void', auth: 'access-token' },
+    ],
+    tables: { main: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'] },
+    indexes: { main: [POLICY_INDEX] },
   },
 } as const satisfies Record<string, FunctionDefinition>;
 

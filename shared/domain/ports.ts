@@ -1,5 +1,5 @@
 import type { CheckoutRecord } from './checkout-record.js';
-import type { Order, OrderItem, PolicyEvent } from './order.js';
+import type { Order, OrderItem, Policy, PolicyEvent } from './order.js';
 import type { Cents } from './money.js';
 import type { QuoteSeal } from './quote.js';
 
@@ -27,6 +27,19 @@ export interface OrderStore {
     after: Pick<Order, 'subtotal' | 'updated' | 'version'>,
     receipt?: IdempotencyReceipt,
   ): Promise<void>;
+}
+
+/** A policy found by its number: the item that carries it, and its order's id. */
+export interface FoundPolicy {
+  service_order_id: string;
+  item: OrderItem;
+}
+
+export interface PolicyStore {
+  /** The policy of this client with this number, read consistently; undefined when there is none. */
+  findPolicy(clientId: string, policyNumber: string): Promise<FoundPolicy | undefined>;
+  /** Replaces the policy with `next` only if it is still Issued (one conditional write); false when it was not. */
+  settlePolicy(clientId: string, found: FoundPolicy, next: Policy): Promise<boolean>;
 }
 
 export interface PlannedChange {

@@ -54,7 +54,8 @@ export async function idempotent(
   event: HttpEvent,
   info: RequestInfo,
   run: (receipt?: IdempotencyReceipt) => Promise<Response>,
-  replay: Replayer,
+  /** For routes whose writes carry receipts; the others keep their answers whole. */
+  replay?: Replayer,
   now = () => new Date(),
 ): Promise<Response> {
   const key = event.headers['idempotency-key'];
@@ -72,7 +73,9 @@ export async function idempotent(
     if (claim.kind === 'in_progress') {
       throw new ConflictError('request_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.', 'Idempotency-Key');
     }
-    return replayed(claim.answer ?? (await replay(claim.replay ?? null, clientId)));
+    if (claim.answer) return replayed(claim.answer);
+    if (!replay) throw new Error('an idempotency receipt on a route that keeps answers whole');
+    return replayed(await replay(claim.replay ?? null, clientId));
   }
 
   const receipt: IdempotencyReceipt = { clientId, key, fingerprint, now: now() };

@@ -35,8 +35,11 @@ export function clientIdOf(info: RequestInfo): string {
 export type HttpHandler = (event: HttpEvent, info: RequestInfo) => Promise<APIGatewayProxyStructuredResultV2>;
 
 export interface HttpHandlerOptions {
-  /** Parse a JSON body (415 for other types, 400 for malformed JSON, 413 over the limit). */
-  jsonBody?: boolean;
+  /**
+   * Parse a JSON body (415 for other types, 400 for malformed JSON, 413 over the limit);
+   * `optional`: a request may also come without one (the handler then sees `body` undefined).
+   */
+  jsonBody?: boolean | 'optional';
   /** Require the authorizer's client id; without it answer 401. */
   authenticated?: boolean;
 }
@@ -102,9 +105,13 @@ function bodyLimit(): MiddlewareObj<HttpEvent> {
 }
 
 /** The body as JSON under the house body rules (shared/http/json-body.ts). */
-function jsonBody(): MiddlewareObj<HttpEvent> {
+function jsonBody(optional: boolean): MiddlewareObj<HttpEvent> {
   return {
     before: ({ event }) => {
+      if (optional && (event.body === undefined || event.body === '')) {
+        event.body = undefined;
+        return;
+      }
       if (typeof event.body !== 'string' || event.body === '') throw new ValidationError('The request body is required.');
       event.body = parseJsonBody(event.headers['content-type'], event.body, event.isBase64Encoded);
       event.isBase64Encoded = false;
@@ -142,6 +149,6 @@ export function httpHandler(handler: HttpHandler, options: HttpHandlerOptions = 
     .use(requestLifecycle())
     .use(httpHeaderNormalizer() as MiddlewareObj<HttpEvent>);
   if (options.authenticated) chain.use(authenticated());
-  if (options.jsonBody) chain.use(bodyLimit()).use(jsonBody());
+  if (options.jsonBody) chain.use(bodyLimit()).use(jsonBody(options.jsonBody === 'optional'));
   return chain.handler((event, context) => handler(event, context.info ?? { requestId: requestIdOf(event) }));
 }

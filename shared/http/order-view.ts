@@ -1,6 +1,6 @@
 import { formatCents } from '../domain/money.js';
 import type { Customer, Order, OrderEvent, OrderItem } from '../domain/order.js';
-import type { OrderReplay, OrderStore } from '../domain/ports.js';
+import type { FoundPolicy, OrderReplay, OrderStore } from '../domain/ports.js';
 import { emptyResponse, jsonResponse } from './envelope.js';
 import type { Replayer } from './idempotency.js';
 
@@ -90,3 +90,20 @@ export const orderReplayer =
     if (!order) throw new Error(`an idempotency receipt names order ${replay.service_order_id}, which does not exist`);
     return jsonResponse(statusCode, answeredOrderView(order, replay));
   };
+
+/** A policy on its own (cancel and void answer it): what it is, what is owed back, and where it sits. */
+export function policyDetailView({ service_order_id, item }: FoundPolicy) {
+  const { policy } = item;
+  return {
+    policy_number: policy.policy_number,
+    status: policy.status,
+    premium: formatCents(policy.premium),
+    coverage_amount: formatCents(policy.coverage_amount),
+    refund_due: policy.refund_due === undefined ? null : formatCents(policy.refund_due),
+    history: policy.history.map((step) => ({ status: step.status, at: step.at, reason: step.reason })),
+    service_order_id,
+    reference_number: item.reference_number,
+    created: policy.created,
+    updated: policy.history[policy.history.length - 1]!.at,
+  };
+}

@@ -34,6 +34,9 @@ export const orderItemKey = (clientId: string, orderId: string, referenceNumber:
 });
 export { orderPartition };
 
+/** The policy-number index's key of an item record (its policy's number, under the client). */
+export const policyLookupKey = (clientId: string, policyNumber: string): string => `CLIENT#${clientId}#POLICY#${policyNumber}`;
+
 export const idempotencyKey = (clientId: string, key: string): Key => ({ PK: `CLIENT#${clientId}#IDEMPOTENCY#${key}`, SK: 'IDEMPOTENCY' });
 
 export const checkoutKey = (clientId: string, orderHash: string): Key => ({ PK: `CLIENT#${clientId}`, SK: `ORDER#${orderHash}` });

@@ -1,10 +1,19 @@
-import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutRecord } from '../domain/checkout-record.js';
-import type { Order, OrderItem } from '../domain/order.js';
-import { ChangeRejectedError, type IdempotencyReceipt, type OrderReplay, type OrderStore, type PlannedChange } from '../domain/ports.js';
+import type { Order, OrderItem, Policy } from '../domain/order.js';
+import {
+  ChangeRejectedError,
+  type FoundPolicy,
+  type IdempotencyReceipt,
+  type OrderReplay,
+  type OrderStore,
+  type PlannedChange,
+  type PolicyStore,
+} from '../domain/ports.js';
 import { ConflictError } from '../errors.js';
 import { receiptAction } from './idempotency-store.js';
-import { orderItemKey, orderKey, orderPartition, storedRecord } from './keys.js';
+import { orderItemKey, orderKey, orderPartition, policyLookupKey, storedRecord, type Key } from './keys.js';
+import { POLICY_INDEX } from './table-definitions.js';
 import { checkoutActions } from './metrics-store.js';
 import { queryAll } from './query-all.js';
 import { cancellationCodes, cancellationError, isOnlyConflict, retryOnConflict } from './transactions.js';
@@ -15,8 +24,16 @@ const headerItem = (order: Order) => {
   const { items: _items, ...header } = order;
   return storedRecord(orderKey(order.client_id, order.service_order_id), 'order', header);
 };
-const itemItem = (order: Pick<Order, 'client_id' | 'service_order_id'>, item: OrderItem) =>
-  storedRecord(orderItemKey(order.client_id, order.service_order_id, item.reference_number), 'item', item);
+/** An item record; `policy_key` puts it in the policy-number index (find a policy by its number). */
+const itemItem = (order: Pick<Order, 'client_id' | 'service_order_id'>, item: OrderItem) => {
+  const record: ReturnType<typeof storedRecord<OrderItem>> & { policy_key?: string } = storedRecord(
+    orderItemKey(order.client_id, order.service_order_id, item.reference_number),
+    'item',
+    item,
+  );
+  record.policy_key = policyLookupKey(order.client_id, item.policy.policy_number);
+  return record;
+};
 
 /** Items stored before policies had a history get the one step every policy starts with. */
 function withHistory(item: OrderItem): OrderItem {
@@ -27,7 +44,7 @@ function withHistory(item: OrderItem): OrderItem {
 }
 
 function strip<T>(record: Record<string, unknown>): T {
-  const { PK: _pk, SK: _sk, entity: _entity, ...rest } = record;
+  const { PK: _pk, SK: _sk, entity: _entity, policy_key: _policyKey, ...rest } = record;
   return rest as T;
 }
 
@@ -36,7 +53,7 @@ function strip<T>(record: Record<string, unknown>): T {
  * each item holding its policy and event. Reading it is one Query; creating it and changing it
  * are one transaction each.
  */
-export class DynamoOrderStore implements OrderStore {
+export class DynamoOrderStore implements OrderStore, PolicyStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -146,5 +163,57 @@ export class DynamoOrderStore implements OrderStore {
       throw new ChangeRejectedError((failed - 1) % 2 === 0 ? 'policy_not_issued' : 'reference_exists', change.index);
     }
     if (receipt) receipt.committed = true;
+  }
+
+  /** The policy-number index (keys only, eventually consistent) says where; the item itself is read consistently. */
+  async findPolicy(clientId: string, policyNumber: string): Promise<FoundPolicy | undefined> {
+    const { Items = [] } = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: POLICY_INDEX,
+        KeyConditionExpression: 'policy_key = :key',
+        ExpressionAttributeValues: { ':key': policyLookupKey(clientId, policyNumber) },
+      }),
+    );
+    const [where] = Items as Key[];
+    if (!where) return undefined;
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { PK: where.PK, SK: where.SK }, ConsistentRead: true }));
+    if (!Item) return undefined;
+    return { service_order_id: where.PK.slice(orderPartition(clientId, '').length), item: withHistory(strip<OrderItem>(Item)) };
+  }
+
+  /** The item's policy, only if still Issued, and the order's `updated`, in one transaction. */
+  async settlePolicy(clientId: string, found: FoundPolicy, next: Policy): Promise<boolean> {
+    const at = next.history[next.history.length - 1]!.at;
+    const TransactItems = [
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: orderItemKey(clientId, found.service_order_id, found.item.reference_number),
+          UpdateExpression: 'SET #policy = :policy',
+          ConditionExpression: '#policy.#status = :issued AND attribute_not_exists(replaced_by)',
+          ExpressionAttributeNames: { '#policy': 'policy', '#status': 'status' },
+          ExpressionAttributeValues: { ':policy': next, ':issued': 'Issued' },
+        },
+      },
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: orderKey(clientId, found.service_order_id),
+          UpdateExpression: 'SET updated = :at',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':at': at },
+        },
+      },
+    ];
+    try {
+      await this.doc.send(new TransactWriteCommand({ TransactItems }));
+      return true;
+    } catch (err) {
+      const codes = cancellationCodes(err);
+      if (!codes) throw err;
+      if (codes[0] === 'ConditionalCheckFailed' || isOnlyConflict(codes)) return false;
+      throw cancellationError(codes);
+    }
   }
 }

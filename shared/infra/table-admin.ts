@@ -26,11 +26,21 @@ async function createTable(client: DynamoDBClient, definition: TableDefinition, 
         AttributeDefinitions: [
           { AttributeName: definition.partitionKey, AttributeType: 'S' },
           { AttributeName: definition.sortKey, AttributeType: 'S' },
+          ...(definition.globalIndexes ?? []).map((index) => ({ AttributeName: index.partitionKey, AttributeType: 'S' as const })),
         ],
         KeySchema: [
           { AttributeName: definition.partitionKey, KeyType: 'HASH' },
           { AttributeName: definition.sortKey, KeyType: 'RANGE' },
         ],
+        ...(definition.globalIndexes?.length
+          ? {
+              GlobalSecondaryIndexes: definition.globalIndexes.map((index) => ({
+                IndexName: index.name,
+                KeySchema: [{ AttributeName: index.partitionKey, KeyType: 'HASH' as const }],
+                Projection: { ProjectionType: 'KEYS_ONLY' as const },
+              })),
+            }
+          : {}),
       }),
     );
   } catch (err) {

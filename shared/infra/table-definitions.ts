@@ -13,9 +13,20 @@ export interface TableDefinition {
   sortKey: string;
   /** Attribute holding an epoch-seconds expiry, if the table uses TTL. */
   timeToLiveAttribute?: string;
+  /** Keys-only global secondary indexes: only records that carry the partition key are in them. */
+  globalIndexes?: readonly { name: string; partitionKey: string }[];
 }
 
-const mainTable: TableDefinition = { id: 'main', partitionKey: 'PK', sortKey: 'SK', timeToLiveAttribute: 'expires_at' };
+/** Main-table index from a policy to its item: `policy_key` = CLIENT#<client_id>#POLICY#<policy_number>. */
+export const POLICY_INDEX = 'policy-number';
+
+const mainTable: TableDefinition = {
+  id: 'main',
+  partitionKey: 'PK',
+  sortKey: 'SK',
+  timeToLiveAttribute: 'expires_at',
+  globalIndexes: [{ name: POLICY_INDEX, partitionKey: 'policy_key' }],
+};
 const metricsTable: TableDefinition = { id: 'metrics', partitionKey: 'PK', sortKey: 'SK' };
 
 export const tableDefinitions = [mainTable, metricsTable] as const;

@@ -1,0 +1,184 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cartItems, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
+
+/** Cancel and void of one policy over DynamoDB Local: Issued only, the look period, repeats, races. */
+let service: Service;
+let clientId: string;
+
+beforeAll(async () => {
+  service = await startService();
+  clientId = (await service.newClient('Settling Shop')).client_id;
+});
+afterAll(() => service.stop());
+afterEach(() => vi.useRealTimers());
+
+async function newOrder(...costs: string[]) {
+  const res = await service.call('orders-create', {
+    method: 'POST',
+    path: '/api/v2/orders',
+    clientId,
+    body: { order_number: uniqueOrderNumber('stl'), currency: 'USD', items: cartItems(...costs) },
+  });
+  if (res.status !== 201) throw new Error(res.body);
+  return res.json as { service_order_id: string; policies: { policy_number: string; premium: string }[] };
+}
+
+const settle = (action: 'cancel' | 'void', policyNumber: string, body?: unknown, asClient = clientId, method = 'POST') =>
+  service.call('policies-settle', { method, path: `/api/v2/policies/${policyNumber}/${action}`, clientId: asClient, ...(body === undefined ? {} : { body }) });
+const read = (orderId: string) => service.call('orders-read', { method: 'GET', path: `/api/v2/orders/${orderId}/`, clientId });
+const allRows = async () => JSON.stringify((await service.tables.doc.send(new ScanCommand({ TableName: service.tables.main }))).Items);
+const later = (days: number) => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(Date.now() + days * 86_400_000);
+};
+
+describe('cancel', () => {
+  it('moves an Issued policy to Canceled with refund_due 0.00 and its reason in the history; PUT and POST alike', async () => {
+    const order = await newOrder('80.00', '20.00');
+    const [first, second] = order.policies;
+
+    const byPost = await settle('cancel', first!.policy_number, { reason: 'ticket_transferred' });
+    const byPut = await settle('cancel', second!.policy_number, undefined, clientId, 'PUT');
+
+    expect(byPost.status).toBe(200);
+    expect(byPost.json).toMatchObject({
+      policy_number: first!.policy_number,
+      status: 'Canceled',
+      premium: '6.80',
+      refund_due: '0.00',
+      service_order_id: order.service_order_id,
+      reference_number: 'seat-1',
+    });
+    expect(byPost.json.history.map((step: { status: string; reason: string }) => [step.status, step.reason])).toEqual([
+      ['Issued', 'order_created'],
+      ['Canceled', 'ticket_transferred'],
+    ]);
+    expect(byPut.json).toMatchObject({ status: 'Canceled', history: [{ status: 'Issued' }, { status: 'Canceled', reason: 'other' }] });
+    const stored = (await read(order.service_order_id)).json;
+    expect(stored.policies.map((p: { status: string }) => p.status)).toEqual(['Canceled', 'Canceled']);
+    expect(stored.updated).toBe(byPut.json.updated);
+  });
+
+  it('repeated on a Canceled policy answers it as it is and writes nothing; any other status is 409, and a change of it too', async () => {
+    const order = await newOrder('50.00');
+    const policy = order.policies[0]!.policy_number;
+    const first = await settle('cancel', policy);
+    const rows = await allRows();
+
+    const again = await settle('cancel', policy);
+    const voided = await settle('void', policy);
+    const changed = await service.call('orders-change', {
+      method: 'PATCH',
+      path: `/api/v2/orders/${order.service_order_id}`,
+      clientId,
+      body: { items: [{ name: 'Other', old_reference_number: 'seat-1', reference_number: 'other-1', cost: '60.00' }] },
+    });
+
+    expect(again.status).toBe(200);
+    expect(again.json).toEqual(first.json);
+    expect(await allRows()).toBe(rows);
+    expect([voided.status, voided.json.error.code]).toEqual([409, 'policy_not_issued']);
+    expect([changed.status, changed.json.error.code]).toEqual([409, 'policy_not_issued']);
+  });
+});
+
+describe('void', () => {
+  it('within the look period refunds the premium: refund_due = premium', async () => {
+    const order = await newOrder('120.00');
+
+    const res = await settle('void', order.policies[0]!.policy_number, { reason: 'customer_request' });
+
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ status: 'Void', premium: '10.20', refund_due: '10.20' });
+  });
+
+  it('after the look period (14 days by default) is 409 look_period_over and changes nothing; a cancel still works', async () => {
+    const order = await newOrder('30.00');
+    const policy = order.policies[0]!.policy_number;
+    later(14.01);
+
+    const voided = await settle('void', policy);
+    const canceled = await settle('cancel', policy);
+
+    expect([voided.status, voided.json.error.code, voided.json.error.param]).toEqual([409, 'look_period_over', 'policy_number']);
+    expect(canceled.json).toMatchObject({ status: 'Canceled', refund_due: '0.00' });
+  });
+
+  it('follows the client its own look period', async () => {
+    const strict = await service.newClient('Strict Shop');
+    const { DynamoClientStore } = await import('../../shared/infra/client-store.js');
+    await new DynamoClientStore(service.tables.doc, service.tables.main).setLookPeriod(strict.client_id, 0);
+    const created = await service.call('orders-create', {
+      method: 'POST',
+      path: '/api/v2/orders',
+      clientId: strict.client_id,
+      body: { order_number: uniqueOrderNumber('lp0'), currency: 'USD', items: cartItems('10.00') },
+    });
+    later(0.001);
+
+    const res = await settle('void', created.json.policies[0].policy_number, undefined, strict.client_id);
+
+    expect([res.status, res.json.error.code]).toEqual([409, 'look_period_over']);
+  });
+});
+
+describe('whose policy', () => {
+  it("answers 404 policy_not_found for another client's policy, an unknown number and a malformed one, changing nothing", async () => {
+    const order = await newOrder('40.00');
+    const other = await service.newClient('Other Shop');
+    const rows = await allRows();
+
+    const answers = [
+      await settle('cancel', order.policies[0]!.policy_number, undefined, other.client_id),
+      await settle('void', 'OP-0000-0000-0000'),
+      await settle('cancel', 'not-a-policy'),
+    ];
+
+    for (const res of answers) expect([res.status, res.json.error.code]).toEqual([404, 'policy_not_found']);
+    expect(await allRows()).toBe(rows);
+  });
+
+  it('refuses an unknown reason or field with 422', async () => {
+    const order = await newOrder('40.00');
+    const bad = await settle('cancel', order.policies[0]!.policy_number, { reason: 'bored' });
+    const extra = await settle('cancel', order.policies[0]!.policy_number, { status: 'Void' });
+    expect([bad.status, bad.json.error.param, extra.status, extra.json.error.param]).toEqual([422, 'reason', 422, 'status']);
+  });
+});
+
+describe('a race', () => {
+  it('of 20 cancels, voids and changes of one policy ends with exactly one transition and a consistent order', async () => {
+    const order = await newOrder('100.00');
+    const policy = order.policies[0]!.policy_number;
+    const kinds = Array.from({ length: 20 }, (_, i) => (['cancel', 'void', 'change'] as const)[i % 3]!);
+    const attempts = kinds.map((kind, i) =>
+      kind === 'cancel'
+        ? settle('cancel', policy)
+        : kind === 'void'
+          ? settle('void', policy)
+          : service.call('orders-change', {
+              method: 'PATCH',
+              path: `/api/v2/orders/${order.service_order_id}`,
+              clientId,
+              body: { items: [{ name: `New ${i}`, old_reference_number: 'seat-1', reference_number: `new-${i}`, cost: '110.00' }] },
+            }),
+    );
+
+    const answers = await Promise.all(attempts);
+
+    // One request moves the policy; the rest are refused (409), except that a cancel or void arriving
+    // after the same cancel or void committed is its repeat, answered 200 with the policy as it is.
+    const won = answers.map((res, i) => ({ res, kind: kinds[i]! })).filter(({ res }) => res.status === 200);
+    const winningKinds = new Set(won.map(({ kind }) => kind));
+    expect(winningKinds.size).toBe(1);
+    if (winningKinds.has('change')) expect(won).toHaveLength(1);
+    else for (const { res } of won) expect(res.json).toEqual(won[0]!.res.json);
+    expect(answers.filter((res) => res.status !== 200).every((res) => res.status === 409)).toBe(true);
+    const after = (await read(order.service_order_id)).json;
+    const original = after.policies.find((p: { policy_number: string }) => p.policy_number === policy);
+    expect(original.status).toBe({ cancel: 'Canceled', void: 'Void', change: 'Upgraded' }[[...winningKinds][0]!]);
+    expect(original.history).toHaveLength(2);
+    expect(after.items).toHaveLength(original.status === 'Upgraded' ? 2 : 1);
+  });
+});
