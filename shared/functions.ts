@@ -70,6 +70,11 @@ export const FUNCTIONS = {
     routes: [{ method: 'GET', path: '/api/v2/metrics/conversion', auth: 'access-token' }],
     tables: { metrics: ['Query'] },
   },
+  // Query: the order; GetItem: the client's look period and idempotency records.
+  'orders-cancel': {
+    routes: [{ method: 'POST', path: '/api/v2/orders/{id}/cancel', auth: 'access-token' }],
+    tables: { main: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  },
   // The policy-number index finds the policy; GetItem reads it consistently (and the client's look
   // period, idempotency records); UpdateItem moves it and its order's `updated`.
   'policies-settle': {

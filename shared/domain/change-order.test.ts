@@ -51,7 +51,7 @@ function order(...costs: number[]): Order {
 const change = (old: string, ref: string, cost: number): ItemChange => ({ name: ref, old_reference_number: old, reference_number: ref, cost });
 
 /** An OrderStore in memory with the same all-or-nothing, version-checked semantics as DynamoDB's. */
-function memoryStore(initial: Order): OrderStore & { current(): Order } {
+function memoryStore(initial: Order): Pick<OrderStore, 'create' | 'get' | 'applyChanges'> & { current(): Order } {
   let stored = structuredClone(initial);
   return {
     current: () => stored,

@@ -13,7 +13,7 @@ export interface ItemChange {
 }
 
 export interface ChangeOrderDeps {
-  orders: OrderStore;
+  orders: Pick<OrderStore, 'get' | 'applyChanges'>;
   clock: Clock;
   ids: Ids;
 }

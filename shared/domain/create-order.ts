@@ -28,7 +28,7 @@ export interface CreateOrderInput {
 }
 
 export interface CreateOrderDeps {
-  orders: OrderStore;
+  orders: Pick<OrderStore, 'create'>;
   metrics: MetricsStore;
   /** Read only for an order without a token: its rate. */
   clients: Pick<ClientStore, 'get'>;

@@ -27,6 +27,12 @@ export interface OrderStore {
     after: Pick<Order, 'subtotal' | 'updated' | 'version'>,
     receipt?: IdempotencyReceipt,
   ): Promise<void>;
+  /**
+   * Gives the listed items their new (settled) policies, each only if still Issued, and the order
+   * its next version, all or nothing (with the receipt, if any; the receipt alone when nothing
+   * moves). Throws ChangeRejectedError('stale') when the order moved since it was read.
+   */
+  settlePolicies(before: Order, settled: readonly OrderItem[], after: Pick<Order, 'updated' | 'version'>, receipt?: IdempotencyReceipt): Promise<void>;
 }
 
 /** A policy found by its number: the item that carries it, and its order's id. */
@@ -102,6 +108,8 @@ export interface OrderReplay {
   count: number;
   subtotal: Cents;
   updated: string;
+  /** The answer was the whole order, which that write left unable to change (an order cancel). */
+  whole?: boolean;
 }
 
 /** An answer kept as it was (a 409, a 404): small and free of personal data by construction. */

@@ -23,6 +23,21 @@ export interface SettlePolicyDeps {
 const TARGET: Record<SettleAction, PolicyStatus> = { cancel: 'Canceled', void: 'Void' };
 const DAY_MS = 86_400_000;
 
+/** Whether `now` is within `days` of the policy's creation. */
+export const withinLookPeriod = (policy: Pick<Policy, 'created'>, days: number, now: Date): boolean =>
+  now.getTime() <= Date.parse(policy.created) + days * DAY_MS;
+
+/** The policy after the action: its new status, what is owed back, and the step in its history. */
+export function settled(policy: Policy, action: SettleAction, reason: CancelReason, now: Date): Policy {
+  const status = TARGET[action];
+  return {
+    ...policy,
+    status,
+    refund_due: action === 'void' ? policy.premium : 0,
+    history: [...policy.history, { status, at: now.toISOString(), reason }],
+  };
+}
+
 const notFound = () => new NotFoundError('policy_not_found', 'No policy with this number.', 'policy_number');
 const notIssued = (status: PolicyStatus) =>
   new ConflictError('policy_not_issued', `The policy is ${status}; only an Issued policy can be canceled or voided.`, 'policy_number');
@@ -44,21 +59,11 @@ export async function settlePolicy(
   const now = deps.clock.now();
   if (action === 'void') {
     const days = (await deps.clients.get(clientId))?.look_period_days ?? DEFAULT_LOOK_PERIOD_DAYS;
-    const end = new Date(Date.parse(policy.created) + days * DAY_MS);
-    if (now > end) {
-      throw new ConflictError(
-        'look_period_over',
-        `The look period of ${days} days ended at ${end.toISOString()}; the policy can be canceled, not voided.`,
-        'policy_number',
-      );
+    if (!withinLookPeriod(policy, days, now)) {
+      throw new ConflictError('look_period_over', `The look period of ${days} days is over for this policy; it can be canceled, not voided.`, 'policy_number');
     }
   }
-  const next: Policy = {
-    ...policy,
-    status: target,
-    refund_due: action === 'void' ? policy.premium : 0,
-    history: [...policy.history, { status: target, at: now.toISOString(), reason }],
-  };
+  const next = settled(policy, action, reason, now);
   if (!(await deps.policies.settlePolicy(clientId, found, next))) {
     // Another request moved it first (a change, a cancel or a void): exactly one of them wins.
     throw notIssued((await deps.policies.findPolicy(clientId, policyNumber))?.item.policy.status ?? 'Issued');

@@ -88,7 +88,7 @@ export const orderReplayer =
     if (!replay) return emptyResponse(204);
     const order = await orders.get(clientId, replay.service_order_id);
     if (!order) throw new Error(`an idempotency receipt names order ${replay.service_order_id}, which does not exist`);
-    return jsonResponse(statusCode, answeredOrderView(order, replay));
+    return jsonResponse(statusCode, replay.whole ? orderView(order) : answeredOrderView(order, replay));
   };
 
 /** A policy on its own (cancel and void answer it): what it is, what is owed back, and where it sits. */

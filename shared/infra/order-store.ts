@@ -165,6 +165,54 @@ export class DynamoOrderStore implements OrderStore, PolicyStore {
     if (receipt) receipt.committed = true;
   }
 
+  /** The order's next version and each settled policy (only if still Issued), with the receipt: one transaction. */
+  async settlePolicies(before: Order, settled: readonly OrderItem[], after: Pick<Order, 'updated' | 'version'>, receipt?: IdempotencyReceipt): Promise<void> {
+    const replay: OrderReplay = {
+      service_order_id: before.service_order_id,
+      first_position: 0,
+      count: before.items.length,
+      subtotal: before.subtotal,
+      updated: after.updated,
+      whole: true,
+    };
+    const receipts = receipt ? [receiptAction(this.tableName, receipt, replay)] : [];
+    const TransactItems = settled.length
+      ? [
+          {
+            Update: {
+              TableName: this.tableName,
+              Key: orderKey(before.client_id, before.service_order_id),
+              UpdateExpression: 'SET updated = :updated, version = :next',
+              ConditionExpression: 'version = :read',
+              ExpressionAttributeValues: { ':updated': after.updated, ':next': after.version, ':read': before.version },
+            },
+          },
+          ...settled.map((item) => ({
+            Update: {
+              TableName: this.tableName,
+              Key: orderItemKey(before.client_id, before.service_order_id, item.reference_number),
+              UpdateExpression: 'SET #policy = :policy',
+              ConditionExpression: '#policy.#status = :issued AND attribute_not_exists(replaced_by)',
+              ExpressionAttributeNames: { '#policy': 'policy', '#status': 'status' },
+              ExpressionAttributeValues: { ':policy': item.policy, ':issued': 'Issued' },
+            },
+          })),
+          ...receipts,
+        ]
+      : receipts;
+    if (TransactItems.length === 0) return;
+    try {
+      await this.doc.send(new TransactWriteCommand({ TransactItems }));
+    } catch (err) {
+      const codes = cancellationCodes(err);
+      if (!codes) throw err;
+      // The version moved, or a policy left Issued since the read: plan again on the order as it is now.
+      if (isOnlyConflict(codes) || codes.includes('ConditionalCheckFailed')) throw new ChangeRejectedError('stale');
+      throw cancellationError(codes);
+    }
+    if (receipt) receipt.committed = true;
+  }
+
   /** The policy-number index (keys only, eventually consistent) says where; the item itself is read consistently. */
   async findPolicy(clientId: string, policyNumber: string): Promise<FoundPolicy | undefined> {
     const { Items = [] } = await this.doc.send(
