@@ -21,7 +21,8 @@ export interface HandlerResult {
 /** The functions behind routes, from the function catalogue. */
 export type FunctionName = RoutedFunctionName;
 
-const lambdaContext = { awsRequestId: 'test', functionName: 'test', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
+/** A context of its own per call, as Lambda gives each invocation (the middleware keeps request state on it). */
+const lambdaContext = () => ({ awsRequestId: 'test', functionName: 'test', getRemainingTimeInMillis: () => 10_000 }) as unknown as Context;
 
 export async function startService() {
   const tables = await freshTables();
@@ -38,7 +39,7 @@ export async function startService() {
   const handlers = new Map<FunctionName, (event: unknown, context: Context) => Promise<APIGatewayProxyStructuredResultV2>>();
   async function call(name: FunctionName, input: ApiEventInput): Promise<HandlerResult> {
     if (!handlers.has(name)) handlers.set(name, (await import(`../../functions/${name}/handler.ts`)).handler);
-    const result = await handlers.get(name)!(apiEvent(input), lambdaContext);
+    const result = await handlers.get(name)!(apiEvent(input), lambdaContext());
     const body = result.body ?? '';
     assertContract(input.method, input.path, result.statusCode ?? 200, body); // every answer is one openapi.yaml documents
     return { status: result.statusCode ?? 200, headers: (result.headers ?? {}) as Record<string, string>, body, json: body ? JSON.parse(body) : undefined };
