@@ -44,15 +44,20 @@ export class Observability extends Construct {
     });
     alarm('Api5xxRate', fiveXxRate, 1, 'More than 1% of API requests answered 5xx in 5 minutes.');
 
-    const throttles = new MathExpression({
-      expression: Object.keys(props.functions)
-        .map((_, i) => `t${i}`)
-        .join(' + '),
-      usingMetrics: Object.fromEntries(Object.values(props.functions).map((fn, i) => [`t${i}`, fn.metricThrottles({ period, statistic: 'Sum' })])),
-      label: 'Lambda throttles',
-      period,
+    // An alarm's metric math takes at most 10 metrics: one sum per 10 functions.
+    const functions = Object.values(props.functions);
+    const throttles = Array.from({ length: Math.ceil(functions.length / 10) }, (_, group) => {
+      const members = functions.slice(group * 10, group * 10 + 10);
+      return new MathExpression({
+        expression: members.map((_, i) => `t${group * 10 + i}`).join(' + '),
+        usingMetrics: Object.fromEntries(members.map((fn, i) => [`t${group * 10 + i}`, fn.metricThrottles({ period, statistic: 'Sum' })])),
+        label: group === 0 ? 'Lambda throttles' : `Lambda throttles (${group + 1})`,
+        period,
+      });
     });
-    alarm('LambdaThrottles', throttles, 1, 'A function was throttled (concurrency limit reached).');
+    throttles.forEach((sum, group) =>
+      alarm(group === 0 ? 'LambdaThrottles' : `LambdaThrottles${group + 1}`, sum, 1, 'A function was throttled (concurrency limit reached).'),
+    );
 
     const systemErrors = Object.values(props.tables).map((table) => table.metric('SystemErrors', { period, statistic: 'Sum' }));
     const dynamoSystemErrors = new MathExpression({
@@ -93,7 +98,7 @@ export class Observability extends Construct {
           new GraphWidget({ title: 'Function errors', left: Object.values(props.functions).map((fn) => fn.metricErrors({ period })), width: 8 }),
         ],
         [
-          new GraphWidget({ title: 'Throttles', left: [throttles], width: 12 }),
+          new GraphWidget({ title: 'Throttles', left: throttles, width: 12 }),
           new GraphWidget({ title: 'DynamoDB system errors', left: [dynamoSystemErrors], width: 12 }),
         ],
       ],
