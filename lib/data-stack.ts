@@ -29,7 +29,8 @@ export class DataStack extends Stack {
         globalSecondaryIndexes: (definition.globalIndexes ?? []).map((index) => ({
           indexName: index.name,
           partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
-          projectionType: ProjectionType.KEYS_ONLY,
+          ...(index.sortKey ? { sortKey: { name: index.sortKey, type: AttributeType.STRING } } : {}),
+          projectionType: index.projection === 'all' ? ProjectionType.ALL : ProjectionType.KEYS_ONLY,
         })),
       });
     const [main, metrics] = tableDefinitions.map(table) as [TableV2, TableV2];

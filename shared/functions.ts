@@ -1,5 +1,5 @@
 import type { KeyKind } from './auth/signing-keys.js';
-import { POLICY_INDEX, type TableDefinition } from './infra/table-definitions.js';
+import { ORDER_LIST_INDEX, POLICY_INDEX, type TableDefinition } from './infra/table-definitions.js';
 
 /**
  * The function catalogue: every Lambda function of the service, the routes it serves and what it
@@ -69,6 +69,14 @@ export const FUNCTIONS = {
   'metrics-conversion': {
     routes: [{ method: 'GET', path: '/api/v2/metrics/conversion', auth: 'access-token' }],
     tables: { metrics: ['Query'] },
+  },
+  // The order-list index gives a page of whole orders; an order_number is found through its
+  // checkout record (GetItem on the metrics table, by the number's keyed hash).
+  'orders-list': {
+    routes: [{ method: 'GET', path: '/api/v2/orders', auth: 'access-token' }],
+    tables: { main: ['Query'], metrics: ['GetItem'] },
+    indexes: { main: [ORDER_LIST_INDEX] },
+    keys: ['order-number'],
   },
   // Query: the order; GetItem: the client's look period and idempotency records.
   'orders-cancel': {

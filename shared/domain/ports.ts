@@ -35,6 +35,17 @@ export interface OrderStore {
   settlePolicies(before: Order, settled: readonly OrderItem[], after: Pick<Order, 'updated' | 'version'>, receipt?: IdempotencyReceipt): Promise<void>;
 }
 
+/** A page of a client's orders, newest first; `next` is where the next page starts, absent on the last. */
+export interface OrderPage {
+  orders: Order[];
+  next?: string;
+}
+
+export interface OrderLister {
+  /** Orders created in [createdGte, createdLt), before the position `after`, newest first; one Query in the usual case. */
+  listOrders(clientId: string, query: { createdGte?: string; createdLt?: string; after?: string; limit: number }): Promise<OrderPage>;
+}
+
 /** A policy found by its number: the item that carries it, and its order's id. */
 export interface FoundPolicy {
   service_order_id: string;

@@ -167,3 +167,29 @@ export const ChangeOrderRequest = v.strictObject({
   ),
 });
 export type ChangeOrderRequest = v.InferOutput<typeof ChangeOrderRequest>;
+
+/** An instant or a day: 2026-11-23T10:15:30.123Z, or 2026-11-23 for its start (UTC); held as the ISO instant. */
+const Instant = v.pipe(
+  v.string(),
+  v.check(
+    (text) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z)?$/.test(text) && !Number.isNaN(Date.parse(text)),
+    'must be a date (YYYY-MM-DD) or an ISO 8601 UTC time',
+  ),
+  v.transform((text) => new Date(text.length === 10 ? `${text}T00:00:00Z` : text).toISOString()),
+);
+
+export const ListOrdersQuery = v.strictObject({
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^(100|[1-9]\d?)$/, 'must be a whole number from 1 to 100'),
+      v.transform((text) => Number(text)),
+    ),
+    '20',
+  ),
+  cursor: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(512, 'must be at most 512 characters'))),
+  created_gte: v.optional(Instant),
+  created_lt: v.optional(Instant),
+  order_number: v.optional(Text),
+  status: v.optional(v.picklist(['Issued', 'Upgraded', 'Downgraded', 'Exchanged', 'Canceled', 'Void', 'Claimed'], 'must be a policy status')),
+});

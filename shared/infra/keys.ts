@@ -34,6 +34,10 @@ export const orderItemKey = (clientId: string, orderId: string, referenceNumber:
 });
 export { orderPartition };
 
+/** The order-list index's keys of an order's records: the client's orders, newest first, each order's records together. */
+export const orderListKey = (clientId: string): string => `CLIENT#${clientId}#ORDERS`;
+export const orderListSort = (created: string, orderId: string, sortKey = ''): string => `${created}#${orderId}#${sortKey}`;
+
 /** The policy-number index's key of an item record (its policy's number, under the client). */
 export const policyLookupKey = (clientId: string, policyNumber: string): string => `CLIENT#${clientId}#POLICY#${policyNumber}`;
 

@@ -1,4 +1,4 @@
-import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutRecord } from '../domain/checkout-record.js';
 import type { DayCount, IdempotencyReceipt, MetricsStore } from '../domain/ports.js';
 import { receiptAction } from './idempotency-store.js';
@@ -51,6 +51,14 @@ export class DynamoMetricsStore implements MetricsStore {
     }
     if (receipt) receipt.committed = true;
     return 'logged';
+  }
+
+  /** The service_order_id the checkout of this order number created; undefined for none or an opt-out. */
+  async orderIdOf(clientId: string, orderHash: string): Promise<string | undefined> {
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: checkoutKey(clientId, orderHash), ProjectionExpression: 'service_order_id' }),
+    );
+    return typeof Item?.service_order_id === 'string' ? Item.service_order_id : undefined;
   }
 
   async dailyCounts(clientId: string, fromDay: string, toDay: string): Promise<DayCount[]> {

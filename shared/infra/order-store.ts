@@ -9,31 +9,63 @@ import {
   type OrderStore,
   type PlannedChange,
   type PolicyStore,
+  type OrderLister,
+  type OrderPage,
 } from '../domain/ports.js';
 import { ConflictError } from '../errors.js';
 import { receiptAction } from './idempotency-store.js';
-import { orderItemKey, orderKey, orderPartition, policyLookupKey, storedRecord, type Key } from './keys.js';
-import { POLICY_INDEX } from './table-definitions.js';
+import { orderItemKey, orderKey, orderListKey, orderListSort, orderPartition, policyLookupKey, storedRecord, type Key } from './keys.js';
+import { ORDER_LIST_INDEX, POLICY_INDEX } from './table-definitions.js';
 import { checkoutActions } from './metrics-store.js';
 import { queryAll } from './query-all.js';
 import { cancellationCodes, cancellationError, isOnlyConflict, retryOnConflict } from './transactions.js';
 
 type OrderHeader = Omit<Order, 'items'>;
 
+/** Index keys: every record of an order sits in the order-list index (`list_*`); items also in the policy-number index. */
+type IndexKeys = { list_key?: string; list_sort?: string; policy_key?: string };
+
 const headerItem = (order: Order) => {
   const { items: _items, ...header } = order;
-  return storedRecord(orderKey(order.client_id, order.service_order_id), 'order', header);
+  const key = orderKey(order.client_id, order.service_order_id);
+  const record: ReturnType<typeof storedRecord<OrderHeader>> & IndexKeys = storedRecord(key, 'order', header);
+  record.list_key = orderListKey(order.client_id);
+  record.list_sort = orderListSort(order.created, order.service_order_id, key.SK);
+  return record;
 };
-/** An item record; `policy_key` puts it in the policy-number index (find a policy by its number). */
-const itemItem = (order: Pick<Order, 'client_id' | 'service_order_id'>, item: OrderItem) => {
-  const record: ReturnType<typeof storedRecord<OrderItem>> & { policy_key?: string } = storedRecord(
-    orderItemKey(order.client_id, order.service_order_id, item.reference_number),
-    'item',
-    item,
-  );
+const itemItem = (order: Pick<Order, 'client_id' | 'service_order_id' | 'created'>, item: OrderItem) => {
+  const key = orderItemKey(order.client_id, order.service_order_id, item.reference_number);
+  const record: ReturnType<typeof storedRecord<OrderItem>> & IndexKeys = storedRecord(key, 'item', item);
+  record.list_key = orderListKey(order.client_id);
+  record.list_sort = orderListSort(order.created, order.service_order_id, key.SK);
   record.policy_key = policyLookupKey(order.client_id, item.policy.policy_number);
   return record;
 };
+
+/** Records of the order-list index, in index order, grouped by order (created#order_id). */
+function groupByOrder(records: readonly Record<string, unknown>[]): Record<string, unknown>[][] {
+  const groups: Record<string, unknown>[][] = [];
+  let current = '';
+  for (const record of records) {
+    const sort = String(record.list_sort);
+    const order = sort.slice(0, sort.indexOf('#', sort.indexOf('#') + 1));
+    if (order !== current) {
+      groups.push([]);
+      current = order;
+    }
+    groups[groups.length - 1]!.push(record);
+  }
+  return groups;
+}
+
+/** An order from its header and item records. */
+function assemble(records: readonly Record<string, unknown>[]): Order {
+  const header = records.find((record) => record.entity === 'order');
+  if (!header) throw new Error('an order in the order-list index without its header');
+  const items = records.filter((record) => record.entity === 'item').map((record) => withHistory(strip<OrderItem>(record)));
+  items.sort((a, b) => a.position - b.position);
+  return { ...strip<OrderHeader>(header), items };
+}
 
 /** Items stored before policies had a history get the one step every policy starts with. */
 function withHistory(item: OrderItem): OrderItem {
@@ -44,7 +76,7 @@ function withHistory(item: OrderItem): OrderItem {
 }
 
 function strip<T>(record: Record<string, unknown>): T {
-  const { PK: _pk, SK: _sk, entity: _entity, policy_key: _policyKey, ...rest } = record;
+  const { PK: _pk, SK: _sk, entity: _entity, policy_key: _policyKey, list_key: _listKey, list_sort: _listSort, ...rest } = record;
   return rest as T;
 }
 
@@ -53,7 +85,7 @@ function strip<T>(record: Record<string, unknown>): T {
  * each item holding its policy and event. Reading it is one Query; creating it and changing it
  * are one transaction each.
  */
-export class DynamoOrderStore implements OrderStore, PolicyStore {
+export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -211,6 +243,46 @@ export class DynamoOrderStore implements OrderStore, PolicyStore {
       throw cancellationError(codes);
     }
     if (receipt) receipt.committed = true;
+  }
+
+  /**
+   * The order-list index holds every record of the client's orders, newest order first and each
+   * order's records together, so a page of whole orders is one Query; it is cut after the last
+   * order read whole. Records per order vary (1 + its items), so the Query asks for four per order
+   * and reads on only in the rare page whose orders are larger.
+   */
+  async listOrders(clientId: string, query: { createdGte?: string; createdLt?: string; after?: string; limit: number }): Promise<OrderPage> {
+    const upper = [query.createdLt, query.after].filter((bound): bound is string => bound !== undefined).sort()[0];
+    const range =
+      query.createdGte && upper ? ' AND list_sort BETWEEN :lo AND :hi' : query.createdGte ? ' AND list_sort >= :lo' : upper ? ' AND list_sort < :hi' : '';
+    const records: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    let whole: Record<string, unknown>[][];
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: ORDER_LIST_INDEX,
+          KeyConditionExpression: `list_key = :key${range}`,
+          ExpressionAttributeValues: {
+            ':key': orderListKey(clientId),
+            ...(query.createdGte ? { ':lo': query.createdGte } : {}),
+            ...(upper ? { ':hi': upper } : {}),
+          },
+          ScanIndexForward: false,
+          Limit: (query.limit + 1) * 4,
+          ExclusiveStartKey: start,
+        }),
+      );
+      records.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+      const groups = groupByOrder(records);
+      whole = start ? groups.slice(0, -1) : groups; // the last order may go on in the next Query
+    } while (start && whole.length <= query.limit);
+    const orders = whole.slice(0, query.limit).map((group) => assemble(group));
+    const more = whole.length > query.limit || start !== undefined;
+    const last = orders[orders.length - 1];
+    return { orders, ...(more && last ? { next: orderListSort(last.created, last.service_order_id) } : {}) };
   }
 
   /** The policy-number index (keys only, eventually consistent) says where; the item itself is read consistently. */

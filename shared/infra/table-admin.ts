@@ -26,7 +26,9 @@ async function createTable(client: DynamoDBClient, definition: TableDefinition, 
         AttributeDefinitions: [
           { AttributeName: definition.partitionKey, AttributeType: 'S' },
           { AttributeName: definition.sortKey, AttributeType: 'S' },
-          ...(definition.globalIndexes ?? []).map((index) => ({ AttributeName: index.partitionKey, AttributeType: 'S' as const })),
+          ...(definition.globalIndexes ?? []).flatMap((index) =>
+            [index.partitionKey, ...(index.sortKey ? [index.sortKey] : [])].map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
+          ),
         ],
         KeySchema: [
           { AttributeName: definition.partitionKey, KeyType: 'HASH' },
@@ -36,8 +38,11 @@ async function createTable(client: DynamoDBClient, definition: TableDefinition, 
           ? {
               GlobalSecondaryIndexes: definition.globalIndexes.map((index) => ({
                 IndexName: index.name,
-                KeySchema: [{ AttributeName: index.partitionKey, KeyType: 'HASH' as const }],
-                Projection: { ProjectionType: 'KEYS_ONLY' as const },
+                KeySchema: [
+                  { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+                  ...(index.sortKey ? [{ AttributeName: index.sortKey, KeyType: 'RANGE' as const }] : []),
+                ],
+                Projection: { ProjectionType: index.projection === 'all' ? ('ALL' as const) : ('KEYS_ONLY' as const) },
               })),
             }
           : {}),

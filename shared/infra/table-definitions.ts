@@ -13,19 +13,28 @@ export interface TableDefinition {
   sortKey: string;
   /** Attribute holding an epoch-seconds expiry, if the table uses TTL. */
   timeToLiveAttribute?: string;
-  /** Keys-only global secondary indexes: only records that carry the partition key are in them. */
-  globalIndexes?: readonly { name: string; partitionKey: string }[];
+  /** Global secondary indexes; only records that carry the index's partition key are in one. */
+  globalIndexes?: readonly { name: string; partitionKey: string; sortKey?: string; projection: 'keys-only' | 'all' }[];
 }
 
 /** Main-table index from a policy to its item: `policy_key` = CLIENT#<client_id>#POLICY#<policy_number>. */
 export const POLICY_INDEX = 'policy-number';
+/**
+ * Main-table index of every record of a client's orders, newest order first: `list_key` =
+ * CLIENT#<client_id>#ORDERS, `list_sort` = <created>#<order_id>#<SK>. All attributes are projected,
+ * so one Query returns whole orders (header and items).
+ */
+export const ORDER_LIST_INDEX = 'orders-by-client';
 
 const mainTable: TableDefinition = {
   id: 'main',
   partitionKey: 'PK',
   sortKey: 'SK',
   timeToLiveAttribute: 'expires_at',
-  globalIndexes: [{ name: POLICY_INDEX, partitionKey: 'policy_key' }],
+  globalIndexes: [
+    { name: POLICY_INDEX, partitionKey: 'policy_key', projection: 'keys-only' },
+    { name: ORDER_LIST_INDEX, partitionKey: 'list_key', sortKey: 'list_sort', projection: 'all' },
+  ],
 };
 const metricsTable: TableDefinition = { id: 'metrics', partitionKey: 'PK', sortKey: 'SK' };
 
