@@ -37,7 +37,10 @@ export class ApiStack extends Stack {
     const make = (name: FunctionName): ServiceFunction => {
       const access: FunctionDefinition = FUNCTIONS[name];
       const environment: Record<string, string> = {};
-      for (const table of Object.keys(access.tables ?? {}) as TableId[]) environment[TABLE_VARIABLE[table]] = props.tables[table].tableName;
+      // Every table it reads, through its own keys or an index, is named in its environment.
+      for (const table of new Set([...Object.keys(access.tables ?? {}), ...Object.keys(access.indexes ?? {})]) as Set<TableId>) {
+        environment[TABLE_VARIABLE[table]] = props.tables[table].tableName;
+      }
       for (const kind of access.keys ?? []) environment[SECRET_ID_VARIABLE[kind]] = props.signingKeys[kind].secretArn;
       const service = new ServiceFunction(this, name, { name, environment, readsSecrets: Boolean(access.keys?.length), tracing });
       for (const [table, actions] of Object.entries(access.tables ?? {}) as [TableId, readonly string[]][]) {

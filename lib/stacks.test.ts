@@ -128,7 +128,23 @@ describe('least privilege', () => {
     'orders-read': { Main: ['Query'] },
     'orders-change': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
     'metrics-conversion': { Metrics: ['Query'] },
+    // Query on an index only (the policy-number and list indexes, each by exact name).
+    'policies-settle': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
+    'orders-cancel': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
+    'orders-list': { Main: ['Query', 'Query'], Metrics: ['GetItem'] }, // the order itself (by order_number) and the list index
+    'policies-list': { Main: ['Query'] },
   };
+
+  it('names each index a function queries exactly, and gives a function reading a table only through an index that table', () => {
+    const resources = (name: string) => dynamoStatements(name).flatMap((statement) => [statement.Resource].flat().map((r) => JSON.stringify(r)));
+    expect(resources('policies-list').join()).toContain('/index/policies-by-client');
+    expect(resources('orders-list').join()).toContain('/index/orders-by-client');
+    expect(resources('policies-settle').join()).toContain('/index/policy-number');
+    for (const name of Object.keys(expected)) expect(resources(name).join()).not.toContain('/index/*');
+    api.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ TABLE_NAME: Match.anyValue(), ORDER_NUMBER_KEYS_SECRET_ID: Match.anyValue() }) },
+    });
+  });
 
   it.each(Object.entries(expected))('%s may do exactly its DynamoDB actions on its own tables', (name, tables) => {
     const granted: Record<string, string[]> = {};
@@ -150,7 +166,8 @@ describe('least privilege', () => {
 
     expect(readers('AccessTokenKeys')).toEqual(['auth-token', 'authorizer']);
     expect(readers('QuoteTokenKeys')).toEqual(['orders-create', 'quotes-create', 'quotes-decode']);
-    expect(readers('OrderNumberKeys')).toEqual(['orders-create']);
+    // The order-number key hashes order numbers and seals list cursors.
+    expect(readers('OrderNumberKeys')).toEqual(['orders-create', 'orders-list', 'policies-list']);
     const ordersCreate = api.findResources('AWS::Lambda::Function')[functionId('orders-create')] as Resource;
     expect(JSON.stringify(ordersCreate.Properties.Environment.Variables.ORDER_NUMBER_KEYS_SECRET_ID)).toMatch(/OrderNumberKeys/);
   });

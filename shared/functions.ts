@@ -1,5 +1,5 @@
 import type { KeyKind } from './auth/signing-keys.js';
-import { ORDER_LIST_INDEX, POLICY_INDEX, type TableDefinition } from './infra/table-definitions.js';
+import { ORDER_LIST_INDEX, POLICY_INDEX, POLICY_LIST_INDEX, type TableDefinition } from './infra/table-definitions.js';
 
 /**
  * The function catalogue: every Lambda function of the service, the routes it serves and what it
@@ -76,6 +76,11 @@ export const FUNCTIONS = {
     routes: [{ method: 'GET', path: '/api/v2/orders', auth: 'access-token' }],
     tables: { main: ['Query'], metrics: ['GetItem'] },
     indexes: { main: [ORDER_LIST_INDEX] },
+    keys: ['order-number'],
+  },
+  'policies-list': {
+    routes: [{ method: 'GET', path: '/api/v2/policies', auth: 'access-token' }],
+    indexes: { main: [POLICY_LIST_INDEX] },
     keys: ['order-number'],
   },
   // Query: the order; GetItem: the client's look period and idempotency records.

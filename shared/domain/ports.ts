@@ -52,6 +52,16 @@ export interface FoundPolicy {
   item: OrderItem;
 }
 
+/** A page of a client's policies, newest first; `next` is where the next page starts, absent on the last. */
+export interface PolicyPage {
+  policies: FoundPolicy[];
+  next?: string;
+}
+
+export interface PolicyLister {
+  listPolicies(clientId: string, query: { createdGte?: string; createdLt?: string; after?: string; status?: string; limit: number }): Promise<PolicyPage>;
+}
+
 export interface PolicyStore {
   /** The policy of this client with this number, read consistently; undefined when there is none. */
   findPolicy(clientId: string, policyNumber: string): Promise<FoundPolicy | undefined>;

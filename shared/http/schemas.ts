@@ -193,3 +193,11 @@ export const ListOrdersQuery = v.strictObject({
   order_number: v.optional(Text),
   status: v.optional(v.picklist(['Issued', 'Upgraded', 'Downgraded', 'Exchanged', 'Canceled', 'Void', 'Claimed'], 'must be a policy status')),
 });
+
+export const ListPoliciesQuery = v.strictObject({
+  limit: ListOrdersQuery.entries.limit,
+  cursor: ListOrdersQuery.entries.cursor,
+  created_gte: ListOrdersQuery.entries.created_gte,
+  created_lt: ListOrdersQuery.entries.created_lt,
+  status: ListOrdersQuery.entries.status,
+});

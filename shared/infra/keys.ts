@@ -38,6 +38,10 @@ export { orderPartition };
 export const orderListKey = (clientId: string): string => `CLIENT#${clientId}#ORDERS`;
 export const orderListSort = (created: string, orderId: string, sortKey = ''): string => `${created}#${orderId}#${sortKey}`;
 
+/** The policy-list index's keys of an item record: the client's policies, newest first. */
+export const policyListKey = (clientId: string): string => `CLIENT#${clientId}#POLICIES`;
+export const policyListSort = (created: string, policyNumber: string): string => `${created}#${policyNumber}`;
+
 /** The policy-number index's key of an item record (its policy's number, under the client). */
 export const policyLookupKey = (clientId: string, policyNumber: string): string => `CLIENT#${clientId}#POLICY#${policyNumber}`;
 

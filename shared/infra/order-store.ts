@@ -11,11 +11,24 @@ import {
   type PolicyStore,
   type OrderLister,
   type OrderPage,
+  type PolicyPage,
+  type PolicyLister,
 } from '../domain/ports.js';
 import { ConflictError } from '../errors.js';
 import { receiptAction } from './idempotency-store.js';
-import { orderItemKey, orderKey, orderListKey, orderListSort, orderPartition, policyLookupKey, storedRecord, type Key } from './keys.js';
-import { ORDER_LIST_INDEX, POLICY_INDEX } from './table-definitions.js';
+import {
+  orderItemKey,
+  orderKey,
+  orderListKey,
+  orderListSort,
+  orderPartition,
+  policyListKey,
+  policyListSort,
+  policyLookupKey,
+  storedRecord,
+  type Key,
+} from './keys.js';
+import { ORDER_LIST_INDEX, POLICY_INDEX, POLICY_LIST_INDEX } from './table-definitions.js';
 import { checkoutActions } from './metrics-store.js';
 import { queryAll } from './query-all.js';
 import { cancellationCodes, cancellationError, isOnlyConflict, retryOnConflict } from './transactions.js';
@@ -23,7 +36,7 @@ import { cancellationCodes, cancellationError, isOnlyConflict, retryOnConflict }
 type OrderHeader = Omit<Order, 'items'>;
 
 /** Index keys: every record of an order sits in the order-list index (`list_*`); items also in the policy-number index. */
-type IndexKeys = { list_key?: string; list_sort?: string; policy_key?: string };
+type IndexKeys = { list_key?: string; list_sort?: string; policy_key?: string; plist_key?: string; plist_sort?: string };
 
 const headerItem = (order: Order) => {
   const { items: _items, ...header } = order;
@@ -39,6 +52,8 @@ const itemItem = (order: Pick<Order, 'client_id' | 'service_order_id' | 'created
   record.list_key = orderListKey(order.client_id);
   record.list_sort = orderListSort(order.created, order.service_order_id, key.SK);
   record.policy_key = policyLookupKey(order.client_id, item.policy.policy_number);
+  record.plist_key = policyListKey(order.client_id);
+  record.plist_sort = policyListSort(item.policy.created, item.policy.policy_number);
   return record;
 };
 
@@ -76,7 +91,17 @@ function withHistory(item: OrderItem): OrderItem {
 }
 
 function strip<T>(record: Record<string, unknown>): T {
-  const { PK: _pk, SK: _sk, entity: _entity, policy_key: _policyKey, list_key: _listKey, list_sort: _listSort, ...rest } = record;
+  const {
+    PK: _pk,
+    SK: _sk,
+    entity: _entity,
+    policy_key: _policyKey,
+    list_key: _listKey,
+    list_sort: _listSort,
+    plist_key: _plistKey,
+    plist_sort: _plistSort,
+    ...rest
+  } = record;
   return rest as T;
 }
 
@@ -85,7 +110,7 @@ function strip<T>(record: Record<string, unknown>): T {
  * each item holding its policy and event. Reading it is one Query; creating it and changing it
  * are one transaction each.
  */
-export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister {
+export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, PolicyLister {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -283,6 +308,38 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister {
     const more = whole.length > query.limit || start !== undefined;
     const last = orders[orders.length - 1];
     return { orders, ...(more && last ? { next: orderListSort(last.created, last.service_order_id) } : {}) };
+  }
+
+  /** One Query on the policy-list index: a page of the client's policies, newest first, optionally of one status. */
+  async listPolicies(
+    clientId: string,
+    query: { createdGte?: string; createdLt?: string; after?: string; status?: string; limit: number },
+  ): Promise<PolicyPage> {
+    const upper = [query.createdLt, query.after].filter((bound): bound is string => bound !== undefined).sort()[0];
+    const range =
+      query.createdGte && upper ? ' AND plist_sort BETWEEN :lo AND :hi' : query.createdGte ? ' AND plist_sort >= :lo' : upper ? ' AND plist_sort < :hi' : '';
+    const page = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: POLICY_LIST_INDEX,
+        KeyConditionExpression: `plist_key = :key${range}`,
+        ...(query.status ? { FilterExpression: '#policy.#status = :status', ExpressionAttributeNames: { '#policy': 'policy', '#status': 'status' } } : {}),
+        ExpressionAttributeValues: {
+          ':key': policyListKey(clientId),
+          ...(query.createdGte ? { ':lo': query.createdGte } : {}),
+          ...(upper ? { ':hi': upper } : {}),
+          ...(query.status ? { ':status': query.status } : {}),
+        },
+        ScanIndexForward: false,
+        Limit: query.limit,
+      }),
+    );
+    const policies = (page.Items ?? []).map((record) => ({
+      service_order_id: String(record.PK).slice(orderPartition(clientId, '').length),
+      item: withHistory(strip<OrderItem>(record)),
+    }));
+    const last = policies[policies.length - 1];
+    return { policies, ...(page.LastEvaluatedKey && last ? { next: policyListSort(last.item.policy.created, last.item.policy.policy_number) } : {}) };
   }
 
   /** The policy-number index (keys only, eventually consistent) says where; the item itself is read consistently. */

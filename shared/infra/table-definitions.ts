@@ -25,6 +25,8 @@ export const POLICY_INDEX = 'policy-number';
  * so one Query returns whole orders (header and items).
  */
 export const ORDER_LIST_INDEX = 'orders-by-client';
+/** Main-table index of a client's policies, newest first: `plist_key` = CLIENT#<client_id>#POLICIES, `plist_sort` = <created>#<policy_number>. */
+export const POLICY_LIST_INDEX = 'policies-by-client';
 
 const mainTable: TableDefinition = {
   id: 'main',
@@ -34,6 +36,7 @@ const mainTable: TableDefinition = {
   globalIndexes: [
     { name: POLICY_INDEX, partitionKey: 'policy_key', projection: 'keys-only' },
     { name: ORDER_LIST_INDEX, partitionKey: 'list_key', sortKey: 'list_sort', projection: 'all' },
+    { name: POLICY_LIST_INDEX, partitionKey: 'plist_key', sortKey: 'plist_sort', projection: 'all' },
   ],
 };
 const metricsTable: TableDefinition = { id: 'metrics', partitionKey: 'PK', sortKey: 'SK' };
