@@ -93,6 +93,12 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
       return json(200, { outcome: 'protected', summary: `Order ${order.order_number} placed with refund protection (201):\n${lines.join('\n')}` });
     },
 
+    // The ten most recent orders with their policies' statuses, for the dashboard.
+    'GET /demo/orders': async () => {
+      const res = await fetch(`${baseUrl}/api/v2/orders?limit=10`, { headers: { authorization: `JWT ${await accessToken()}` } });
+      return json(res.status, await res.json());
+    },
+
     'GET /demo/metrics': async (req) => {
       const query = new URL(req.url ?? '/', 'http://localhost').search;
       const res = await fetch(`${baseUrl}/api/v2/metrics/conversion${query}`, { headers: { authorization: `JWT ${await accessToken()}` } });

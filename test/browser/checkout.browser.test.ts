@@ -81,11 +81,15 @@ describe('demo checkout', () => {
     expect((await result().textContent())?.match(/Issued/g)).toHaveLength(2);
   });
 
-  it('draws the dashboard with the day counted', async () => {
+  it("draws the dashboard with the day counted and the recent orders with their policies' statuses", async () => {
     await page.goto(`${server.baseUrl}/dashboard`);
 
     await expect.poll(() => page.locator('#totals').textContent()).toMatch(/1 opted in, 1 opted out, conversion 50\.0%/);
     expect(await page.locator('#chart rect.in').count()).toBe(14);
+    await expect.poll(() => page.locator('#orders-status').textContent()).toBe('1 recent order');
+    const recent = page.getByRole('table', { name: 'Recent orders and their policies' });
+    expect(await recent.locator('tbody tr').count()).toBe(1); // the protected order; opt-outs create none
+    expect(await recent.locator('tbody tr td').nth(2).textContent()).toMatch(/^OP-[0-9A-Z-]{14} Issued(, OP-[0-9A-Z-]{14} Issued)*$/);
     await page.screenshot({ path: join(shots, 'dashboard.png'), fullPage: true });
   });
 

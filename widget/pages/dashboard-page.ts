@@ -9,6 +9,7 @@ export function dashboardPage(): string {
   body { font: 16px/1.5 system-ui, sans-serif; max-width: 52rem; margin: 2rem auto; padding: 0 1rem; color: #1d2433; }
   .in { fill: #2b5fd9; } .out { fill: #c3cbdc; } .rate { fill: none; stroke: #e07a1f; stroke-width: 2; }
   table { border-collapse: collapse; margin-top: 1rem; } td, th { padding: .25rem .75rem; border-bottom: 1px solid #dde; text-align: right; }
+  #orders th, #orders td { text-align: left; }
   .legend span { display: inline-block; width: .8rem; height: .8rem; margin: 0 .3rem 0 1rem; vertical-align: middle; }
 </style>
 </head>
@@ -19,6 +20,9 @@ export function dashboardPage(): string {
 <p class="legend"><span style="background:#2b5fd9"></span>opted in<span style="background:#c3cbdc"></span>opted out<span style="background:#e07a1f"></span>conversion rate</p>
 <svg id="chart" role="img" aria-label="Opt-ins and opt-outs per day" width="800" height="260" viewBox="0 0 800 260"></svg>
 <table aria-label="Checkouts per day"><thead><tr><th>Day</th><th>Opted in</th><th>Opted out</th><th>Rate</th></tr></thead><tbody id="rows"></tbody></table>
+<h2>Recent orders</h2>
+<p id="orders-status" role="status">Loading…</p>
+<table id="orders" aria-label="Recent orders and their policies"><thead><tr><th>Order</th><th>Created</th><th>Policies</th></tr></thead><tbody></tbody></table>
 <script>
   const day = (d) => d.toISOString().slice(0, 10);
   const to = new Date();
@@ -42,6 +46,18 @@ export function dashboardPage(): string {
     const t = report.totals;
     document.getElementById('totals').textContent = t.opt_in + ' opted in, ' + t.opt_out + ' opted out, conversion ' + (t.conversion_rate === null ? '–' : (Number(t.conversion_rate) * 100).toFixed(1) + '%');
   }).catch(() => { document.getElementById('totals').textContent = 'The metrics could not be loaded.'; });
+
+  // Merchant text (order numbers) goes in as text, never as HTML.
+  const cell = (text) => { const td = document.createElement('td'); td.textContent = text; return td; };
+  fetch('/demo/orders').then((r) => r.json()).then((page) => {
+    const body = document.querySelector('#orders tbody');
+    for (const order of page.data) {
+      const row = document.createElement('tr');
+      row.append(cell(order.order_number), cell(order.created.slice(0, 19).replace('T', ' ')), cell(order.policies.map((p) => p.policy_number + ' ' + p.status).join(', ')));
+      body.append(row);
+    }
+    document.getElementById('orders-status').textContent = page.data.length ? (page.data.length === 1 ? '1 recent order' : page.data.length + ' recent orders') + (page.has_more ? ' (more in GET /api/v2/orders)' : '') : 'No orders yet.';
+  }).catch(() => { document.getElementById('orders-status').textContent = 'The orders could not be loaded.'; });
 </script>
 </body>
 </html>`;
