@@ -123,6 +123,30 @@ describe('void', () => {
   });
 });
 
+describe('Idempotency-Key', () => {
+  it('replays the first answer of a cancel with the same key, and refuses the key with another request', async () => {
+    const order = await newOrder('70.00', '30.00');
+    const [first, second] = order.policies;
+    const withKey = (policy: string, body?: unknown) =>
+      service.call('policies-settle', {
+        method: 'POST',
+        path: `/api/v2/policies/${policy}/cancel`,
+        clientId,
+        body,
+        headers: { 'idempotency-key': 'settle-once' },
+      });
+
+    const answered = await withKey(first!.policy_number, { reason: 'resold' });
+    const replayed = await withKey(first!.policy_number, { reason: 'resold' });
+    const reused = await withKey(second!.policy_number, { reason: 'resold' });
+
+    expect([answered.status, replayed.status]).toEqual([200, 200]);
+    expect(replayed.json).toEqual(answered.json);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect([reused.status, reused.json.error.code]).toEqual([422, 'idempotency_key_reused']);
+  });
+});
+
 describe('whose policy', () => {
   it("answers 404 policy_not_found for another client's policy, an unknown number and a malformed one, changing nothing", async () => {
     const order = await newOrder('40.00');
