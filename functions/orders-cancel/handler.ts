@@ -1,14 +1,11 @@
-import * as v from 'valibot';
 import { loadConfig } from '../../shared/config.js';
 import { cancelOrder } from '../../shared/domain/cancel-order.js';
-import { isOrderId } from '../../shared/domain/ids.js';
 import { systemClock } from '../../shared/domain/ports.js';
-import { CANCEL_REASONS } from '../../shared/domain/settle-policy.js';
-import { NotFoundError } from '../../shared/errors.js';
 import { jsonResponse } from '../../shared/http/envelope.js';
 import { idempotent } from '../../shared/http/idempotency.js';
 import { clientIdOf, httpHandler } from '../../shared/http/middleware.js';
 import { orderReplayer, orderView } from '../../shared/http/order-view.js';
+import { CancelOrderRequest, orderIdOf } from '../../shared/http/schemas.js';
 import { parseInput } from '../../shared/http/validation.js';
 import { DynamoClientStore } from '../../shared/infra/client-store.js';
 import { sharedDocumentClient } from '../../shared/infra/dynamo-client.js';
@@ -25,17 +22,11 @@ const deps = {
 const idempotency = new DynamoIdempotencyStore(doc, config.tableName);
 const replay = orderReplayer(deps.orders, 200);
 
-const CancelOrderRequest = v.strictObject({
-  mode: v.picklist(['cancel', 'void'], 'must be cancel or void'),
-  reason: v.optional(v.picklist(CANCEL_REASONS, `must be one of ${CANCEL_REASONS.join(', ')}`)),
-});
-
 /** POST /api/v2/orders/{id}/cancel: every Issued policy canceled or voided, all or nothing; 200 with the whole order. */
 export const handler = httpHandler(
   async (event, info) => {
     const { mode, reason = 'other' } = parseInput(CancelOrderRequest, event.body);
-    const id = event.pathParameters?.id;
-    if (!isOrderId(id)) throw new NotFoundError('order_not_found', 'No order with this id.');
+    const id = orderIdOf(event.pathParameters);
     return idempotent(
       idempotency,
       event,

@@ -1,14 +1,13 @@
 import { loadConfig } from '../../shared/config.js';
-import { NotFoundError } from '../../shared/errors.js';
 import { changeOrder } from '../../shared/domain/change-order.js';
-import { isOrderId, randomIds } from '../../shared/domain/ids.js';
+import { randomIds } from '../../shared/domain/ids.js';
 import { systemClock } from '../../shared/domain/ports.js';
 import { jsonResponse } from '../../shared/http/envelope.js';
 import { idempotent } from '../../shared/http/idempotency.js';
 import { countMetric } from '../../shared/http/metrics.js';
 import { clientIdOf, httpHandler } from '../../shared/http/middleware.js';
 import { orderReplayer, orderView } from '../../shared/http/order-view.js';
-import { ChangeOrderRequest } from '../../shared/http/schemas.js';
+import { ChangeOrderRequest, orderIdOf } from '../../shared/http/schemas.js';
 import { parseInput } from '../../shared/http/validation.js';
 import { sharedDocumentClient } from '../../shared/infra/dynamo-client.js';
 import { DynamoIdempotencyStore } from '../../shared/infra/idempotency-store.js';
@@ -27,8 +26,7 @@ const replay = orderReplayer(deps.orders, 200);
 export const handler = httpHandler(
   async (event, info) => {
     const { items } = parseInput(ChangeOrderRequest, event.body);
-    const id = event.pathParameters?.id;
-    if (!isOrderId(id)) throw new NotFoundError('order_not_found', 'No order with this id.');
+    const id = orderIdOf(event.pathParameters);
     return idempotent(
       idempotency,
       event,

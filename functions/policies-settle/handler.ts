@@ -1,12 +1,12 @@
-import * as v from 'valibot';
 import { loadConfig } from '../../shared/config.js';
 import { systemClock } from '../../shared/domain/ports.js';
-import { CANCEL_REASONS, settlePolicy } from '../../shared/domain/settle-policy.js';
+import { settlePolicy } from '../../shared/domain/settle-policy.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { jsonResponse } from '../../shared/http/envelope.js';
 import { idempotent } from '../../shared/http/idempotency.js';
 import { clientIdOf, httpHandler } from '../../shared/http/middleware.js';
 import { policyDetailView } from '../../shared/http/order-view.js';
+import { SettlePolicyRequest } from '../../shared/http/schemas.js';
 import { parseInput } from '../../shared/http/validation.js';
 import { DynamoClientStore } from '../../shared/infra/client-store.js';
 import { sharedDocumentClient } from '../../shared/infra/dynamo-client.js';
@@ -22,13 +22,12 @@ const deps = {
 };
 const idempotency = new DynamoIdempotencyStore(doc, config.tableName);
 
-const SettleRequest = v.optional(v.strictObject({ reason: v.optional(v.picklist(CANCEL_REASONS, `must be one of ${CANCEL_REASONS.join(', ')}`)) }), {});
 const POLICY_NUMBER = /^OP-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/;
 
 /** PUT|POST /api/v2/policies/{policy_number}/cancel and POST …/void: 200 with the policy as it now is. */
 export const handler = httpHandler(
   async (event, info) => {
-    const { reason = 'other' } = parseInput(SettleRequest, event.body);
+    const { reason = 'other' } = parseInput(SettlePolicyRequest, event.body);
     const policyNumber = event.pathParameters?.policy_number ?? '';
     if (!POLICY_NUMBER.test(policyNumber)) throw new NotFoundError('policy_not_found', 'No policy with this number.', 'policy_number');
     const action = event.routeKey.endsWith('/void') ? 'void' : 'cancel';

@@ -1,6 +1,9 @@
 import * as v from 'valibot';
 import { MAX_CHANGES, MAX_CHECKOUT_ITEMS } from '../domain/limits.js';
+import { isOrderId } from '../domain/ids.js';
 import { parseCents } from '../domain/money.js';
+import { NotFoundError } from '../errors.js';
+import { CANCEL_REASONS } from '../domain/settle-policy.js';
 
 /**
  * Request schemas of every route. Objects are strict (unknown fields are refused, so a body
@@ -201,3 +204,18 @@ export const ListPoliciesQuery = v.strictObject({
   created_lt: ListOrdersQuery.entries.created_lt,
   status: ListOrdersQuery.entries.status,
 });
+
+const CancelReason = v.optional(v.picklist(CANCEL_REASONS, `must be one of ${CANCEL_REASONS.join(', ')}`));
+
+/** Cancel or void one policy: an optional body with an optional reason. */
+export const SettlePolicyRequest = v.optional(v.strictObject({ reason: CancelReason }), {});
+
+/** Cancel or void a whole order. */
+export const CancelOrderRequest = v.strictObject({ mode: v.picklist(['cancel', 'void'], 'must be cancel or void'), reason: CancelReason });
+
+/** The order id of a path: anything that is not a service_order_id names no order (404 before any read). */
+export function orderIdOf(pathParameters: Record<string, string | undefined> | undefined): string {
+  const id = pathParameters?.id;
+  if (!isOrderId(id)) throw new NotFoundError('order_not_found', 'No order with this id.');
+  return id;
+}
