@@ -147,6 +147,11 @@ export function localGateway(staticRoutes: Record<string, StaticRoute> = {}) {
         ? new AppError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed on ${url.pathname}.`)
         : new NotFoundError('route_not_found', `No route for ${method} ${url.pathname}.`);
     } catch (err) {
+      // The client went away mid-request: nobody to answer, nothing went wrong here.
+      if (req.destroyed && (err as NodeJS.ErrnoException).code === 'ECONNRESET') {
+        res.destroy();
+        return;
+      }
       // As the handlers log it: a message may quote the request (a JSON parser's does), so it is redacted.
       if (!(err instanceof AppError)) logger.error('request failed', { request_id: requestId, status: 500, error: describeFailure(err) });
       // A body left unread (413) would be read as the next request on this connection: close it.

@@ -64,6 +64,8 @@ describe('paging', () => {
   });
 });
 
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
 describe('cursors', () => {
   it("are refused with 400 invalid_cursor when another client's, tampered with, or used with other filters", async () => {
     const a = await service.newClient('Shop A');
@@ -77,6 +79,9 @@ describe('cursors', () => {
       await list(a.client_id, { limit: '1', cursor: `${aCursor.slice(0, -2)}xx` }),
       await list(a.client_id, { limit: '1', cursor: aCursor, status: 'Issued' }),
       await list(a.client_id, { limit: '1', cursor: 'not-a-cursor' }),
+      // Spellings a lenient decoder would read as the same cursor: a twin last character, padding.
+      await list(a.client_id, { limit: '1', cursor: aCursor.slice(0, -1) + B64[B64.indexOf(aCursor.at(-1)!) ^ 1]! }),
+      await list(a.client_id, { limit: '1', cursor: `${aCursor}=` }),
     ];
 
     for (const res of answers) expect([res.status, res.json.error.code, res.json.error.param]).toEqual([400, 'invalid_cursor', 'cursor']);
@@ -119,6 +124,19 @@ describe('filters', () => {
     expect(ids(byStatus)).toEqual([canceled.service_order_id]);
     expect(ids(before)).toEqual([older.service_order_id]);
     expect(ids(from)).toEqual([canceled.service_order_id]);
+  });
+
+  it('status reads on until the page has its orders: no empty page that says there is more', async () => {
+    const { client_id } = await service.newClient('Sparse Shop');
+    const old = await create(client_id);
+    await service.call('policies-settle', { method: 'POST', path: `/api/v2/policies/${old.policies[0]!.policy_number}/void`, clientId: client_id });
+    for (let i = 0; i < 12; i++) await create(client_id);
+
+    const page = await list(client_id, { status: 'Void', limit: '1' });
+    const none = await list(client_id, { status: 'Claimed', limit: '1' });
+
+    expect([page.json.data.map((o: { service_order_id: string }) => o.service_order_id), page.json.has_more]).toEqual([[old.service_order_id], false]);
+    expect([none.json.data, none.json.has_more]).toEqual([[], false]);
   });
 
   it('refuses a bad limit, date or status with 422 naming it', async () => {

@@ -65,4 +65,44 @@ describe('GET /policies', () => {
     ]);
     expect([crossed.status, crossed.json.error.code]).toEqual([400, 'invalid_cursor']);
   });
+
+  it('finds every policy of a status however far back it is, and never repeats one at a page edge (also with created_gte)', async () => {
+    const { client_id } = await service.newClient('Deep Shop');
+    const voided = await create(client_id, '10.00');
+    await service.call('policies-settle', { method: 'POST', path: `/api/v2/policies/${voided.policies[0]!.policy_number}/void`, clientId: client_id });
+    for (let i = 0; i < 4; i++) await create(client_id, '10.00', '20.00');
+    const pageAll = async (query: Record<string, string>) => {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await list(client_id, { ...query, ...(cursor ? { cursor } : {}) });
+        seen.push(...page.json.data.map((p: { policy_number: string }) => p.policy_number));
+        cursor = page.json.has_more ? page.json.next_cursor : undefined;
+      } while (cursor);
+      return seen;
+    };
+
+    const firstVoidPage = await list(client_id, { status: 'Void', limit: '2' });
+    const issued = await pageAll({ status: 'Issued', limit: '2' });
+    const sinceLongAgo = await pageAll({ created_gte: '2000-01-01', limit: '2' });
+
+    expect(firstVoidPage.json.data.map((p: { policy_number: string }) => p.policy_number)).toEqual([voided.policies[0]!.policy_number]);
+    expect(firstVoidPage.json.has_more).toBe(false);
+    expect([issued.length, new Set(issued).size]).toEqual([8, 8]);
+    expect([sinceLongAgo.length, new Set(sinceLongAgo).size]).toEqual([9, 9]);
+  });
+
+  it('answers a reversed or impossible date range with 422, never a 500', async () => {
+    const { client_id } = await service.newClient('Date Shop');
+    const answers = await Promise.all([
+      list(client_id, { created_gte: '2026-11-24', created_lt: '2026-11-23' }),
+      list(client_id, { created_gte: '2026-02-30' }),
+      list(client_id, { created_lt: '2026-11-23T24:00:00Z' }),
+    ]);
+    expect(answers.map((res) => [res.status, res.json.error.param])).toEqual([
+      [422, 'created_lt'],
+      [422, 'created_gte'],
+      [422, 'created_lt'],
+    ]);
+  });
 });

@@ -163,6 +163,25 @@ describe('whose policy', () => {
     expect(await allRows()).toBe(rows);
   });
 
+  it('refuses a body that is not an object (an array included) with 422, moving nothing', async () => {
+    const order = await newOrder('40.00');
+    const answers = await Promise.all(
+      ['[]', '[{"reason":"resold"}]', 'null', '5'].map((raw) =>
+        service.call('policies-settle', { method: 'POST', path: `/api/v2/policies/${order.policies[0]!.policy_number}/void`, clientId, rawBody: raw }),
+      ),
+    );
+    expect(answers.map((res) => res.status)).toEqual([422, 422, 422, 422]);
+    expect((await read(order.service_order_id)).json.policies[0].status).toBe('Issued');
+  });
+
+  it('answers concurrent identical voids all with 200 (one wrote, the rest are its repeats), the same policy each time', async () => {
+    const order = await newOrder('60.00');
+    const answers = await Promise.all(Array.from({ length: 12 }, () => settle('void', order.policies[0]!.policy_number)));
+    expect(answers.map((res) => res.status)).toEqual(Array(12).fill(200));
+    for (const res of answers) expect(res.json).toEqual(answers[0]!.json);
+    expect(answers[0]!.json.history).toHaveLength(2);
+  });
+
   it('refuses an unknown reason or field with 422', async () => {
     const order = await newOrder('40.00');
     const bad = await settle('cancel', order.policies[0]!.policy_number, { reason: 'bored' });

@@ -40,6 +40,9 @@ export async function sealCursor(clientId: string, filters: Record<string, strin
 export async function openCursor(clientId: string, filters: Record<string, string | undefined>, cursor: string): Promise<string> {
   const [encoded, signature, extra] = cursor.split('.');
   if (!encoded || !signature || extra !== undefined || cursor.length > 512) throw invalid();
+  // One spelling per cursor: base64url decoding forgives padding and a last character's unused bits.
+  const canonical = (segment: string) => /^[A-Za-z0-9_-]+$/.test(segment) && Buffer.from(segment, 'base64url').toString('base64url') === segment;
+  if (!canonical(encoded) || !canonical(signature)) throw invalid();
   const position = Buffer.from(encoded, 'base64url').toString('utf8');
   const expected = await mac(clientId, filters, position);
   const given = Buffer.from(signature, 'base64url');

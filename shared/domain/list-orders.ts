@@ -42,9 +42,15 @@ export async function listOrders(deps: ListOrdersDeps, clientId: string, query: 
     const order = id === undefined ? undefined : await deps.orders.get(clientId, id);
     return { orders: order && wanted(order) ? [order] : [] };
   }
-  const page = await deps.orders.listOrders(clientId, { createdGte: query.created_gte, createdLt: query.created_lt, after, limit: query.limit });
+  const page = await deps.orders.listOrders(clientId, {
+    createdGte: query.created_gte,
+    createdLt: query.created_lt,
+    after,
+    status: query.status,
+    limit: query.limit,
+  });
   return {
-    orders: page.orders.filter(wanted),
+    orders: page.orders,
     ...(page.next === undefined ? {} : { nextCursor: await deps.cursors.seal(clientId, filters, page.next) }),
   };
 }

@@ -65,8 +65,10 @@ export async function settlePolicy(
   }
   const next = settled(policy, action, reason, now);
   if (!(await deps.policies.settlePolicy(clientId, found, next))) {
-    // Another request moved it first (a change, a cancel or a void): exactly one of them wins.
-    throw notIssued((await deps.policies.findPolicy(clientId, policyNumber))?.item.policy.status ?? 'Issued');
+    // Another request moved it first: exactly one wins. If it was this same action, this is its repeat.
+    const moved = await deps.policies.findPolicy(clientId, policyNumber);
+    if (moved?.item.policy.status === target) return moved;
+    throw notIssued(moved?.item.policy.status ?? 'Issued');
   }
   return { ...found, item: { ...found.item, policy: next } };
 }

@@ -113,7 +113,10 @@ function jsonBody(optional: boolean): MiddlewareObj<HttpEvent> {
         return;
       }
       if (typeof event.body !== 'string' || event.body === '') throw new ValidationError('The request body is required.');
-      event.body = parseJsonBody(event.headers['content-type'], event.body, event.isBase64Encoded);
+      const body = parseJsonBody(event.headers['content-type'], event.body, event.isBase64Encoded);
+      // Every body of the API is an object; valibot's object schemas would take an array for one.
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object.');
+      event.body = body;
       event.isBase64Encoded = false;
     },
   };

@@ -175,13 +175,17 @@ export type ChangeOrderRequest = v.InferOutput<typeof ChangeOrderRequest>;
 const Instant = v.pipe(
   v.string(),
   v.check(
-    (text) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z)?$/.test(text) && !Number.isNaN(Date.parse(text)),
+    // A real day and time: JavaScript would roll 2026-02-30 over into March, and T24:00 into the next day.
+    (text) =>
+      /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z)?$/.test(text) &&
+      !Number.isNaN(Date.parse(text)) &&
+      new Date(text.length === 10 ? `${text}T00:00:00Z` : text).toISOString().startsWith(text.slice(0, 19)),
     'must be a date (YYYY-MM-DD) or an ISO 8601 UTC time',
   ),
   v.transform((text) => new Date(text.length === 10 ? `${text}T00:00:00Z` : text).toISOString()),
 );
 
-export const ListOrdersQuery = v.strictObject({
+const listFields = {
   limit: v.optional(
     v.pipe(
       v.string(),
@@ -193,17 +197,28 @@ export const ListOrdersQuery = v.strictObject({
   cursor: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(512, 'must be at most 512 characters'))),
   created_gte: v.optional(Instant),
   created_lt: v.optional(Instant),
-  order_number: v.optional(Text),
   status: v.optional(v.picklist(['Issued', 'Upgraded', 'Downgraded', 'Exchanged', 'Canceled', 'Void', 'Claimed'], 'must be a policy status')),
-});
+};
 
-export const ListPoliciesQuery = v.strictObject({
-  limit: ListOrdersQuery.entries.limit,
-  cursor: ListOrdersQuery.entries.cursor,
-  created_gte: ListOrdersQuery.entries.created_gte,
-  created_lt: ListOrdersQuery.entries.created_lt,
-  status: ListOrdersQuery.entries.status,
-});
+/** created_gte, when both are given, must come before created_lt. */
+const inOrder = ({ created_gte, created_lt }: { created_gte?: string; created_lt?: string }) =>
+  created_gte === undefined || created_lt === undefined || created_gte < created_lt;
+
+export const ListOrdersQuery = v.pipe(
+  v.strictObject({ ...listFields, order_number: v.optional(Text) }),
+  v.forward(
+    v.check((query) => inOrder(query), 'must be after created_gte'),
+    ['created_lt'],
+  ),
+);
+
+export const ListPoliciesQuery = v.pipe(
+  v.strictObject(listFields),
+  v.forward(
+    v.check((query) => inOrder(query), 'must be after created_gte'),
+    ['created_lt'],
+  ),
+);
 
 const CancelReason = v.optional(v.picklist(CANCEL_REASONS, `must be one of ${CANCEL_REASONS.join(', ')}`));
 

@@ -40,7 +40,9 @@ export const orderListSort = (created: string, orderId: string, sortKey = ''): s
 
 /** The policy-list index's keys of an item record: the client's policies, newest first. */
 export const policyListKey = (clientId: string): string => `CLIENT#${clientId}#POLICIES`;
-export const policyListSort = (created: string, policyNumber: string): string => `${created}#${policyNumber}`;
+export const policyListSort = (created: string, policyNumber: string): string => `${created}#${policyNumber}#`;
+/** Where a page that ended on this policy stops: just below its record, above every older one. */
+export const policyListPosition = (created: string, policyNumber: string): string => `${created}#${policyNumber}`;
 
 /** The policy-number index's key of an item record (its policy's number, under the client). */
 export const policyLookupKey = (clientId: string, policyNumber: string): string => `CLIENT#${clientId}#POLICY#${policyNumber}`;

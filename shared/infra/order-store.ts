@@ -23,6 +23,7 @@ import {
   orderListSort,
   orderPartition,
   policyListKey,
+  policyListPosition,
   policyListSort,
   policyLookupKey,
   storedRecord,
@@ -56,6 +57,41 @@ const itemItem = (order: Pick<Order, 'client_id' | 'service_order_id' | 'created
   record.plist_sort = policyListSort(item.policy.created, item.policy.policy_number);
   return record;
 };
+
+/** What a page of orders may weigh in stored records (its JSON answer is about as large). */
+const MAX_PAGE_BYTES = 3 * 1024 * 1024;
+
+/**
+ * The first `limit` groups that pass `keep`, stopping before MAX_PAGE_BYTES (never before the
+ * first); `full` when more were left than the page took.
+ */
+function fill(groups: readonly Record<string, unknown>[][], limit: number, keep: (group: Record<string, unknown>[]) => boolean) {
+  const page: Record<string, unknown>[][] = [];
+  let bytes = 0;
+  for (const group of groups) {
+    if (!keep(group)) continue;
+    const size = JSON.stringify(group).length;
+    if (page.length === limit || (page.length > 0 && bytes + size > MAX_PAGE_BYTES)) return { page, full: true };
+    page.push(group);
+    bytes += size;
+  }
+  return { page, full: false };
+}
+
+/**
+ * The key condition on a list index's sort key for [createdGte, min(createdLt, after)), or
+ * undefined for an empty range. A cursor position sorts just above the records of the last item
+ * listed, and a time bound above none, so the upper bound is exclusive whichever it is.
+ */
+function sortRange(attribute: string, query: { createdGte?: string; createdLt?: string; after?: string }) {
+  const upper = [query.createdLt, query.after].filter((bound): bound is string => bound !== undefined).sort()[0];
+  const lo = query.createdGte;
+  if (lo !== undefined && upper !== undefined && lo >= upper) return undefined;
+  if (lo !== undefined && upper !== undefined) return { condition: ` AND ${attribute} BETWEEN :lo AND :hi`, values: { ':lo': lo, ':hi': upper } };
+  if (lo !== undefined) return { condition: ` AND ${attribute} >= :lo`, values: { ':lo': lo } };
+  if (upper !== undefined) return { condition: ` AND ${attribute} < :hi`, values: { ':hi': upper } };
+  return { condition: '', values: {} };
+}
 
 /** Records of the order-list index, in index order, grouped by order (created#order_id). */
 function groupByOrder(records: readonly Record<string, unknown>[]): Record<string, unknown>[][] {
@@ -272,74 +308,78 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
 
   /**
    * The order-list index holds every record of the client's orders, newest order first and each
-   * order's records together, so a page of whole orders is one Query; it is cut after the last
-   * order read whole. Records per order vary (1 + its items), so the Query asks for four per order
-   * and reads on only in the rare page whose orders are larger.
+   * order's records together, so a page of whole orders is one Query in the usual case; it is cut
+   * after the last order read whole. Records per order vary (1 + its items), so a Query asks for
+   * four per order; a page reads on only when its orders are larger, or when a `status` filter
+   * (kept in code: it is about an order's policies) leaves too few. A page also stops short of
+   * MAX_PAGE_BYTES of records, so that its answer stays far below Lambda's 6 MB response limit.
    */
-  async listOrders(clientId: string, query: { createdGte?: string; createdLt?: string; after?: string; limit: number }): Promise<OrderPage> {
-    const upper = [query.createdLt, query.after].filter((bound): bound is string => bound !== undefined).sort()[0];
-    const range =
-      query.createdGte && upper ? ' AND list_sort BETWEEN :lo AND :hi' : query.createdGte ? ' AND list_sort >= :lo' : upper ? ' AND list_sort < :hi' : '';
+  async listOrders(clientId: string, query: { createdGte?: string; createdLt?: string; after?: string; status?: string; limit: number }): Promise<OrderPage> {
+    const range = sortRange('list_sort', query);
+    if (!range) return { orders: [] };
     const records: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined;
-    let whole: Record<string, unknown>[][];
+    let page: Record<string, unknown>[][];
+    let full: boolean;
     do {
-      const page = await this.doc.send(
+      const answer = await this.doc.send(
         new QueryCommand({
           TableName: this.tableName,
           IndexName: ORDER_LIST_INDEX,
-          KeyConditionExpression: `list_key = :key${range}`,
-          ExpressionAttributeValues: {
-            ':key': orderListKey(clientId),
-            ...(query.createdGte ? { ':lo': query.createdGte } : {}),
-            ...(upper ? { ':hi': upper } : {}),
-          },
+          KeyConditionExpression: `list_key = :key${range.condition}`,
+          ExpressionAttributeValues: { ':key': orderListKey(clientId), ...range.values },
           ScanIndexForward: false,
           Limit: (query.limit + 1) * 4,
           ExclusiveStartKey: start,
         }),
       );
-      records.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
+      records.push(...(answer.Items ?? []));
+      start = answer.LastEvaluatedKey;
       const groups = groupByOrder(records);
-      whole = start ? groups.slice(0, -1) : groups; // the last order may go on in the next Query
-    } while (start && whole.length <= query.limit);
-    const orders = whole.slice(0, query.limit).map((group) => assemble(group));
-    const more = whole.length > query.limit || start !== undefined;
+      const whole = start ? groups.slice(0, -1) : groups; // the last order may go on in the next Query
+      ({ page, full } = fill(
+        whole,
+        query.limit,
+        (group) => !query.status || group.some((r) => (r.policy as { status?: string } | undefined)?.status === query.status),
+      ));
+    } while (start && !full);
+    const orders = page.map((group) => assemble(group));
     const last = orders[orders.length - 1];
-    return { orders, ...(more && last ? { next: orderListSort(last.created, last.service_order_id) } : {}) };
+    return { orders, ...((full || start) && last ? { next: orderListSort(last.created, last.service_order_id) } : {}) };
   }
 
-  /** One Query on the policy-list index: a page of the client's policies, newest first, optionally of one status. */
+  /** The policy-list index: a page of the client's policies, newest first (one Query unless a `status` filter leaves too few). */
   async listPolicies(
     clientId: string,
     query: { createdGte?: string; createdLt?: string; after?: string; status?: string; limit: number },
   ): Promise<PolicyPage> {
-    const upper = [query.createdLt, query.after].filter((bound): bound is string => bound !== undefined).sort()[0];
-    const range =
-      query.createdGte && upper ? ' AND plist_sort BETWEEN :lo AND :hi' : query.createdGte ? ' AND plist_sort >= :lo' : upper ? ' AND plist_sort < :hi' : '';
-    const page = await this.doc.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        IndexName: POLICY_LIST_INDEX,
-        KeyConditionExpression: `plist_key = :key${range}`,
-        ...(query.status ? { FilterExpression: '#policy.#status = :status', ExpressionAttributeNames: { '#policy': 'policy', '#status': 'status' } } : {}),
-        ExpressionAttributeValues: {
-          ':key': policyListKey(clientId),
-          ...(query.createdGte ? { ':lo': query.createdGte } : {}),
-          ...(upper ? { ':hi': upper } : {}),
-          ...(query.status ? { ':status': query.status } : {}),
-        },
-        ScanIndexForward: false,
-        Limit: query.limit,
-      }),
-    );
-    const policies = (page.Items ?? []).map((record) => ({
+    const range = sortRange('plist_sort', query);
+    if (!range) return { policies: [] };
+    const matches: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const answer = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: POLICY_LIST_INDEX,
+          KeyConditionExpression: `plist_key = :key${range.condition}`,
+          ...(query.status ? { FilterExpression: '#policy.#status = :status', ExpressionAttributeNames: { '#policy': 'policy', '#status': 'status' } } : {}),
+          ExpressionAttributeValues: { ':key': policyListKey(clientId), ...range.values, ...(query.status ? { ':status': query.status } : {}) },
+          ScanIndexForward: false,
+          Limit: query.limit + 1,
+          ExclusiveStartKey: start,
+        }),
+      );
+      matches.push(...(answer.Items ?? []));
+      start = answer.LastEvaluatedKey;
+    } while (start && matches.length <= query.limit);
+    const policies = matches.slice(0, query.limit).map((record) => ({
       service_order_id: String(record.PK).slice(orderPartition(clientId, '').length),
       item: withHistory(strip<OrderItem>(record)),
     }));
     const last = policies[policies.length - 1];
-    return { policies, ...(page.LastEvaluatedKey && last ? { next: policyListSort(last.item.policy.created, last.item.policy.policy_number) } : {}) };
+    const more = matches.length > query.limit || start !== undefined;
+    return { policies, ...(more && last ? { next: policyListPosition(last.item.policy.created, last.item.policy.policy_number) } : {}) };
   }
 
   /** The policy-number index (keys only, eventually consistent) says where; the item itself is read consistently. */
