@@ -17,7 +17,7 @@ const metrics = new DynamoMetricsStore(doc, config.metricsTableName);
 const deps = {
   orders: new DynamoOrderStore(doc, config.tableName, config.metricsTableName),
   cursors: { seal: sealCursor, open: openCursor },
-  orderIdOf: async (clientId: string, orderNumber: string) => metrics.orderIdOf(clientId, await hashOrderNumber(clientId, orderNumber)),
+  orderIdByNumber: async (clientId: string, orderNumber: string) => metrics.orderIdByHash(clientId, await hashOrderNumber(clientId, orderNumber)),
 };
 
 /** GET /api/v2/orders?limit&cursor&created_gte&created_lt&order_number&status: newest first, a page at a time. */

@@ -25,7 +25,7 @@ export interface ListOrdersDeps {
     open(clientId: string, filters: Filters, cursor: string): Promise<string>;
   };
   /** The service_order_id of the order with this merchant number, if one was created. */
-  orderIdOf(clientId: string, orderNumber: string): Promise<string | undefined>;
+  orderIdByNumber(clientId: string, orderNumber: string): Promise<string | undefined>;
 }
 
 export async function listOrders(deps: ListOrdersDeps, clientId: string, query: ListOrdersQuery): Promise<{ orders: Order[]; nextCursor?: string }> {
@@ -38,7 +38,7 @@ export async function listOrders(deps: ListOrdersDeps, clientId: string, query: 
 
   if (query.order_number !== undefined) {
     if (after !== undefined) return { orders: [] }; // a list of at most one order has no second page
-    const id = await deps.orderIdOf(clientId, query.order_number);
+    const id = await deps.orderIdByNumber(clientId, query.order_number);
     const order = id === undefined ? undefined : await deps.orders.get(clientId, id);
     return { orders: order && wanted(order) ? [order] : [] };
   }

@@ -54,7 +54,7 @@ export class DynamoMetricsStore implements MetricsStore {
   }
 
   /** The service_order_id the checkout of this order number created; undefined for none or an opt-out. */
-  async orderIdOf(clientId: string, orderHash: string): Promise<string | undefined> {
+  async orderIdByHash(clientId: string, orderHash: string): Promise<string | undefined> {
     const { Item } = await this.doc.send(
       new GetCommand({ TableName: this.tableName, Key: checkoutKey(clientId, orderHash), ProjectionExpression: 'service_order_id' }),
     );

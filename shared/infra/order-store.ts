@@ -58,6 +58,18 @@ const itemItem = (order: Pick<Order, 'client_id' | 'service_order_id' | 'created
   return record;
 };
 
+/** An item's policy replaced by its settled one (canceled or void), only while it is still Issued and not replaced. */
+const settleAction = (tableName: string, key: Key, policy: Policy) => ({
+  Update: {
+    TableName: tableName,
+    Key: key,
+    UpdateExpression: 'SET #policy = :policy',
+    ConditionExpression: '#policy.#status = :issued AND attribute_not_exists(replaced_by)',
+    ExpressionAttributeNames: { '#policy': 'policy', '#status': 'status' },
+    ExpressionAttributeValues: { ':policy': policy, ':issued': 'Issued' },
+  },
+});
+
 /** What a page of orders may weigh in stored records (its JSON answer is about as large). */
 const MAX_PAGE_BYTES = 3 * 1024 * 1024;
 
@@ -280,16 +292,7 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
               ExpressionAttributeValues: { ':updated': after.updated, ':next': after.version, ':read': before.version },
             },
           },
-          ...settled.map((item) => ({
-            Update: {
-              TableName: this.tableName,
-              Key: orderItemKey(before.client_id, before.service_order_id, item.reference_number),
-              UpdateExpression: 'SET #policy = :policy',
-              ConditionExpression: '#policy.#status = :issued AND attribute_not_exists(replaced_by)',
-              ExpressionAttributeNames: { '#policy': 'policy', '#status': 'status' },
-              ExpressionAttributeValues: { ':policy': item.policy, ':issued': 'Issued' },
-            },
-          })),
+          ...settled.map((item) => settleAction(this.tableName, orderItemKey(before.client_id, before.service_order_id, item.reference_number), item.policy)),
           ...receipts,
         ]
       : receipts;
@@ -403,16 +406,7 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
   async settlePolicy(clientId: string, found: FoundPolicy, next: Policy): Promise<boolean> {
     const at = next.history[next.history.length - 1]!.at;
     const TransactItems = [
-      {
-        Update: {
-          TableName: this.tableName,
-          Key: orderItemKey(clientId, found.service_order_id, found.item.reference_number),
-          UpdateExpression: 'SET #policy = :policy',
-          ConditionExpression: '#policy.#status = :issued AND attribute_not_exists(replaced_by)',
-          ExpressionAttributeNames: { '#policy': 'policy', '#status': 'status' },
-          ExpressionAttributeValues: { ':policy': next, ':issued': 'Issued' },
-        },
-      },
+      settleAction(this.tableName, orderItemKey(clientId, found.service_order_id, found.item.reference_number), next),
       {
         Update: {
           TableName: this.tableName,
