@@ -17,13 +17,16 @@ import {
 import { ConflictError } from '../errors.js';
 import { receiptAction } from './idempotency-store.js';
 import {
+  LIST_SHARDS,
   orderItemKey,
   orderKey,
   orderListKey,
+  orderListShard,
   orderListSort,
   orderPartition,
   policyListKey,
   policyListPosition,
+  policyListShard,
   policyListSort,
   policyLookupKey,
   storedRecord,
@@ -32,6 +35,7 @@ import {
 import { ORDER_LIST_INDEX, POLICY_INDEX, POLICY_LIST_INDEX } from './table-definitions.js';
 import { checkoutActions } from './metrics-store.js';
 import { queryAll } from './query-all.js';
+import { ShardMerge } from './shard-merge.js';
 import { cancellationCodes, cancellationError, isOnlyConflict, retryOnConflict } from './transactions.js';
 
 type OrderHeader = Omit<Order, 'items'>;
@@ -43,17 +47,17 @@ const headerItem = (order: Order) => {
   const { items: _items, ...header } = order;
   const key = orderKey(order.client_id, order.service_order_id);
   const record: ReturnType<typeof storedRecord<OrderHeader>> & IndexKeys = storedRecord(key, 'order', header);
-  record.list_key = orderListKey(order.client_id);
+  record.list_key = orderListKey(order.client_id, orderListShard(order.service_order_id));
   record.list_sort = orderListSort(order.created, order.service_order_id, key.SK);
   return record;
 };
 const itemItem = (order: Pick<Order, 'client_id' | 'service_order_id' | 'created'>, item: OrderItem) => {
   const key = orderItemKey(order.client_id, order.service_order_id, item.reference_number);
   const record: ReturnType<typeof storedRecord<OrderItem>> & IndexKeys = storedRecord(key, 'item', item);
-  record.list_key = orderListKey(order.client_id);
+  record.list_key = orderListKey(order.client_id, orderListShard(order.service_order_id));
   record.list_sort = orderListSort(order.created, order.service_order_id, key.SK);
   record.policy_key = policyLookupKey(order.client_id, item.policy.policy_number);
-  record.plist_key = policyListKey(order.client_id);
+  record.plist_key = policyListKey(order.client_id, policyListShard(item.policy.policy_number));
   record.plist_sort = policyListSort(item.policy.created, item.policy.policy_number);
   return record;
 };
@@ -73,15 +77,20 @@ const settleAction = (tableName: string, key: Key, policy: Policy) => ({
 /** What a page of orders may weigh in stored records (its JSON answer is about as large). */
 const MAX_PAGE_BYTES = 3 * 1024 * 1024;
 
+type ListRecord = Record<string, unknown>;
+
 /**
- * The first `limit` groups that pass `keep`, stopping before MAX_PAGE_BYTES (never before the
- * first); `full` when more were left than the page took.
+ * The first `limit` orders that pass `keep` (every order when there is none), stopping before
+ * MAX_PAGE_BYTES (never before the first); `full` when more were left than the page took. Without
+ * `keep`, an order that starts after a full page is enough to know there is more.
  */
-function fill(groups: readonly Record<string, unknown>[][], limit: number, keep: (group: Record<string, unknown>[]) => boolean) {
-  const page: Record<string, unknown>[][] = [];
+async function fill(records: ShardMerge<ListRecord>, limit: number, keep?: (group: ListRecord[]) => boolean) {
+  const page: ListRecord[][] = [];
   let bytes = 0;
-  for (const group of groups) {
-    if (!keep(group)) continue;
+  while ((await records.peek()) !== undefined) {
+    if (page.length === limit && !keep) return { page, full: true };
+    const group = await nextOrder(records);
+    if (keep && !keep(group)) continue;
     const size = JSON.stringify(group).length;
     if (page.length === limit || (page.length > 0 && bytes + size > MAX_PAGE_BYTES)) return { page, full: true };
     page.push(group);
@@ -105,20 +114,72 @@ function sortRange(attribute: string, query: { createdGte?: string; createdLt?: 
   return { condition: '', values: {} };
 }
 
-/** Records of the order-list index, in index order, grouped by order (created#order_id). */
-function groupByOrder(records: readonly Record<string, unknown>[]): Record<string, unknown>[][] {
-  const groups: Record<string, unknown>[][] = [];
-  let current = '';
-  for (const record of records) {
-    const sort = String(record.list_sort);
-    const order = sort.slice(0, sort.indexOf('#', sort.indexOf('#') + 1));
-    if (order !== current) {
-      groups.push([]);
-      current = order;
-    }
-    groups[groups.length - 1]!.push(record);
-  }
-  return groups;
+/** The order (created#order_id) of an order-list record. */
+const orderOf = (record: ListRecord): string => {
+  const sort = String(record.list_sort);
+  return sort.slice(0, sort.indexOf('#', sort.indexOf('#') + 1));
+};
+
+/**
+ * The next order's records, whole, from the merged order-list index: they come together (an
+ * order's records share one shard and a sort-key prefix), so the order ends where the next record
+ * is another's.
+ */
+async function nextOrder(records: ShardMerge<ListRecord>): Promise<ListRecord[]> {
+  const group = [(await records.next())!];
+  const order = orderOf(group[0]!);
+  for (let record = await records.peek(); record !== undefined && orderOf(record) === order; record = await records.peek()) group.push((await records.next())!);
+  return group;
+}
+
+/**
+ * A shard's Query Limit: about three times the shard's share of the `need` records a page wants
+ * from all shards together (at least `floor`, at most `need`), so that most shards are read once;
+ * doubled each time the merge must read the shard on, up to `need` (what one unsharded Query asked for).
+ */
+function shardLimit(need: number, floor: number, reads: number): number {
+  const first = Math.min(need, Math.max(floor, Math.ceil((need * 3) / LIST_SHARDS)));
+  return Math.min(first * 2 ** reads, need);
+}
+
+/**
+ * Every shard of a list index as one stream, newest first: per shard, a Query page of the same
+ * key condition on the sort key (and the same filter, if any), read lazily by the merge.
+ */
+function shardedList(
+  doc: DynamoDBDocumentClient,
+  list: {
+    tableName: string;
+    indexName: string;
+    keyAttribute: string;
+    sortAttribute: string;
+    key: (shard: number) => string;
+    range: NonNullable<ReturnType<typeof sortRange>>;
+    filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
+    limit: (reads: number) => number;
+  },
+): ShardMerge<ListRecord> {
+  const { filter, sortAttribute } = list;
+  return new ShardMerge<ListRecord>({
+    shards: LIST_SHARDS,
+    read: async (shard, start, reads) => {
+      const answer = await doc.send(
+        new QueryCommand({
+          TableName: list.tableName,
+          IndexName: list.indexName,
+          KeyConditionExpression: `${list.keyAttribute} = :key${list.range.condition}`,
+          ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names } : {}),
+          ExpressionAttributeValues: { ':key': list.key(shard), ...list.range.values, ...filter?.values },
+          ScanIndexForward: false,
+          Limit: list.limit(reads),
+          ExclusiveStartKey: start,
+        }),
+      );
+      return { items: answer.Items ?? [], lastKey: answer.LastEvaluatedKey };
+    },
+    position: (record) => String(record[sortAttribute]),
+    keyPosition: (lastKey) => String(lastKey[sortAttribute]),
+  });
 }
 
 /** An order from its header and item records. */
@@ -311,77 +372,75 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
 
   /**
    * The order-list index holds every record of the client's orders, newest order first and each
-   * order's records together, so a page of whole orders is one Query in the usual case; it is cut
-   * after the last order read whole. Records per order vary (1 + its items), so a Query asks for
-   * four per order; a page reads on only when its orders are larger, or when a `status` filter
-   * (kept in code: it is about an order's policies) leaves too few. A page also stops short of
-   * MAX_PAGE_BYTES of records, so that its answer stays far below Lambda's 6 MB response limit.
+   * order's records together, write-sharded over LIST_SHARDS keys by order id (keys.ts): a page
+   * Queries every shard with the same range, in parallel, and merges them newest first into whole
+   * orders; it is cut after the last order read whole. Cost: LIST_SHARDS (64) Queries a page in the
+   * usual case, each at least 0.5 RRU (eventually consistent), so about 32 RRU however small the
+   * page — the price of an index no on-sale can make hot, affordable because lists are rare next to
+   * checkouts. Records per order vary (1 + its items), so a page wants about four per order, and a
+   * shard's first Query asks for about three times its share of them; a shard is read on only when
+   * the merge must see below where it stopped (its orders were larger or more than its share), or
+   * when a `status` filter (kept in code: it is about an order's policies) leaves too few. A page
+   * also stops short of MAX_PAGE_BYTES of records, so that its answer stays far below Lambda's 6 MB
+   * response limit.
    */
   async listOrders(clientId: string, query: { createdGte?: string; createdLt?: string; after?: string; status?: string; limit: number }): Promise<OrderPage> {
     const range = sortRange('list_sort', query);
     if (!range) return { orders: [] };
-    const records: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    let page: Record<string, unknown>[][];
-    let full: boolean;
-    do {
-      const answer = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: ORDER_LIST_INDEX,
-          KeyConditionExpression: `list_key = :key${range.condition}`,
-          ExpressionAttributeValues: { ':key': orderListKey(clientId), ...range.values },
-          ScanIndexForward: false,
-          Limit: (query.limit + 1) * 4,
-          ExclusiveStartKey: start,
-        }),
-      );
-      records.push(...(answer.Items ?? []));
-      start = answer.LastEvaluatedKey;
-      const groups = groupByOrder(records);
-      const whole = start ? groups.slice(0, -1) : groups; // the last order may go on in the next Query
-      ({ page, full } = fill(
-        whole,
-        query.limit,
-        (group) => !query.status || group.some((r) => (r.policy as { status?: string } | undefined)?.status === query.status),
-      ));
-    } while (start && !full);
+    const records = shardedList(this.doc, {
+      tableName: this.tableName,
+      indexName: ORDER_LIST_INDEX,
+      keyAttribute: 'list_key',
+      sortAttribute: 'list_sort',
+      key: (shard) => orderListKey(clientId, shard),
+      range,
+      limit: (reads) => shardLimit((query.limit + 1) * 4, 16, reads),
+    });
+    const { page, full } = await fill(
+      records,
+      query.limit,
+      query.status === undefined ? undefined : (group) => group.some((r) => (r.policy as { status?: string } | undefined)?.status === query.status),
+    );
     const orders = page.map((group) => assemble(group));
     const last = orders[orders.length - 1];
-    return { orders, ...((full || start) && last ? { next: orderListSort(last.created, last.service_order_id) } : {}) };
+    return { orders, ...(full && last ? { next: orderListSort(last.created, last.service_order_id) } : {}) };
   }
 
-  /** The policy-list index: a page of the client's policies, newest first (one Query unless a `status` filter leaves too few). */
+  /**
+   * The policy-list index, write-sharded by policy number: a page Queries every shard (a `status`
+   * filter applied by DynamoDB) and merges them newest first, like `listOrders` — LIST_SHARDS
+   * Queries a page in the usual case, a shard read on only when the page needs more of it.
+   */
   async listPolicies(
     clientId: string,
     query: { createdGte?: string; createdLt?: string; after?: string; status?: string; limit: number },
   ): Promise<PolicyPage> {
     const range = sortRange('plist_sort', query);
     if (!range) return { policies: [] };
-    const matches: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const answer = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: POLICY_LIST_INDEX,
-          KeyConditionExpression: `plist_key = :key${range.condition}`,
-          ...(query.status ? { FilterExpression: '#policy.#status = :status', ExpressionAttributeNames: { '#policy': 'policy', '#status': 'status' } } : {}),
-          ExpressionAttributeValues: { ':key': policyListKey(clientId), ...range.values, ...(query.status ? { ':status': query.status } : {}) },
-          ScanIndexForward: false,
-          Limit: query.limit + 1,
-          ExclusiveStartKey: start,
-        }),
-      );
-      matches.push(...(answer.Items ?? []));
-      start = answer.LastEvaluatedKey;
-    } while (start && matches.length <= query.limit);
+    const records = shardedList(this.doc, {
+      tableName: this.tableName,
+      indexName: POLICY_LIST_INDEX,
+      keyAttribute: 'plist_key',
+      sortAttribute: 'plist_sort',
+      key: (shard) => policyListKey(clientId, shard),
+      range,
+      ...(query.status
+        ? { filter: { expression: '#policy.#status = :status', names: { '#policy': 'policy', '#status': 'status' }, values: { ':status': query.status } } }
+        : {}),
+      limit: (reads) => shardLimit(query.limit + 1, 4, reads),
+    });
+    const matches: ListRecord[] = [];
+    while (matches.length <= query.limit) {
+      const record = await records.next();
+      if (record === undefined) break;
+      matches.push(record);
+    }
     const policies = matches.slice(0, query.limit).map((record) => ({
       service_order_id: String(record.PK).slice(orderPartition(clientId, '').length),
       item: withHistory(strip<OrderItem>(record)),
     }));
     const last = policies[policies.length - 1];
-    const more = matches.length > query.limit || start !== undefined;
+    const more = matches.length > query.limit;
     return { policies, ...(more && last ? { next: policyListPosition(last.item.policy.created, last.item.policy.policy_number) } : {}) };
   }
 

@@ -21,11 +21,17 @@ export interface TableDefinition {
 export const POLICY_INDEX = 'policy-number';
 /**
  * Main-table index of every record of a client's orders, newest order first: `list_key` =
- * CLIENT#<client_id>#ORDERS, `list_sort` = <created>#<order_id>#<SK>. All attributes are projected,
- * so one Query returns whole orders (header and items).
+ * CLIENT#<client_id>#ORDERS#<nn>, `list_sort` = <created>#<order_id>#<SK>. The key is write-sharded
+ * (<nn>: one of LIST_SHARDS = 64 shards, two digits, from the order id) so that an on-sale's
+ * checkouts are no hot key; every record of an order is in the same shard. All attributes are
+ * projected, so one Query of a shard returns whole orders (header and items); a list page merges
+ * every shard (keys.ts, shard-merge.ts).
  */
 export const ORDER_LIST_INDEX = 'orders-by-client';
-/** Main-table index of a client's policies, newest first: `plist_key` = CLIENT#<client_id>#POLICIES, `plist_sort` = <created>#<policy_number>. */
+/**
+ * Main-table index of a client's policies, newest first: `plist_key` = CLIENT#<client_id>#POLICIES#<nn>
+ * (write-sharded like the order list, <nn> from the policy number), `plist_sort` = <created>#<policy_number>#.
+ */
 export const POLICY_LIST_INDEX = 'policies-by-client';
 
 const mainTable: TableDefinition = {
