@@ -12,6 +12,8 @@ import { measureColdImports } from './sections/cold-import.js';
 import { measureHttp } from './sections/http.js';
 import { countOperationRoundTrips } from './sections/round-trips.js';
 import { measureThroughput } from './sections/throughput.js';
+import { measureScale } from './sections/scale.js';
+import { measureCost } from './sections/cost.js';
 
 /**
  * `npm run bench`: bundle sizes, cold imports, DynamoDB round trips, in-process throughput and
@@ -40,13 +42,19 @@ const work = mkdtempSync(join(tmpdir(), 'op-bench-'));
 const dynamo = await startLocalStack({ port: await freePort(), tables: { main: 'bench-main', metrics: 'bench-metrics' } });
 process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
 const report = new Report();
+// `npm run bench -- scale cost`: only the sections named (cold import needs bundle's bundles).
+const only = process.argv.slice(2);
+const section: Report['section'] = (name, timing, measure) =>
+  only.length === 0 || only.some((word) => name.includes(word)) ? report.section(name, timing, measure) : Promise.resolve();
 try {
   const fixtures = await createFixtures();
-  await report.section('1 bundle', 'untimed', (record) => measureBundles(record, work));
-  await report.section('2 cold import', 'timed', (record) => measureColdImports(record, fixtures, work));
-  await report.section('3 round trips', 'untimed', (record) => countOperationRoundTrips(record, fixtures));
-  await report.section('4 throughput', 'timed', (record) => measureThroughput(record, fixtures, dynamo.pid));
-  await report.section('5 HTTP', 'timed', (record) => measureHttp(record, dynamo.endpoint));
+  await section('1 bundle', 'untimed', (record) => measureBundles(record, work));
+  await section('2 cold import', 'timed', (record) => measureColdImports(record, fixtures, work));
+  await section('3 round trips', 'untimed', (record) => countOperationRoundTrips(record, fixtures));
+  await section('4 throughput', 'timed', (record) => measureThroughput(record, fixtures, dynamo.pid));
+  await section('5 HTTP', 'timed', (record) => measureHttp(record, dynamo.endpoint));
+  await section('6 scale', 'untimed', (record) => measureScale(record, fixtures, dynamo));
+  await section('7 cost', 'timed', (record) => measureCost(record));
 } finally {
   await dynamo.stop();
   rmSync(work, { recursive: true, force: true });

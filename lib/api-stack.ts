@@ -5,13 +5,16 @@ import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-ap
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { SECRET_ID_VARIABLE, type KeyKind } from '../shared/auth/signing-keys.js';
 import type { TableDefinition } from '../shared/infra/table-definitions.js';
-import { FUNCTIONS, functionNames, routes, type FunctionDefinition, type FunctionName } from '../shared/functions.js';
+import { FUNCTIONS, functionNames, routes, streamFunctions, type FunctionDefinition, type FunctionName } from '../shared/functions.js';
 import { Observability } from './observability.js';
 import { ServiceFunction } from './service-function.js';
 
@@ -55,6 +58,41 @@ export class ApiStack extends Stack {
       return service;
     };
     this.functions = Object.fromEntries(functionNames.map((name) => [name, make(name)])) as ApiStack['functions'];
+
+    // Stream consumers: the new records of one entity, in batches, in order per shard. The tumbling
+    // window makes Lambda name the shard in each event (the day counts' watermark is per shard); no
+    // state is carried. Retried until the records expire (24 h) so nothing is skipped while the
+    // cause is fixed; a batch that expires unprocessed is described in the dead-letter queue, and
+    // the iterator age and that queue are alarmed (lib/observability.ts).
+    const streamQueues: Record<string, Queue> = {};
+    for (const { name, stream } of streamFunctions) {
+      const failed = new Queue(this, `${name}-expired-batches`, {
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        retentionPeriod: Duration.days(14),
+      });
+      NagSuppressions.addResourceSuppressions(failed, [
+        { id: 'AwsSolutions-SQS3', reason: 'This queue is itself the dead-letter destination of a stream event source mapping.' },
+      ]);
+      streamQueues[name] = failed;
+      this.functions[name].fn.addEventSource(
+        new DynamoEventSource(props.tables[stream.table], {
+          startingPosition: StartingPosition.TRIM_HORIZON,
+          batchSize: 1000,
+          maxBatchingWindow: Duration.seconds(1),
+          tumblingWindow: Duration.seconds(60),
+          bisectBatchOnError: true,
+          retryAttempts: -1,
+          onFailure: new SqsDlq(failed),
+          filters: [
+            FilterCriteria.filter({
+              eventName: FilterRule.isEqual('INSERT') as unknown,
+              dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(stream.entity) as unknown } } },
+            }),
+          ],
+        }),
+      );
+    }
 
     // The authorizer always answers isAuthorized: true with either client_id or auth_error, and
     // the handler answers 401 in the error envelope: HTTP APIs cannot shape an authorizer's
@@ -132,6 +170,7 @@ export class ApiStack extends Stack {
       functions: Object.fromEntries(Object.entries(this.functions).map(([name, service]) => [name, service.fn])),
       authorizer: this.functions.authorizer.fn,
       tables: props.tables,
+      streamConsumers: streamFunctions.map(({ name }) => ({ name, fn: this.functions[name].fn, expired: streamQueues[name]! })),
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });

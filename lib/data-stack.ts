@@ -1,5 +1,5 @@
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { AttributeType, Billing, ProjectionType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, ProjectionType, StreamViewType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
@@ -26,6 +26,7 @@ export class DataStack extends Stack {
         deletionProtection: true,
         removalPolicy: RemovalPolicy.RETAIN,
         timeToLiveAttribute: definition.timeToLiveAttribute,
+        ...(definition.stream ? { dynamoStream: StreamViewType.NEW_IMAGE } : {}),
         globalSecondaryIndexes: (definition.globalIndexes ?? []).map((index) => ({
           indexName: index.name,
           partitionKey: { name: index.partitionKey, type: AttributeType.STRING },

@@ -3,6 +3,7 @@ import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Alarm, ComparisonOperator, Dashboard, GraphWidget, MathExpression, Metric, TextWidget, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 /**
@@ -14,6 +15,8 @@ export interface ObservabilityProps {
   functions: Record<string, IFunction>;
   authorizer: IFunction;
   tables: Record<string, ITableV2>;
+  /** Stream consumers, with the queue their expired batches go to. */
+  streamConsumers?: { name: string; fn: IFunction; expired: IQueue }[];
 }
 
 export class Observability extends Construct {
@@ -73,6 +76,30 @@ export class Observability extends Construct {
       1,
       'The authorizer failed (not: refused a token) — merchant routes cannot authenticate.',
     );
+
+    // A stream consumer that falls behind (its batches keep failing, or it cannot keep up) delays
+    // the day counts; one whose batches expire lost them: both page.
+    for (const consumer of props.streamConsumers ?? []) {
+      const id = consumer.name.replace(/(^|-)(\w)/g, (_, _dash: string, c: string) => c.toUpperCase());
+      alarm(
+        `${id}IteratorAge`,
+        new Metric({
+          namespace: 'AWS/Lambda',
+          metricName: 'IteratorAge',
+          dimensionsMap: { FunctionName: consumer.fn.functionName },
+          period,
+          statistic: 'Maximum',
+        }),
+        5 * 60_000,
+        `${consumer.name} is more than 5 minutes behind its stream (failing batches are retried until they expire after 24 h).`,
+      );
+      alarm(
+        `${id}ExpiredBatches`,
+        consumer.expired.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
+        1,
+        `${consumer.name} let a stream batch expire unprocessed: its queue describes which records to replay.`,
+      );
+    }
 
     const business = (name: string, dimensions: Record<string, string> = {}) =>
       new Metric({ namespace: 'OrderProtection', metricName: name, dimensionsMap: { service: 'order-protection', ...dimensions }, period, statistic: 'Sum' });

@@ -1,5 +1,15 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { Architecture, ParamsAndSecretsLayerVersion, ParamsAndSecretsLogLevel, ParamsAndSecretsVersions, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  LoggingFormat,
+  ParamsAndSecretsLayerVersion,
+  ParamsAndSecretsLogLevel,
+  ParamsAndSecretsVersions,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -7,7 +17,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { BuildOptions } from 'esbuild';
 import { join } from 'node:path';
-import type { FunctionName } from '../shared/functions.js';
+import { FUNCTION_MEMORY_MB, type FunctionName } from '../shared/functions.js';
 
 /**
  * esbuild aliases of the deployed bundles: in a Lambda the SDK's credential chain shrinks to the
@@ -80,9 +90,15 @@ export class ServiceFunction extends Construct {
       handler: 'handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
-      memorySize: props.memorySize ?? 512,
+      memorySize: props.memorySize ?? FUNCTION_MEMORY_MB,
       timeout: Duration.seconds(10),
       logGroup,
+      // JSON logs, and Lambda's own START/END/REPORT lines only at WARN: three lines of every
+      // invocation (the authorizer's too) that the bench's cost section prices at about a third of
+      // a dollar per million requests. Durations stay in CloudWatch's Lambda metrics.
+      loggingFormat: LoggingFormat.JSON,
+      systemLogLevelV2: SystemLogLevel.WARN,
+      applicationLogLevelV2: ApplicationLogLevel.INFO,
       role,
       tracing: props.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       bundling: BUNDLING,

@@ -119,15 +119,17 @@ describe('tables', () => {
 });
 
 describe('least privilege', () => {
-  const expected: Record<string, { Main?: string[]; Metrics?: string[] }> = {
+  const expected: Record<string, { Main?: string[]; Metrics?: string[]; other?: string[] }> = {
     authorizer: { Main: ['GetItem'] },
     'auth-token': { Main: ['GetItem', 'UpdateItem'] },
     'quotes-create': { Main: ['GetItem'] },
     'quotes-decode': {},
-    'orders-create': { Main: ['DeleteItem', 'GetItem', 'PutItem'], Metrics: ['PutItem', 'UpdateItem'] },
+    'orders-create': { Main: ['DeleteItem', 'GetItem', 'PutItem'], Metrics: ['PutItem'] },
     'orders-read': { Main: ['Query'] },
     'orders-change': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
     'metrics-conversion': { Metrics: ['Query'] },
+    // GetItem/UpdateItem on the table; the stream-read actions on the metrics table's stream ARN (none on '*').
+    'metrics-aggregate': { Metrics: ['DescribeStream', 'GetItem', 'GetRecords', 'GetShardIterator', 'ListStreams', 'UpdateItem'] },
     // Query on an index only (the policy-number and list indexes, each by exact name).
     'policies-settle': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
     'orders-cancel': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
@@ -185,6 +187,22 @@ describe('the stage', () => {
   });
 });
 
+describe('stream consumers', () => {
+  it('read the metrics stream: new checkout records only, per shard (tumbling window), retried until they expire, then to a queue', () => {
+    api.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      StartingPosition: 'TRIM_HORIZON',
+      TumblingWindowInSeconds: 60,
+      MaximumRetryAttempts: -1,
+      BisectBatchOnFunctionError: true,
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['checkout'] } } } }) }] },
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+      EventSourceArn: Match.objectLike({ 'Fn::ImportValue': Match.stringLikeRegexp('MetricsTable') }),
+    });
+    const alarms = resources(api, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties.AlarmDescription as string);
+    expect(alarms).toEqual(expect.arrayContaining([expect.stringContaining('behind its stream'), expect.stringContaining('expire unprocessed')]));
+  });
+});
+
 describe('observability', () => {
   it('alarms on the 5xx rate, throttles, DynamoDB system errors and authorizer errors, and has a dashboard', () => {
     const alarms = resources(api, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties.AlarmDescription as string);
@@ -205,9 +223,13 @@ describe('observability', () => {
 });
 
 describe('functions', () => {
-  it('run nodejs22.x on arm64, each with its own log group with retention', () => {
+  it('run nodejs22.x on arm64, each with its own log group with retention, JSON logs and no platform lines below WARN', () => {
     for (const [, fn] of resources(api, 'AWS::Lambda::Function').filter(([, f]) => f.Properties.Handler === 'index.handler')) {
-      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], LoggingConfig: { LogGroup: expect.anything() } });
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        LoggingConfig: { LogGroup: expect.anything(), LogFormat: 'JSON', SystemLogLevel: 'WARN', ApplicationLogLevel: 'INFO' },
+      });
     }
     expect(resources(api, 'AWS::Logs::LogGroup').every(([, group]) => typeof group.Properties.RetentionInDays === 'number')).toBe(true);
   });

@@ -25,7 +25,20 @@ export interface FunctionDefinition {
   indexes?: Partial<Record<TableDefinition['id'], readonly string[]>>;
   /** Keys the function reads (signing keys, the order-number hash key). */
   keys?: readonly KeyKind[];
+  /**
+   * A consumer of a table's stream (no route): deployed, an event source mapping with a tumbling
+   * window (so that each batch names its shard), retries and a dead-letter queue; locally, the
+   * stream pump of scripts/local-streams.ts. `entity`: the records it is given (INSERTs of it).
+   */
+  stream?: { table: TableDefinition['id']; entity: string };
 }
+
+/**
+ * Memory of every function, MB. The bench's cost section prices it and shows the alternatives
+ * (bench/sections/cost.ts): the handlers wait on DynamoDB more than they compute, so less memory
+ * would save cents per million requests but stretch each request's CPU time and every cold start.
+ */
+export const FUNCTION_MEMORY_MB = 512;
 
 export const FUNCTIONS = {
   // No route: API Gateway calls it before every access-token route. GetItem: the client's status
@@ -55,7 +68,7 @@ export const FUNCTIONS = {
   // GetItem: the client's rate and idempotency records; DeleteItem: releasing an idempotency key.
   'orders-create': {
     routes: [{ method: 'POST', path: '/api/v2/orders', auth: 'access-token' }],
-    tables: { main: ['GetItem', 'PutItem', 'DeleteItem'], metrics: ['PutItem', 'UpdateItem'] },
+    tables: { main: ['GetItem', 'PutItem', 'DeleteItem'], metrics: ['PutItem'] },
     keys: ['quote', 'order-number'],
   },
   'orders-read': {
@@ -65,6 +78,13 @@ export const FUNCTIONS = {
   'orders-change': {
     routes: [{ method: 'PATCH', path: '/api/v2/orders/{id}', auth: 'access-token' }],
     tables: { main: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  },
+  // The metrics stream → the day counts: UpdateItem adds a batch to a day, GetItem reads a day's
+  // watermark when a batch comes again.
+  'metrics-aggregate': {
+    routes: [],
+    tables: { metrics: ['GetItem', 'UpdateItem'] },
+    stream: { table: 'metrics', entity: 'checkout' },
   },
   'metrics-conversion': {
     routes: [{ method: 'GET', path: '/api/v2/metrics/conversion', auth: 'access-token' }],
@@ -102,8 +122,16 @@ export const FUNCTIONS = {
 } as const satisfies Record<string, FunctionDefinition>;
 
 export type FunctionName = keyof typeof FUNCTIONS;
-/** The functions API Gateway routes requests to (all but the authorizer). */
-export type RoutedFunctionName = Exclude<FunctionName, 'authorizer'>;
+/** The functions API Gateway routes requests to (all with a route: not the authorizer, not the stream consumers). */
+export type RoutedFunctionName = { [K in FunctionName]: (typeof FUNCTIONS)[K]['routes'] extends readonly [] ? never : K }[FunctionName];
+/** The stream consumers. */
+export type StreamFunctionName = { [K in FunctionName]: (typeof FUNCTIONS)[K] extends { stream: object } ? K : never }[FunctionName];
+export const streamFunctions = functionNamesWithStream();
+function functionNamesWithStream(): { name: StreamFunctionName; stream: NonNullable<FunctionDefinition['stream']> }[] {
+  return Object.entries(FUNCTIONS as Record<FunctionName, FunctionDefinition>).flatMap(([name, definition]) =>
+    definition.stream ? [{ name: name as StreamFunctionName, stream: definition.stream }] : [],
+  );
+}
 
 export const functionNames = Object.keys(FUNCTIONS) as FunctionName[];
 

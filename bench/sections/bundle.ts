@@ -28,7 +28,6 @@ export async function measureBundles(record: Recorder, work: string): Promise<vo
 
   const baselineBytes = await bundle('bench/baseline-handler.ts', 'baseline', {});
   const aliasedBytes = await bundle('bench/baseline-handler.ts', 'baseline-aliased');
-  await bundle('bench/baseline-transaction-handler.ts', 'baseline-transaction', {});
   record({
     subject: 'baseline, credentials aliased',
     figure: kb(aliasedBytes),

@@ -13,9 +13,8 @@ import { bundleFile } from './bundle.js';
  * Put after its one jwtVerify, so the ratio is the cost of our code and its first run, not of a
  * bigger database operation (section 3 budgets those). A PATCH that applies costs two round trips
  * (read, then transaction): it is measured too, on a fresh order each round, and reported. An
- * opt-out's one round trip is a two-item transaction, which DynamoDB Local answers several ms
- * slower than a Put, so a second yardstick (the baseline sending that transaction) is measured
- * and reported too.
+ * opt-out's one round trip is a conditional PutItem, the baseline's own kind of write (it was a
+ * two-item transaction until the day counts moved to the metrics stream).
  *
  * Every goal is judged on the median of paired ratios: in each round the subject's time over the
  * baseline's time in the same round, so that a slow stretch of the machine moves both sides of a
@@ -33,8 +32,6 @@ interface ColdSubject {
   /** The status code (or the authorizer's verdict) the call must answer, else the bench stops. */
   answers: number | boolean;
   goal?: number;
-  /** Its one round trip is a transaction: its row also gives the ratio to the transaction baseline. */
-  transaction?: boolean;
 }
 
 interface ColdSamples {
@@ -52,16 +49,8 @@ export async function measureColdImports(record: Recorder, fixtures: Fixtures, w
     event: () => ({ token: baselineToken }),
     answers: 204,
   };
-  const transactionBaseline: ColdSubject = {
-    name: 'baseline, 2-item transaction',
-    bundle: 'baseline-transaction',
-    call: 'jwtVerify, one TransactWrite',
-    event: () => ({ token: baselineToken }),
-    answers: 204,
-  };
   const subjects: ColdSubject[] = [
     putBaseline,
-    transactionBaseline,
     // A cold authorizer reads the client's status (revocation): one GetItem, like the others.
     {
       name: 'authorizer',
@@ -80,7 +69,6 @@ export async function measureColdImports(record: Recorder, fixtures: Fixtures, w
       event: () => apiEvent(requests.optOut()),
       answers: 204,
       goal: COLD_GOAL,
-      transaction: true,
     },
     { name: 'orders-read', bundle: 'orders-read', call: 'GET 200', event: () => apiEvent(requests.readOrder(orderId)), answers: 200, goal: COLD_GOAL },
     {
@@ -120,10 +108,9 @@ export async function measureColdImports(record: Recorder, fixtures: Fixtures, w
   for (const subject of subjects.filter((s) => s !== putBaseline)) {
     const ratios = pairedRatios(subject, putBaseline);
     const ratio = median(ratios);
-    const versusTransaction = subject.transaction ? `, ${median(pairedRatios(subject, transactionBaseline)).toFixed(2)}× the transaction baseline` : '';
     record({
       subject: subject.name,
-      figure: `${figureOf(subject)}${versusTransaction}; pairs ${interquartileRange(ratios)}`,
+      figure: `${figureOf(subject)}; pairs ${interquartileRange(ratios)}`,
       baseline: figureOf(putBaseline),
       ratio,
       goal: subject.goal ? `≤ ${subject.goal}×` : 'reported',

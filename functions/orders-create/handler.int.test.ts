@@ -62,6 +62,7 @@ describe('opt-out orders', () => {
 });
 
 async function todaysCounts(clientId: string) {
+  await service.drainStreams(); // the day counts follow from the metrics stream
   const res = await service.call('metrics-conversion', { method: 'GET', path: '/api/v2/metrics/conversion', clientId });
   const today = new Date().toISOString().slice(0, 10);
   return (res.json.days as { date: string; opt_in: number; opt_out: number }[]).find((day) => day.date === today) ?? { opt_in: 0, opt_out: 0 };

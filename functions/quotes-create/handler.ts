@@ -1,6 +1,6 @@
 import { quoteSigner } from '../../shared/auth/quote-tokens.js';
 import { loadConfig } from '../../shared/config.js';
-import { createQuote } from '../../shared/domain/create-quote.js';
+import { cachedQuoteClients, createQuote } from '../../shared/domain/create-quote.js';
 import { randomIds } from '../../shared/domain/ids.js';
 import { formatCents } from '../../shared/domain/money.js';
 import { systemClock } from '../../shared/domain/ports.js';
@@ -15,7 +15,7 @@ import { sharedDocumentClient } from '../../shared/infra/dynamo-client.js';
 
 const config = loadConfig();
 const deps = {
-  clients: new DynamoClientStore(sharedDocumentClient(), config.tableName),
+  clients: cachedQuoteClients(new DynamoClientStore(sharedDocumentClient(), config.tableName), systemClock),
   clock: systemClock,
   ids: randomIds,
   sign: quoteSigner(config.quoteTokenTtlSeconds),

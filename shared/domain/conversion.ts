@@ -22,3 +22,56 @@ export function conversionReport(from: string, to: string, counts: readonly DayC
   const optOut = days.reduce((sum, day) => sum + day.opt_out, 0);
   return { from, to, days, totals: { opt_in: optIn, opt_out: optOut, conversion_rate: conversionRate(optIn, optOut) } };
 }
+
+/**
+ * A checkout as the metrics table's stream delivers it to the day counts: its client, its day,
+ * its choice, and its place in the stream shard (`position`: the sequence number, padded so that
+ * text order is number order).
+ */
+export interface StreamedCheckout {
+  client_id: string;
+  day: string;
+  opt_in: boolean;
+  position: string;
+}
+
+/** The day count a batch adds to: one per (client, day) in it. */
+export interface DayCountBatch {
+  client_id: string;
+  day: string;
+  checkouts: StreamedCheckout[];
+}
+
+/** Stream sequence numbers are decimal strings of up to 40 digits; padded, they compare as text. */
+export const streamPosition = (sequenceNumber: string): string => sequenceNumber.padStart(40, '0');
+
+/** A batch of streamed checkouts grouped by the day count each adds to, in stream order. */
+export function groupByDay(checkouts: readonly StreamedCheckout[]): DayCountBatch[] {
+  const groups = new Map<string, DayCountBatch>();
+  for (const checkout of checkouts) {
+    const key = `${checkout.client_id}|${checkout.day}`;
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { client_id: checkout.client_id, day: checkout.day, checkouts: [] }));
+    group.checkouts.push(checkout);
+  }
+  for (const group of groups.values()) group.checkouts.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
+  return [...groups.values()];
+}
+
+/**
+ * What a day count gains from checkouts of one stream shard, given the last position of that
+ * shard it already counted: only checkouts after it count, so a batch delivered twice (Lambda
+ * delivers at least once) or partly again adds nothing twice. `last` is the new watermark.
+ */
+export function countAfter(checkouts: readonly StreamedCheckout[], counted?: string): { opt_in: number; opt_out: number; last?: string } {
+  let optIn = 0;
+  let optOut = 0;
+  let last = counted;
+  for (const checkout of checkouts) {
+    if (counted !== undefined && checkout.position <= counted) continue;
+    if (checkout.opt_in) optIn++;
+    else optOut++;
+    if (last === undefined || checkout.position > last) last = checkout.position;
+  }
+  return { opt_in: optIn, opt_out: optOut, ...(last !== undefined ? { last } : {}) };
+}

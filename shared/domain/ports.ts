@@ -1,3 +1,4 @@
+import type { DayCountBatch } from './conversion.js';
 import type { CheckoutRecord } from './checkout-record.js';
 import type { Order, OrderItem, Policy, PolicyEvent } from './order.js';
 import type { Cents } from './money.js';
@@ -93,6 +94,15 @@ export interface DayCount {
   day: string;
   opt_in: number;
   opt_out: number;
+}
+
+/** Keeps the day counts from the metrics table's stream (functions/metrics-aggregate). */
+export interface DayCountStore {
+  /**
+   * Adds checkouts of one stream shard (`source`) to their day's count, each exactly once however
+   * often, or in whatever pieces, the stream delivers them.
+   */
+  addToDayCount(source: string, batch: DayCountBatch): Promise<void>;
 }
 
 export interface MetricsStore {

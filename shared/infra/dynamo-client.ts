@@ -9,6 +9,9 @@ import { loadConfig } from '../config.js';
 export function createDocumentClient(endpoint = loadConfig().dynamodbEndpoint, region = loadConfig().region): DynamoDBDocumentClient {
   const client = new DynamoDBClient({
     region,
+    // A list page queries all 64 list shards at once (shared/infra/keys.ts LIST_SHARDS); the SDK's
+    // default of 50 sockets would queue some of them.
+    requestHandler: { httpAgent: { keepAlive: true, maxSockets: 128 }, httpsAgent: { keepAlive: true, maxSockets: 128 } },
     ...(endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
   return DynamoDBDocumentClient.from(client, {

@@ -8,8 +8,10 @@
  *   CLIENT#<client_id>#ORDER#<order_id>    / ITEM#<reference>   one item with its policy and event
  *   CLIENT#<client_id>#IDEMPOTENCY#<key>   / IDEMPOTENCY        a claimed Idempotency-Key and its response (TTL 24 h)
  * metrics table
- *   CLIENT#<client_id>                     / ORDER#<order_hash>    sanitized checkout record (opt-in or opt-out); order_hash: the order number's HMAC
- *   CLIENT#<client_id>                     / DAY#<YYYY-MM-DD>      daily opt_in / opt_out counters
+ *   CHECKOUT#<client_id>#<order_hash>      / CHECKOUT           sanitized checkout record (opt-in or opt-out); order_hash: the order number's HMAC.
+ *                                                               One partition per checkout: an on-sale's checkouts share no key.
+ *   CLIENT#<client_id>                     / DAY#<YYYY-MM-DD>   daily opt_in / opt_out counts, derived from the table's stream
+ *                                                               (functions/metrics-aggregate): written once per stream shard per window, never per checkout
  */
 export interface Key {
   PK: string;
@@ -80,6 +82,6 @@ export const policyLookupKey = (clientId: string, policyNumber: string): string 
 
 export const idempotencyKey = (clientId: string, key: string): Key => ({ PK: `CLIENT#${clientId}#IDEMPOTENCY#${key}`, SK: 'IDEMPOTENCY' });
 
-export const checkoutKey = (clientId: string, orderHash: string): Key => ({ PK: `CLIENT#${clientId}`, SK: `ORDER#${orderHash}` });
+export const checkoutKey = (clientId: string, orderHash: string): Key => ({ PK: `CHECKOUT#${clientId}#${orderHash}`, SK: 'CHECKOUT' });
 export const dayCounterKey = (clientId: string, day: string): Key => ({ PK: `CLIENT#${clientId}`, SK: `DAY#${day}` });
 export const DAY_PREFIX = 'DAY#';

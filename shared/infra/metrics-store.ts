@@ -1,32 +1,26 @@
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { CheckoutRecord } from '../domain/checkout-record.js';
-import type { DayCount, IdempotencyReceipt, MetricsStore } from '../domain/ports.js';
+import { countAfter, type DayCountBatch } from '../domain/conversion.js';
+import type { DayCount, DayCountStore, IdempotencyReceipt, MetricsStore } from '../domain/ports.js';
 import { receiptAction } from './idempotency-store.js';
 import { checkoutKey, dayCounterKey, DAY_PREFIX, storedRecord } from './keys.js';
 import { queryAll } from './query-all.js';
-import { cancellationCodes, cancellationError, retryOnConflict } from './transactions.js';
+import { cancellationCodes, cancellationError, retryOnConflict, singleWriteError } from './transactions.js';
 
-/** The checkout record and the day's counter, as the two actions of one transaction. */
-export function checkoutActions(tableName: string, record: CheckoutRecord) {
-  const counter = record.opt_in ? 'opt_in' : 'opt_out';
-  return [
-    {
-      Put: {
-        TableName: tableName,
-        Item: storedRecord(checkoutKey(record.client_id, record.order_hash), 'checkout', record),
-        ConditionExpression: 'attribute_not_exists(PK)',
-      },
+/**
+ * The checkout record, as an action of the checkout's transaction (or its only write): once per
+ * (client, order_number). It is the only metrics write a checkout makes; the day counts follow
+ * from the table's stream (DynamoDayCounts), so no item takes a write per checkout.
+ */
+export function checkoutAction(tableName: string, record: CheckoutRecord) {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: storedRecord(checkoutKey(record.client_id, record.order_hash), 'checkout', record),
+      ConditionExpression: 'attribute_not_exists(PK)',
     },
-    {
-      Update: {
-        TableName: tableName,
-        Key: dayCounterKey(record.client_id, record.day),
-        UpdateExpression: 'SET entity = :entity, #day = :day ADD #counter :one',
-        ExpressionAttributeNames: { '#counter': counter, '#day': 'day' },
-        ExpressionAttributeValues: { ':one': 1, ':entity': 'day_counter', ':day': record.day },
-      },
-    },
-  ];
+  };
 }
 
 export class DynamoMetricsStore implements MetricsStore {
@@ -37,10 +31,23 @@ export class DynamoMetricsStore implements MetricsStore {
     private readonly receiptsTableName?: string,
   ) {}
 
-  /** One round trip: the record, the count (and the receipt) commit together, once per order_number. */
+  /**
+   * One round trip, once per order_number: a conditional PutItem (1 write unit), or with an
+   * Idempotency-Key a transaction of the record and the receipt.
+   */
   async logOptOut(record: CheckoutRecord, receipt?: IdempotencyReceipt): Promise<'logged' | 'duplicate'> {
     if (receipt && !this.receiptsTableName) throw new Error('DynamoMetricsStore needs the receipts table to log with a receipt');
-    const TransactItems = [...checkoutActions(this.tableName, record), ...(receipt ? [receiptAction(this.receiptsTableName!, receipt, null)] : [])];
+    const action = checkoutAction(this.tableName, record);
+    if (!receipt) {
+      try {
+        await this.doc.send(new PutCommand(action.Put));
+        return 'logged';
+      } catch (err) {
+        if (err instanceof ConditionalCheckFailedException) return 'duplicate';
+        throw singleWriteError(err) ?? err;
+      }
+    }
+    const TransactItems = [action, receiptAction(this.receiptsTableName!, receipt, null)];
     try {
       await retryOnConflict(() => this.doc.send(new TransactWriteCommand({ TransactItems })));
     } catch (err) {
@@ -49,7 +56,7 @@ export class DynamoMetricsStore implements MetricsStore {
       if (codes[0] === 'ConditionalCheckFailed') return 'duplicate';
       throw cancellationError(codes);
     }
-    if (receipt) receipt.committed = true;
+    receipt.committed = true;
     return 'logged';
   }
 
@@ -66,7 +73,67 @@ export class DynamoMetricsStore implements MetricsStore {
       TableName: this.tableName,
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
       ExpressionAttributeValues: { ':pk': dayCounterKey(clientId, fromDay).PK, ':from': `${DAY_PREFIX}${fromDay}`, ':to': `${DAY_PREFIX}${toDay}` },
+      ProjectionExpression: '#day, opt_in, opt_out',
+      ExpressionAttributeNames: { '#day': 'day' },
     });
     return records.map((item) => ({ day: String(item.day), opt_in: Number(item.opt_in ?? 0), opt_out: Number(item.opt_out ?? 0) }));
+  }
+}
+
+/**
+ * The day counts, kept from the metrics table's stream. A day's count item holds, per stream
+ * shard, the position of the last checkout it counted (`counted_<shard>`); an update adds only
+ * checkouts after it and moves it, in one conditional write, so a batch delivered again adds
+ * nothing. Usually one round trip per (client, day) per batch: the update assumes the batch is
+ * new; when the watermark says otherwise it reads it, counts what is left, and writes on it.
+ */
+export class DynamoDayCounts implements DayCountStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async addToDayCount(source: string, batch: DayCountBatch): Promise<void> {
+    const first = batch.checkouts[0]?.position;
+    if (first === undefined) return;
+    let counted: string | undefined; // unknown until read: assume nothing of this batch was counted
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const add = countAfter(batch.checkouts, counted);
+      if (add.last === undefined || add.last === counted) return; // everything was already counted
+      try {
+        await this.doc.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: dayCounterKey(batch.client_id, batch.day),
+            UpdateExpression: 'SET entity = :entity, #day = :day, #counted = :last ADD opt_in :in, opt_out :out',
+            ConditionExpression: counted === undefined ? 'attribute_not_exists(#counted) OR #counted < :first' : '#counted = :counted',
+            ExpressionAttributeNames: { '#day': 'day', '#counted': `counted_${source}` },
+            ExpressionAttributeValues: {
+              ':entity': 'day_counter',
+              ':day': batch.day,
+              ':last': add.last,
+              ':in': add.opt_in,
+              ':out': add.opt_out,
+              ...(counted === undefined ? { ':first': first } : { ':counted': counted }),
+            },
+          }),
+        );
+        return;
+      } catch (err) {
+        if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      }
+      const { Item } = await this.doc.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: dayCounterKey(batch.client_id, batch.day),
+          ConsistentRead: true,
+          ProjectionExpression: '#counted',
+          ExpressionAttributeNames: { '#counted': `counted_${source}` },
+        }),
+      );
+      counted = typeof Item?.[`counted_${source}`] === 'string' ? (Item[`counted_${source}`] as string) : undefined;
+      if (counted === undefined) throw new Error('day count: the watermark refused the update but is not there');
+    }
+    throw new Error('day count: the watermark kept moving under this batch (two consumers on one shard?)');
   }
 }

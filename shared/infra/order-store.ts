@@ -33,7 +33,7 @@ import {
   type Key,
 } from './keys.js';
 import { ORDER_LIST_INDEX, POLICY_INDEX, POLICY_LIST_INDEX } from './table-definitions.js';
-import { checkoutActions } from './metrics-store.js';
+import { checkoutAction } from './metrics-store.js';
 import { queryAll } from './query-all.js';
 import { ShardMerge } from './shard-merge.js';
 import { cancellationCodes, cancellationError, isOnlyConflict, retryOnConflict } from './transactions.js';
@@ -226,7 +226,7 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
     private readonly metricsTableName: string,
   ) {}
 
-  /** Actions: the checkout record (guards order_number) and day counter, the header, the items, the receipt. */
+  /** Actions: the checkout record (guards order_number), the header, the items, the receipt. */
   async create(order: Order, checkout: CheckoutRecord, receipt?: IdempotencyReceipt): Promise<void> {
     const replay: OrderReplay = {
       service_order_id: order.service_order_id,
@@ -236,7 +236,7 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
       updated: order.updated,
     };
     const TransactItems = [
-      ...checkoutActions(this.metricsTableName, checkout),
+      checkoutAction(this.metricsTableName, checkout),
       { Put: { TableName: this.tableName, Item: headerItem(order), ConditionExpression: 'attribute_not_exists(PK)' } },
       ...order.items.map((item) => ({ Put: { TableName: this.tableName, Item: itemItem(order, item), ConditionExpression: 'attribute_not_exists(PK)' } })),
       ...(receipt ? [receiptAction(this.tableName, receipt, replay)] : []),

@@ -34,6 +34,7 @@ async function createTable(client: DynamoDBClient, definition: TableDefinition, 
           { AttributeName: definition.partitionKey, KeyType: 'HASH' },
           { AttributeName: definition.sortKey, KeyType: 'RANGE' },
         ],
+        ...(definition.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' as const } } : {}),
         ...(definition.globalIndexes?.length
           ? {
               GlobalSecondaryIndexes: definition.globalIndexes.map((index) => ({

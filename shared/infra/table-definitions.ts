@@ -4,7 +4,7 @@
  *
  * Single table (`main`): clients, public-key lookups, orders with their items and policies.
  * Metrics table (`metrics`): one sanitized checkout record per (client, order_number) and
- * per-day opt-in / opt-out counters. See README "Data design".
+ * per-day opt-in / opt-out counts derived from its stream. See README "Data design".
  */
 export interface TableDefinition {
   /** Logical id, also the suffix of the local table name. */
@@ -15,6 +15,8 @@ export interface TableDefinition {
   timeToLiveAttribute?: string;
   /** Global secondary indexes; only records that carry the index's partition key are in one. */
   globalIndexes?: readonly { name: string; partitionKey: string; sortKey?: string; projection: 'keys-only' | 'all' }[];
+  /** A DynamoDB stream of new images, read by the table's stream consumers (FUNCTIONS[…].stream). */
+  stream?: 'new-image';
 }
 
 /** Main-table index from a policy to its item: `policy_key` = CLIENT#<client_id>#POLICY#<policy_number>. */
@@ -45,6 +47,7 @@ const mainTable: TableDefinition = {
     { name: POLICY_LIST_INDEX, partitionKey: 'plist_key', sortKey: 'plist_sort', projection: 'all' },
   ],
 };
-const metricsTable: TableDefinition = { id: 'metrics', partitionKey: 'PK', sortKey: 'SK' };
+// The stream carries each new checkout record to functions/metrics-aggregate, which keeps the day counts.
+const metricsTable: TableDefinition = { id: 'metrics', partitionKey: 'PK', sortKey: 'SK', stream: 'new-image' };
 
 export const tableDefinitions = [mainTable, metricsTable] as const;

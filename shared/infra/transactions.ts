@@ -44,3 +44,21 @@ export function cancellationError(codes: readonly string[]): AppError {
   }
   return new ConflictError('conflict', 'The request conflicts with a concurrent change; nothing was written. Retry it.');
 }
+
+const SINGLE_WRITE_ERRORS: Record<string, string> = {
+  ProvisionedThroughputExceededException: 'ProvisionedThroughputExceeded',
+  ThrottlingException: 'ThrottlingError',
+  RequestLimitExceeded: 'RequestLimitExceeded',
+  TransactionConflictException: 'TransactionConflict',
+  ValidationException: 'ValidationError',
+  ItemCollectionSizeLimitExceededException: 'ItemCollectionSizeLimitExceeded',
+};
+
+/**
+ * A single-item write's refusal (after the SDK's own retries), answered as the same refusal inside
+ * a transaction would be; undefined for anything else (a fault: the caller rethrows it).
+ */
+export function singleWriteError(err: unknown): AppError | undefined {
+  const code = SINGLE_WRITE_ERRORS[(err as Error | undefined)?.name ?? ''];
+  return code ? cancellationError([code]) : undefined;
+}

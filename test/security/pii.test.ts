@@ -132,7 +132,7 @@ describe('personal data', () => {
       expect(checkout.state === null || /^[A-Z]{2}-[A-Z0-9]{1,3}$/.test(checkout.state)).toBe(true);
       expect(paymentTypes.has(checkout.payment_type)).toBe(true);
       expect(checkout).not.toHaveProperty('order_number');
-      expect(checkout.SK).toBe(`ORDER#${checkout.order_hash}`);
+      expect(`${checkout.PK}/${checkout.SK}`).toBe(`CHECKOUT#${checkout.client_id}#${checkout.order_hash}/CHECKOUT`);
     }
     const codes = checkouts.map((checkout) => [checkout.country, checkout.state, checkout.payment_type]);
     expect(codes).toEqual(

@@ -93,6 +93,13 @@ describe('a cancelled transaction', () => {
     ['TransactionConflict', 409],
     ['ItemCollectionSizeLimitExceeded', 409],
   ])('for %s on any action is answered %i on every write path, never 500', async (code, status) => {
+    // An opt-out without Idempotency-Key is one PutItem, refused by the same cause outside a transaction.
+    const single: Record<string, string> = {
+      ValidationError: 'ValidationException',
+      ThrottlingError: 'ThrottlingException',
+      TransactionConflict: 'TransactionConflictException',
+      ItemCollectionSizeLimitExceeded: 'ItemCollectionSizeLimitExceededException',
+    };
     const created = await postRaw(orderJson());
     const items = [{ name: 'Seat', reference_number: 'q1', cost: '5.00' }];
     const quote = await http('POST', `${server.baseUrl}/api/v2/quotes`, {
@@ -106,6 +113,9 @@ describe('a cancelled transaction', () => {
       ...rest: unknown[]
     ) {
       if (command.constructor.name === 'TransactWriteCommand') return Promise.reject(cancelled(code));
+      if (command.constructor.name === 'PutCommand' && (command as unknown as { input: { Item: { entity?: string } } }).input.Item.entity === 'checkout') {
+        return Promise.reject(Object.assign(new Error(`${single[code]} (injected)`), { name: single[code], $metadata: {} }));
+      }
       return (original as (...args: unknown[]) => Promise<unknown>).call(this, command, ...rest);
     } as never);
 

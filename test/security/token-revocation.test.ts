@@ -97,6 +97,14 @@ describe('a disabled client (npm run client -- disable)', () => {
     const client = await service.newClient('Disabled Shop');
     const before = await tokenOf(client);
     expect(await authorize(before)).toEqual({ client_id: client.client_id });
+    const quote = (publicKey: string) =>
+      service.call('quotes-create', {
+        method: 'POST',
+        path: '/api/v2/quotes',
+        headers: { 'x-public-key': publicKey },
+        body: { currency: 'USD', items: [{ reference_number: 'r-1', cost: '10.00' }] },
+      });
+    expect((await quote(client.public_key)).status).toBe(201); // the quote path now holds the client for up to a minute
 
     const { stdout } = await run('npm', ['run', '-s', 'client', '--', 'disable', client.client_id, '--json'], { env: process.env });
     expect(JSON.parse(stdout)).toEqual({ client_id: client.client_id, disabled: true });
@@ -107,13 +115,6 @@ describe('a disabled client (npm run client -- disable)', () => {
     const [token, unknownToken] = [await issue(client), await issue({ public_key: 'pk_test_nobody', secret_key: client.secret_key })];
     expect(token.status).toBe(401);
     expect(token.json.error).toEqual({ ...unknownToken.json.error, request_id: expect.any(String) });
-    const quote = (publicKey: string) =>
-      service.call('quotes-create', {
-        method: 'POST',
-        path: '/api/v2/quotes',
-        headers: { 'x-public-key': publicKey },
-        body: { currency: 'USD', items: [{ reference_number: 'r-1', cost: '10.00' }] },
-      });
     const [theirs, unknown] = [await quote(client.public_key), await quote('pk_test_nobody')];
     expect(theirs.status).toBe(401);
     expect(theirs.json.error).toEqual({ ...unknown.json.error, request_id: expect.any(String) });

@@ -7,6 +7,8 @@ import { DynamoClientStore } from '../../shared/infra/client-store.js';
 import { assertContract } from './contract.js';
 import { apiEvent, type ApiEventInput } from './events.js';
 import { freshTables } from './dynamo.js';
+import { localClient } from '../../scripts/local-stack.js';
+import { startStreamConsumers, type StreamPump } from '../../scripts/local-streams.js';
 
 /**
  * The real handlers over fresh DynamoDB Local tables, called in-process with v2 events —
@@ -55,13 +57,29 @@ export async function startService() {
     return pages.reduce((sum, page) => sum + (page.Count ?? 0), 0);
   };
 
+  /**
+   * Runs the stream consumers (the day counts) over everything written so far, as Lambda's event
+   * source mappings do deployed and npm start's pumps do locally, and waits until they are done.
+   */
+  let pumps: Promise<StreamPump> | undefined;
+  const streamClient = localClient(tables.endpoint);
+  async function drainStreams(): Promise<void> {
+    pumps ??= startStreamConsumers({ client: streamClient, endpoint: tables.endpoint }, tables, { autoPoll: false });
+    await (await pumps).drain();
+  }
+
   return {
     tables,
     call,
+    drainStreams,
     scanBoth,
     rowCount,
     newClient: (name = 'Test Shop', ratePpm?: number): Promise<NewClientKeys> => createClient(clients, { name, ratePpm }),
-    stop: () => tables.cleanup(),
+    stop: async () => {
+      if (pumps) await (await pumps).stop();
+      streamClient.destroy();
+      await tables.cleanup();
+    },
   };
 }
 export type Service = Awaited<ReturnType<typeof startService>>;

@@ -1,0 +1,228 @@
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  ExpiredIteratorException,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  TrimmedDataAccessException,
+  type _Record as StreamRecord,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { streamFunctions } from '../shared/functions.js';
+import { logger } from '../shared/http/logger.js';
+import type { TableNames } from '../shared/infra/table-admin.js';
+import type { StreamWindowEvent } from '../shared/infra/stream-events.js';
+
+/**
+ * The local stand-in for Lambda's DynamoDB stream event source mapping: reads a table's stream on
+ * DynamoDB Local shard by shard, in order, and gives each batch to the consumer's real handler in
+ * the event shape Lambda uses (with the tumbling-window fields, so the shard is named). A batch
+ * whose handler throws is given again, unchanged, on the next poll, as Lambda retries it; nothing
+ * is skipped. Used by `npm start`, the tests (`drain()`) and the bench.
+ */
+export interface StreamPump {
+  /** Polls until every shard has been read to its end of the moment and every batch was handled. */
+  drain(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+type Handler = (event: StreamWindowEvent) => Promise<unknown>;
+
+interface ShardState {
+  iterator?: string;
+  /** The sequence number of the last record handled: where a new iterator starts when one lapses. */
+  after?: string;
+  /** A batch read but not yet handled (its handler threw): given again before reading on. */
+  pending?: DynamoDBRecord[];
+  closed: boolean;
+}
+
+/** The stream SDK's record, in the shape Lambda gives a handler (epoch seconds, not a Date). */
+function asLambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
+  const { ApproximateCreationDateTime, ...dynamodb } = record.dynamodb ?? {};
+  return {
+    eventID: record.eventID,
+    eventName: record.eventName,
+    eventVersion: record.eventVersion,
+    eventSource: 'aws:dynamodb',
+    awsRegion: record.awsRegion,
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ...(dynamodb as NonNullable<DynamoDBRecord['dynamodb']>),
+      ...(ApproximateCreationDateTime ? { ApproximateCreationDateTime: Math.floor(ApproximateCreationDateTime.getTime() / 1000) } : {}),
+    },
+  };
+}
+
+export async function startStreamPump(options: {
+  dynamo: DynamoDBClient;
+  endpoint: string;
+  tableName: string;
+  handler: Handler;
+  /** How often an idle stream is read again (npm start: 250 ms, so a change is handled within a second). */
+  pollMs?: number;
+  batchSize?: number;
+  /** Told of a handler's failure (the batch is kept and given again). */
+  onError?: (err: unknown) => void;
+  /** Poll by itself (npm start); tests and the bench call drain() instead. */
+  autoPoll?: boolean;
+}): Promise<StreamPump> {
+  const { Table } = await options.dynamo.send(new DescribeTableCommand({ TableName: options.tableName }));
+  const streamArn = Table?.LatestStreamArn;
+  if (!streamArn) throw new Error(`Table ${options.tableName} has no stream`);
+  const streams = new DynamoDBStreamsClient({
+    endpoint: options.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const shards = new Map<string, ShardState>();
+  const batchSize = options.batchSize ?? 1000;
+
+  const discoverShards = async () => {
+    let start: string | undefined;
+    do {
+      const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: start }));
+      for (const shard of StreamDescription?.Shards ?? []) {
+        if (!shard.ShardId || shards.has(shard.ShardId)) continue;
+        // A child shard is read only after its parent is read to its end: records stay in order.
+        const parent = shard.ParentShardId ? shards.get(shard.ParentShardId) : undefined;
+        if (parent && !parent.closed) continue;
+        const state: ShardState = { closed: false };
+        await renew(shard.ShardId, state);
+        shards.set(shard.ShardId, state);
+      }
+      start = StreamDescription?.LastEvaluatedShardId;
+    } while (start);
+  };
+
+  /** A fresh iterator: after the last record handled, or from the oldest record kept. */
+  async function renew(shardId: string, state: ShardState) {
+    const { ShardIterator } = await streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: streamArn,
+        ShardId: shardId,
+        ...(state.after ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: state.after } : { ShardIteratorType: 'TRIM_HORIZON' }),
+      }),
+    );
+    state.iterator = ShardIterator;
+    state.closed = !ShardIterator;
+  }
+
+  const give = async (shardId: string, Records: DynamoDBRecord[]) => {
+    const now = new Date().toISOString();
+    await options.handler({
+      Records,
+      shardId,
+      eventSourceARN: streamArn,
+      window: { start: now, end: now },
+      state: {},
+      isFinalInvokeForWindow: false,
+      isWindowTerminatedEarly: false,
+    });
+  };
+
+  /** One pass over every shard; true when it handled any record (so another pass may find more). */
+  const pass = async (): Promise<boolean> => {
+    await discoverShards();
+    let busy = false;
+    for (const [shardId, shard] of shards) {
+      if (shard.pending) {
+        await give(shardId, shard.pending);
+        shard.after = shard.pending.at(-1)!.dynamodb!.SequenceNumber;
+        shard.pending = undefined;
+        busy = true;
+      }
+      while (shard.iterator) {
+        let answer;
+        try {
+          answer = await streams.send(new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: batchSize }));
+        } catch (err) {
+          // An iterator lapses after 15 idle minutes (and DynamoDB Local sometimes calls an idle one
+          // trimmed): a new one starts right after the last record handled, so nothing is skipped.
+          if (!(err instanceof ExpiredIteratorException) && !(err instanceof TrimmedDataAccessException)) throw err;
+          await renew(shardId, shard);
+          answer = await streams.send(new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: batchSize }));
+        }
+        shard.iterator = answer.NextShardIterator;
+        if (!shard.iterator) shard.closed = true;
+        const records = (answer.Records ?? []).map((record) => asLambdaRecord(record, streamArn));
+        if (records.length === 0) break;
+        busy = true;
+        shard.pending = records;
+        await give(shardId, records);
+        shard.pending = undefined;
+        shard.after = records.at(-1)!.dynamodb!.SequenceNumber;
+      }
+    }
+    return busy;
+  };
+
+  // One pass at a time: the poll timer and drain() share this chain.
+  let chain: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = chain.then(work, work);
+    chain = next.catch(() => undefined);
+    return next;
+  };
+
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = () => {
+    if (stopped || !options.autoPoll) return;
+    timer = setTimeout(() => {
+      void serial(pass)
+        .catch((err: unknown) => options.onError?.(err))
+        .finally(schedule);
+    }, options.pollMs ?? 250);
+  };
+  schedule();
+
+  return {
+    drain: () =>
+      serial(async () => {
+        while (await pass());
+      }),
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await chain;
+      streams.destroy();
+    },
+  };
+}
+
+/**
+ * A pump per stream consumer of the function catalogue (shared/functions.ts), each giving its
+ * table's stream to the consumer's real handler. The handlers read their table names from the
+ * environment when first imported, so the caller sets it before.
+ */
+export async function startStreamConsumers(
+  dynamo: { client: DynamoDBClient; endpoint: string },
+  tables: TableNames,
+  options: { autoPoll: boolean; pollMs?: number },
+): Promise<StreamPump> {
+  const pumps = await Promise.all(
+    streamFunctions.map(async ({ name, stream }) => {
+      const { handler } = (await import(`../functions/${name}/handler.ts`)) as { handler: Handler };
+      return startStreamPump({
+        dynamo: dynamo.client,
+        endpoint: dynamo.endpoint,
+        tableName: tables[stream.table],
+        handler,
+        autoPoll: options.autoPoll,
+        pollMs: options.pollMs,
+        // The batch stays and is given again: a count is late, never lost. No record content is logged.
+        onError: (err) => logger.warn(`${name}: a stream batch failed and will be given again`, { error: (err as Error).name }),
+      });
+    }),
+  );
+  return {
+    drain: async () => {
+      for (const pump of pumps) await pump.drain();
+    },
+    stop: async () => {
+      await Promise.all(pumps.map((pump) => pump.stop()));
+    },
+  };
+}
