@@ -16,6 +16,9 @@ export class DataStack extends Stack {
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
+    // Before an on-sale: `-c warmWriteUnitsPerSecond=N` pre-warms the main table (README "Scale and
+    // cost": an on-demand table takes a new peak in steps; the bench's cost probe says what one checkout writes).
+    const warmWrites = Number(this.node.tryGetContext('warmWriteUnitsPerSecond') ?? 0);
     const table = (definition: TableDefinition) =>
       new TableV2(this, `${definition.id[0]!.toUpperCase()}${definition.id.slice(1)}Table`, {
         partitionKey: { name: definition.partitionKey, type: AttributeType.STRING },
@@ -27,6 +30,7 @@ export class DataStack extends Stack {
         removalPolicy: RemovalPolicy.RETAIN,
         timeToLiveAttribute: definition.timeToLiveAttribute,
         ...(definition.stream ? { dynamoStream: StreamViewType.NEW_IMAGE } : {}),
+        ...(definition.id === 'main' && warmWrites > 0 ? { warmThroughput: { writeUnitsPerSecond: warmWrites } } : {}),
         globalSecondaryIndexes: (definition.globalIndexes ?? []).map((index) => ({
           indexName: index.name,
           partitionKey: { name: index.partitionKey, type: AttributeType.STRING },

@@ -112,6 +112,14 @@ describe('tables', () => {
     data.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
   });
 
+  it('are pre-warmed for an on-sale only when asked (context warmWriteUnitsPerSecond)', () => {
+    expect(JSON.stringify(data.toJSON())).not.toContain('WarmThroughput');
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], warmWriteUnitsPerSecond: 80000 } });
+    const warmed = Template.fromStack(new DataStack(app, 'Warm'));
+    const tables = resources(warmed, 'AWS::DynamoDB::GlobalTable').map(([, table]) => table.Properties.WarmThroughput as unknown);
+    expect(tables).toEqual(expect.arrayContaining([{ WriteUnitsPerSecond: 80000 }, undefined]));
+  });
+
   it('live in the data stack only', () => {
     expect(resources(api, 'AWS::DynamoDB::GlobalTable')).toHaveLength(0);
     expect(resources(api, 'AWS::DynamoDB::Table')).toHaveLength(0);

@@ -43,7 +43,7 @@ export interface OrderPage {
 }
 
 export interface OrderLister {
-  /** Orders created in [createdGte, createdLt), before the position `after`, newest first; one Query in the usual case. */
+  /** Orders created in [createdGte, createdLt), before the position `after`, newest first (one Query per list shard in the usual case). */
   listOrders(clientId: string, query: { createdGte?: string; createdLt?: string; after?: string; status?: string; limit: number }): Promise<OrderPage>;
 }
 
