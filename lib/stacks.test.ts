@@ -143,6 +143,7 @@ describe('least privilege', () => {
     'orders-cancel': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
     'orders-list': { Main: ['Query', 'Query'], Metrics: ['GetItem'] }, // the order itself (by order_number) and the list index
     'policies-list': { Main: ['Query'] },
+    'webhook-endpoints': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
   };
 
   it('names each index a function queries exactly, and gives a function reading a table only through an index that table', () => {

@@ -40,6 +40,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     logger.setLogLevel('WARN');
   }
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true'; // EMF lines are for CloudWatch, not a terminal
+  process.env.WEBHOOK_URLS ??= 'local'; // webhook endpoints may be http://localhost receivers here (never deployed)
   // Every start signs with new keys: tokens from an earlier run stop working, as after a rotation.
   process.env.SIGNING_KEYS ||= JSON.stringify({
     access: generateKeySet('access'),

@@ -8,7 +8,7 @@ import { ORDER_LIST_INDEX, POLICY_INDEX, POLICY_LIST_INDEX, type TableDefinition
  * function is one entry here (and its `functions/<name>/handler.ts`).
  */
 export interface RouteDefinition {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** API Gateway path syntax, without trailing slash; every path is served with and without one. */
   path: string;
   /** `access-token`: behind the JWT authorizer. `public-key` / `none`: no authorizer. */
@@ -118,6 +118,18 @@ export const FUNCTIONS = {
     ],
     tables: { main: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'] },
     indexes: { main: [POLICY_INDEX] },
+  },
+  // Webhook endpoints (issue 18): one partition per client with their count. TransactWriteItems
+  // needs the action of each part: UpdateItem (the count), PutItem / DeleteItem (the endpoint).
+  'webhook-endpoints': {
+    routes: [
+      { method: 'POST', path: '/api/v2/webhook_endpoints', auth: 'access-token' },
+      { method: 'GET', path: '/api/v2/webhook_endpoints', auth: 'access-token' },
+      { method: 'GET', path: '/api/v2/webhook_endpoints/{id}', auth: 'access-token' },
+      { method: 'DELETE', path: '/api/v2/webhook_endpoints/{id}', auth: 'access-token' },
+      { method: 'POST', path: '/api/v2/webhook_endpoints/{id}/rotate_secret', auth: 'access-token' },
+    ],
+    tables: { main: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   },
 } as const satisfies Record<string, FunctionDefinition>;
 

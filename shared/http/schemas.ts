@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { EVENT_TYPES } from '../domain/webhook-endpoints.js';
 import { MAX_CHANGES, MAX_CHECKOUT_ITEMS } from '../domain/limits.js';
 import { isOrderId } from '../domain/ids.js';
 import { parseCents } from '../domain/money.js';
@@ -234,3 +235,13 @@ export function orderIdOf(pathParameters: Record<string, string | undefined> | u
   if (!isOrderId(id)) throw new NotFoundError('order_not_found', 'No order with this id.');
   return id;
 }
+
+/** POST /webhook_endpoints: a URL (checked against the URL rules by the use case), the events (all when absent), a note. */
+export const CreateWebhookEndpointRequest = v.strictObject({
+  url: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(2048, 'must be at most 2048 characters')),
+  events: v.optional(v.pipe(v.array(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`)), v.maxLength(EVENT_TYPES.length))),
+  description: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(MAX_STRING, `must be at most ${MAX_STRING} characters`))),
+});
+
+/** A webhook endpoint's id from a path: anything else names no endpoint. */
+export const WEBHOOK_ENDPOINT_ID = /^we_[0-9A-Za-z]{24}$/;

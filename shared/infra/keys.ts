@@ -85,3 +85,7 @@ export const idempotencyKey = (clientId: string, key: string): Key => ({ PK: `CL
 export const checkoutKey = (clientId: string, orderHash: string): Key => ({ PK: `CHECKOUT#${clientId}#${orderHash}`, SK: 'CHECKOUT' });
 export const dayCounterKey = (clientId: string, day: string): Key => ({ PK: `CLIENT#${clientId}`, SK: `DAY#${day}` });
 export const DAY_PREFIX = 'DAY#';
+
+/** A client's webhook endpoints, one partition (at most 16), and its count of them. */
+export const webhookEndpointKey = (clientId: string, id: string): Key => ({ PK: `CLIENT#${clientId}#WEBHOOKS`, SK: `ENDPOINT#${id}` });
+export const webhookCountKey = (clientId: string): Key => ({ PK: `CLIENT#${clientId}#WEBHOOKS`, SK: 'COUNT' });

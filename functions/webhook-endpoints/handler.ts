@@ -1,0 +1,64 @@
+import { lookup } from 'node:dns/promises';
+import { newWebhookSecret } from '../../shared/auth/webhook-signatures.js';
+import { loadConfig } from '../../shared/config.js';
+import { prefixedId } from '../../shared/domain/ids.js';
+import { systemClock } from '../../shared/domain/ports.js';
+import { createEndpoint, rotateSecret, type EndpointDeps, type WebhookEndpoint } from '../../shared/domain/webhook-endpoints.js';
+import { NotFoundError } from '../../shared/errors.js';
+import { jsonResponse } from '../../shared/http/envelope.js';
+import { clientIdOf, httpHandler } from '../../shared/http/middleware.js';
+import { CreateWebhookEndpointRequest, WEBHOOK_ENDPOINT_ID } from '../../shared/http/schemas.js';
+import { parseInput } from '../../shared/http/validation.js';
+import { sharedDocumentClient } from '../../shared/infra/dynamo-client.js';
+import { DynamoWebhookEndpoints } from '../../shared/infra/webhook-store.js';
+
+const config = loadConfig();
+const endpoints = new DynamoWebhookEndpoints(sharedDocumentClient(), config.tableName);
+const deps = (): EndpointDeps => ({
+  endpoints,
+  clock: systemClock,
+  newId: () => prefixedId('we'),
+  newSecret: newWebhookSecret,
+  // npm start sets WEBHOOK_URLS=local (http://localhost receivers); deployed, the strict rules.
+  urlPolicy: process.env.WEBHOOK_URLS === 'local' ? 'local' : 'deployed',
+  resolve: async (host) => (await lookup(host, { all: true, verbatim: true })).map((answer) => answer.address),
+});
+
+/** An endpoint as the API shows it: the secret only in the answers that create or rotate it. */
+const view = (endpoint: WebhookEndpoint, withSecret = false) => ({
+  id: endpoint.id,
+  url: endpoint.url,
+  events: endpoint.events,
+  description: endpoint.description,
+  status: endpoint.status,
+  created: endpoint.created,
+  ...(withSecret ? { secret: endpoint.secrets[0]!.secret } : {}),
+});
+
+const notFound = () => new NotFoundError('webhook_endpoint_not_found', 'No webhook endpoint with this id.', 'id');
+
+/** /api/v2/webhook_endpoints: create (201, the secret shown once), list, read, delete (204), rotate_secret. */
+export const handler = httpHandler(
+  async (event, info) => {
+    const clientId = clientIdOf(info);
+    const id = event.pathParameters?.id;
+    if (id !== undefined && !WEBHOOK_ENDPOINT_ID.test(id)) throw notFound();
+    switch (event.routeKey) {
+      case 'POST /api/v2/webhook_endpoints':
+        return jsonResponse(201, view(await createEndpoint(deps(), clientId, parseInput(CreateWebhookEndpointRequest, event.body)), true));
+      case 'GET /api/v2/webhook_endpoints':
+        return jsonResponse(200, { data: (await endpoints.list(clientId)).map((endpoint) => view(endpoint)) });
+      case 'GET /api/v2/webhook_endpoints/{id}': {
+        const endpoint = await endpoints.get(clientId, id!);
+        if (!endpoint) throw notFound();
+        return jsonResponse(200, view(endpoint));
+      }
+      case 'DELETE /api/v2/webhook_endpoints/{id}':
+        if (!(await endpoints.delete(clientId, id!))) throw notFound();
+        return { statusCode: 204 };
+      default: // POST /api/v2/webhook_endpoints/{id}/rotate_secret
+        return jsonResponse(200, view(await rotateSecret(deps(), clientId, id!), true));
+    }
+  },
+  { jsonBody: 'optional', authenticated: true },
+);

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { checkWebhookUrl, isPublicAddress } from './webhook-url.js';
+
+/** SSRF: what a webhook URL may point at, deployed and locally (issue 18). */
+const names: Record<string, string[]> = {
+  'hooks.example.com': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'],
+  'sneaky.example.com': ['93.184.215.14', '10.1.2.3'], // one private answer is enough to refuse
+  'metadata.example.com': ['169.254.169.254'],
+  'v6metadata.example.com': ['fd00:ec2::254'],
+  localhost: ['127.0.0.1'],
+};
+const resolve = (host: string) => (names[host] ? Promise.resolve(names[host]) : Promise.reject(new Error('ENOTFOUND')));
+
+describe('webhook URLs, deployed', () => {
+  it.each([
+    'http://hooks.example.com/webhooks', // not https
+    'https://10.0.0.1/',
+    'https://172.16.5.4/',
+    'https://192.168.1.1/',
+    'https://127.0.0.1/',
+    'https://localhost/',
+    'https://2130706433/', // 127.0.0.1, as a number
+    'https://0x7f.1/', // 127.0.0.1, in hex
+    'https://[::1]/',
+    'https://[::ffff:127.0.0.1]/',
+    'https://[::ffff:a9fe:a9fe]/', // 169.254.169.254, IPv4-mapped
+    'https://169.254.169.254/latest/meta-data/',
+    'https://[fd00:ec2::254]/',
+    'https://[fe80::1]/',
+    'https://[::7f00:1]/', // IPv4-compatible 127.0.0.1
+    'https://[2002:7f00:1::1]/', // 6to4 of 127.0.0.1
+    'https://100.64.0.1/',
+    'https://0.0.0.0/',
+    'https://224.0.0.1/',
+    'https://sneaky.example.com/',
+    'https://metadata.example.com/',
+    'https://v6metadata.example.com/',
+    'https://does-not-resolve.example/',
+    'https://user:pass@hooks.example.com/',
+    'ftp://hooks.example.com/',
+    'not a url',
+    `https://hooks.example.com/${'a'.repeat(2100)}`,
+  ])('refuses %s', async (url) => {
+    expect(await checkWebhookUrl(url, 'deployed', resolve)).toMatchObject({ ok: false });
+  });
+
+  it('accepts an https URL whose host resolves to public addresses only', async () => {
+    expect(await checkWebhookUrl('https://hooks.example.com/webhooks?shop=1', 'deployed', resolve)).toEqual({
+      ok: true,
+      url: 'https://hooks.example.com/webhooks?shop=1',
+    });
+    expect(await checkWebhookUrl('https://93.184.215.14:8443/in', 'deployed', resolve)).toMatchObject({ ok: true });
+  });
+});
+
+describe('webhook URLs, npm start', () => {
+  it('also accepts http://localhost and http://127.0.0.1, and nothing else private', async () => {
+    expect(await checkWebhookUrl('http://localhost:4000/hooks', 'local', resolve)).toMatchObject({ ok: true });
+    expect(await checkWebhookUrl('http://127.0.0.1:4000/hooks', 'local', resolve)).toMatchObject({ ok: true });
+    for (const url of ['http://10.0.0.1/', 'https://169.254.169.254/', 'http://hooks.example.com/', 'https://192.168.1.1/']) {
+      expect(await checkWebhookUrl(url, 'local', resolve)).toMatchObject({ ok: false });
+    }
+  });
+});
+
+describe('public addresses', () => {
+  it('are told from every reserved range, IPv4 and IPv6', () => {
+    expect(['8.8.8.8', '93.184.215.14', '2606:4700::1111'].every(isPublicAddress)).toBe(true);
+    expect(['127.0.0.2', '10.255.255.255', '169.254.1.1', '::1', 'fc00::1', '::ffff:10.0.0.1', 'not-an-ip'].some(isPublicAddress)).toBe(false);
+  });
+});
