@@ -8,13 +8,15 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { SECRET_ID_VARIABLE, type KeyKind } from '../shared/auth/signing-keys.js';
 import type { TableDefinition } from '../shared/infra/table-definitions.js';
-import { FUNCTIONS, functionNames, routes, streamFunctions, type FunctionDefinition, type FunctionName } from '../shared/functions.js';
+import { FUNCTIONS, functionNames, routes, scheduledFunctions, streamFunctions, type FunctionDefinition, type FunctionName } from '../shared/functions.js';
 import { Observability } from './observability.js';
 import { ServiceFunction } from './service-function.js';
 
@@ -84,14 +86,22 @@ export class ApiStack extends Stack {
           bisectBatchOnError: true,
           retryAttempts: -1,
           onFailure: new SqsDlq(failed),
+          // New records of these entities (with `inserts`), else any change of them (a removal has no new image).
           filters: [
             FilterCriteria.filter({
-              eventName: FilterRule.isEqual('INSERT') as unknown,
-              dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(stream.entity) as unknown } } },
+              ...(stream.inserts ? { eventName: FilterRule.isEqual('INSERT') as unknown } : {}),
+              dynamodb: { NewImage: { entity: { S: FilterRule.or(...stream.entities) as unknown } } },
             }),
           ],
         }),
       );
+    }
+
+    for (const { name, schedule } of scheduledFunctions) {
+      new Rule(this, `${name}-schedule`, {
+        schedule: Schedule.rate(Duration.seconds(schedule.deployedEverySeconds)),
+        targets: [new LambdaFunction(this.functions[name].fn, { retryAttempts: 0 })],
+      });
     }
 
     // The authorizer always answers isAuthorized: true with either client_id or auth_error, and

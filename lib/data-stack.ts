@@ -29,7 +29,7 @@ export class DataStack extends Stack {
         deletionProtection: true,
         removalPolicy: RemovalPolicy.RETAIN,
         timeToLiveAttribute: definition.timeToLiveAttribute,
-        ...(definition.stream ? { dynamoStream: StreamViewType.NEW_IMAGE } : {}),
+        ...(definition.stream ? { dynamoStream: definition.stream === 'new-image' ? StreamViewType.NEW_IMAGE : StreamViewType.NEW_AND_OLD_IMAGES } : {}),
         ...(definition.id === 'main' && warmWrites > 0 ? { warmThroughput: { writeUnitsPerSecond: warmWrites } } : {}),
         globalSecondaryIndexes: (definition.globalIndexes ?? []).map((index) => ({
           indexName: index.name,

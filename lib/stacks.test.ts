@@ -144,6 +144,11 @@ describe('least privilege', () => {
     'orders-list': { Main: ['Query', 'Query'], Metrics: ['GetItem'] }, // the order itself (by order_number) and the list index
     'policies-list': { Main: ['Query'] },
     'webhook-endpoints': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
+    // Plus the main table's stream-read actions on its stream ARN.
+    'webhooks-dispatch': {
+      Main: ['BatchWriteItem', 'DescribeStream', 'GetItem', 'GetRecords', 'GetShardIterator', 'ListStreams', 'PutItem', 'Query', 'UpdateItem'],
+    },
+    'webhooks-retry': { Main: ['GetItem', 'Query', 'Query', 'UpdateItem'] }, // the table and the retry index
   };
 
   it('names each index a function queries exactly, and gives a function reading a table only through an index that table', () => {

@@ -9,7 +9,7 @@ import { logger } from '../shared/http/logger.js';
 import { DynamoClientStore } from '../shared/infra/client-store.js';
 import { createDocumentClient } from '../shared/infra/dynamo-client.js';
 import { demoSiteRoutes } from './demo-site.js';
-import { startStreamConsumers } from './local-streams.js';
+import { startSchedules, startStreamConsumers } from './local-streams.js';
 import { answerClientError, localGateway, type StaticRoute } from './local-gateway.js';
 import { startLocalStack, type LocalDynamo } from './local-stack.js';
 
@@ -56,6 +56,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   // Every stream consumer of the function catalogue, on DynamoDB Local's streams (as Lambda's event source mappings do deployed).
   const pumps = await startStreamConsumers(dynamo, { main: config.tableName, metrics: config.metricsTableName }, { autoPoll: true });
+  const schedules = startSchedules(); // the webhook retry sweep, every second
 
   const doc = createDocumentClient(dynamo.endpoint, config.region);
   const demo = await createClient(new DynamoClientStore(doc, config.tableName), { name: 'Demo Shop' });
@@ -79,6 +80,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     stop: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await schedules.stop();
       await pumps.stop();
       await dynamo.stop();
     },

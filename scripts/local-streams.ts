@@ -9,7 +9,7 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { streamFunctions } from '../shared/functions.js';
+import { scheduledFunctions, streamFunctions } from '../shared/functions.js';
 import { logger } from '../shared/http/logger.js';
 import type { TableNames } from '../shared/infra/table-admin.js';
 import type { StreamWindowEvent } from '../shared/infra/stream-events.js';
@@ -223,6 +223,35 @@ export async function startStreamConsumers(
     },
     stop: async () => {
       await Promise.all(pumps.map((pump) => pump.stop()));
+    },
+  };
+}
+
+/**
+ * The scheduled functions of the catalogue, each on an interval of its own (`localEverySeconds`),
+ * never two runs of one at once: npm start's stand-in for EventBridge's schedules.
+ */
+export function startSchedules(): { stop(): Promise<void> } {
+  const running = new Set<Promise<unknown>>();
+  const timers = scheduledFunctions.map(({ name, schedule }) => {
+    let busy: Promise<unknown> | undefined;
+    return setInterval(() => {
+      if (busy) return;
+      const run: Promise<unknown> = import(`../functions/${name}/handler.ts`)
+        .then((module: { handler: () => Promise<unknown> }) => module.handler())
+        .catch((err: unknown) => logger.warn(`${name}: a scheduled run failed`, { error: (err as Error).name }))
+        .finally(() => {
+          busy = undefined;
+          running.delete(run);
+        });
+      busy = run;
+      running.add(run);
+    }, schedule.localEverySeconds * 1000);
+  });
+  return {
+    stop: async () => {
+      for (const timer of timers) clearInterval(timer);
+      await Promise.allSettled([...running]);
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { KeyKind } from './auth/signing-keys.js';
-import { ORDER_LIST_INDEX, POLICY_INDEX, POLICY_LIST_INDEX, type TableDefinition } from './infra/table-definitions.js';
+import { ORDER_LIST_INDEX, POLICY_INDEX, POLICY_LIST_INDEX, RETRY_INDEX, type TableDefinition } from './infra/table-definitions.js';
 
 /**
  * The function catalogue: every Lambda function of the service, the routes it serves and what it
@@ -28,9 +28,12 @@ export interface FunctionDefinition {
   /**
    * A consumer of a table's stream (no route): deployed, an event source mapping with a tumbling
    * window (so that each batch names its shard), retries and a dead-letter queue; locally, the
-   * stream pump of scripts/local-streams.ts. `entity`: the records it is given (INSERTs of it).
+   * stream pump of scripts/local-streams.ts. `entities`: the records it is given; `inserts`: only
+   * their INSERTs (else every change).
    */
-  stream?: { table: TableDefinition['id']; entity: string };
+  stream?: { table: TableDefinition['id']; entities: readonly string[]; inserts: boolean };
+  /** Run on a schedule (no route): deployed an EventBridge rule; npm start an interval. */
+  schedule?: { deployedEverySeconds: number; localEverySeconds: number };
 }
 
 /**
@@ -84,7 +87,7 @@ export const FUNCTIONS = {
   'metrics-aggregate': {
     routes: [],
     tables: { metrics: ['GetItem', 'UpdateItem'] },
-    stream: { table: 'metrics', entity: 'checkout' },
+    stream: { table: 'metrics', entities: ['checkout'], inserts: true },
   },
   'metrics-conversion': {
     routes: [{ method: 'GET', path: '/api/v2/metrics/conversion', auth: 'access-token' }],
@@ -131,6 +134,20 @@ export const FUNCTIONS = {
     ],
     tables: { main: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   },
+  // The main table's stream → webhook deliveries: Query/GetItem read endpoints, orders' numbers and
+  // kept events; BatchWriteItem keeps the deliveries, UpdateItem the event and each attempt.
+  'webhooks-dispatch': {
+    routes: [],
+    tables: { main: ['Query', 'GetItem', 'BatchWriteItem', 'PutItem', 'UpdateItem'] },
+    stream: { table: 'main', entities: ['order', 'item'], inserts: false },
+  },
+  // The retry sweep: due deliveries from the retry index, then as the dispatcher.
+  'webhooks-retry': {
+    routes: [],
+    tables: { main: ['Query', 'GetItem', 'UpdateItem'] },
+    indexes: { main: [RETRY_INDEX] },
+    schedule: { deployedEverySeconds: 60, localEverySeconds: 1 },
+  },
 } as const satisfies Record<string, FunctionDefinition>;
 
 export type FunctionName = keyof typeof FUNCTIONS;
@@ -139,6 +156,10 @@ export type RoutedFunctionName = { [K in FunctionName]: (typeof FUNCTIONS)[K]['r
 /** The stream consumers. */
 export type StreamFunctionName = { [K in FunctionName]: (typeof FUNCTIONS)[K] extends { stream: object } ? K : never }[FunctionName];
 export const streamFunctions = functionNamesWithStream();
+/** The scheduled functions. */
+export const scheduledFunctions = (Object.entries(FUNCTIONS) as [FunctionName, FunctionDefinition][]).flatMap(([name, definition]) =>
+  definition.schedule ? [{ name, schedule: definition.schedule }] : [],
+);
 function functionNamesWithStream(): { name: StreamFunctionName; stream: NonNullable<FunctionDefinition['stream']> }[] {
   return Object.entries(FUNCTIONS as Record<FunctionName, FunctionDefinition>).flatMap(([name, definition]) =>
     definition.stream ? [{ name: name as StreamFunctionName, stream: definition.stream }] : [],

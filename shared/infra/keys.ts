@@ -89,3 +89,13 @@ export const DAY_PREFIX = 'DAY#';
 /** A client's webhook endpoints, one partition (at most 16), and its count of them. */
 export const webhookEndpointKey = (clientId: string, id: string): Key => ({ PK: `CLIENT#${clientId}#WEBHOOKS`, SK: `ENDPOINT#${id}` });
 export const webhookCountKey = (clientId: string): Key => ({ PK: `CLIENT#${clientId}#WEBHOOKS`, SK: 'COUNT' });
+
+/** A webhook event and its deliveries (one record per endpoint): one partition per event. */
+export const webhookEventKey = (clientId: string, eventId: string): Key => ({ PK: `CLIENT#${clientId}#EVENT#${eventId}`, SK: 'EVENT' });
+export const webhookDeliveryKey = (clientId: string, eventId: string, endpointId: string): Key => ({
+  PK: `CLIENT#${clientId}#EVENT#${eventId}`,
+  SK: `DELIVERY#${endpointId}`,
+});
+/** The retry index's shards: a due delivery is in one of RETRY_SHARDS partitions (hash of its event id). */
+export const RETRY_SHARDS = 16;
+export const retryKey = (eventId: string): string => `RETRY#${String(listShard(eventId) % RETRY_SHARDS).padStart(2, '0')}`;

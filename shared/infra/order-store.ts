@@ -209,6 +209,7 @@ function strip<T>(record: Record<string, unknown>): T {
     list_sort: _listSort,
     plist_key: _plistKey,
     plist_sort: _plistSort,
+    canceled_at: _canceledAt,
     ...rest
   } = record;
   return rest as T;
@@ -348,7 +349,8 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
             Update: {
               TableName: this.tableName,
               Key: orderKey(before.client_id, before.service_order_id),
-              UpdateExpression: 'SET updated = :updated, version = :next',
+              // canceled_at: the first time the whole order was canceled or voided (the order.canceled webhook).
+              UpdateExpression: 'SET updated = :updated, version = :next, canceled_at = if_not_exists(canceled_at, :updated)',
               ConditionExpression: 'version = :read',
               ExpressionAttributeValues: { ':updated': after.updated, ':next': after.version, ':read': before.version },
             },

@@ -1,5 +1,8 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { streamPosition, type StreamedCheckout } from '../domain/conversion.js';
+import type { RecordChange } from '../domain/webhook-events.js';
 
 /**
  * What Lambda passes a DynamoDB stream consumer whose event source mapping has a tumbling window
@@ -35,4 +38,23 @@ export function streamedCheckouts(records: readonly DynamoDBRecord[]): StreamedC
     checkouts.push({ client_id: clientId, day, opt_in: optIn, position: streamPosition(sequence) });
   }
   return checkouts;
+}
+
+/** The changes of a batch of main-table records, unmarshalled, in stream order. */
+export function recordChanges(records: readonly DynamoDBRecord[]): RecordChange[] {
+  return records.flatMap((record) => {
+    const kind = record.eventName;
+    if (kind !== 'INSERT' && kind !== 'MODIFY' && kind !== 'REMOVE') return [];
+    const image = (attributes: unknown) => (attributes ? unmarshall(attributes as Record<string, AttributeValue>) : undefined);
+    const seconds = record.dynamodb?.ApproximateCreationDateTime;
+    return [
+      {
+        changeId: record.eventID ?? `${record.dynamodb?.SequenceNumber ?? ''}`,
+        kind,
+        at: new Date(seconds ? seconds * 1000 : Date.now()).toISOString(),
+        before: image(record.dynamodb?.OldImage),
+        after: image(record.dynamodb?.NewImage),
+      },
+    ];
+  });
 }

@@ -34,7 +34,14 @@ async function createTable(client: DynamoDBClient, definition: TableDefinition, 
           { AttributeName: definition.partitionKey, KeyType: 'HASH' },
           { AttributeName: definition.sortKey, KeyType: 'RANGE' },
         ],
-        ...(definition.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' as const } } : {}),
+        ...(definition.stream
+          ? {
+              StreamSpecification: {
+                StreamEnabled: true,
+                StreamViewType: definition.stream === 'new-image' ? ('NEW_IMAGE' as const) : ('NEW_AND_OLD_IMAGES' as const),
+              },
+            }
+          : {}),
         ...(definition.globalIndexes?.length
           ? {
               GlobalSecondaryIndexes: definition.globalIndexes.map((index) => ({

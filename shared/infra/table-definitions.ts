@@ -15,8 +15,8 @@ export interface TableDefinition {
   timeToLiveAttribute?: string;
   /** Global secondary indexes; only records that carry the index's partition key are in one. */
   globalIndexes?: readonly { name: string; partitionKey: string; sortKey?: string; projection: 'keys-only' | 'all' }[];
-  /** A DynamoDB stream of new images, read by the table's stream consumers (FUNCTIONS[…].stream). */
-  stream?: 'new-image';
+  /** A DynamoDB stream, read by the table's stream consumers (FUNCTIONS[…].stream). */
+  stream?: 'new-image' | 'new-and-old-images';
 }
 
 /** Main-table index from a policy to its item: `policy_key` = CLIENT#<client_id>#POLICY#<policy_number>. */
@@ -36,12 +36,18 @@ export const ORDER_LIST_INDEX = 'orders-by-client';
  */
 export const POLICY_LIST_INDEX = 'policies-by-client';
 
+/** Main-table index of webhook deliveries waiting for a retry: `retry_key` = RETRY#<nn> (16 shards), `retry_at` = when it is due. */
+export const RETRY_INDEX = 'webhook-retries';
+
 const mainTable: TableDefinition = {
   id: 'main',
   partitionKey: 'PK',
   sortKey: 'SK',
   timeToLiveAttribute: 'expires_at',
+  // The stream carries every change of an order (old and new images) to the webhook dispatcher.
+  stream: 'new-and-old-images',
   globalIndexes: [
+    { name: RETRY_INDEX, partitionKey: 'retry_key', sortKey: 'retry_at', projection: 'all' },
     { name: POLICY_INDEX, partitionKey: 'policy_key', projection: 'keys-only' },
     { name: ORDER_LIST_INDEX, partitionKey: 'list_key', sortKey: 'list_sort', projection: 'all' },
     { name: POLICY_LIST_INDEX, partitionKey: 'plist_key', sortKey: 'plist_sort', projection: 'all' },

@@ -6,7 +6,7 @@ import { storedRecord, webhookCountKey, webhookEndpointKey } from './keys.js';
 import { cancellationCodes, cancellationError, retryOnConflict } from './transactions.js';
 
 const strip = (record: Record<string, unknown>): WebhookEndpoint => {
-  const { PK: _pk, SK: _sk, entity: _entity, ...endpoint } = record;
+  const { PK: _pk, SK: _sk, entity: _entity, failing_since: _failing, ...endpoint } = record;
   return endpoint as unknown as WebhookEndpoint;
 };
 
@@ -99,6 +99,43 @@ export class DynamoWebhookEndpoints implements WebhookEndpointStore {
       if (!codes) throw err;
       if (codes[0] === 'ConditionalCheckFailed') return false;
       throw cancellationError(codes);
+    }
+  }
+
+  /** Notes a delivery's result on the endpoint: `failing_since` is set by the first failure and cleared by a success. */
+  async noteResult(clientId: string, id: string, ok: boolean, at: Date): Promise<string | undefined> {
+    try {
+      const { Attributes } = await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookEndpointKey(clientId, id),
+          UpdateExpression: ok ? 'REMOVE failing_since' : 'SET failing_since = if_not_exists(failing_since, :at)',
+          ConditionExpression: 'attribute_exists(PK)',
+          ...(ok ? {} : { ExpressionAttributeValues: { ':at': at.toISOString() } }),
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return typeof Attributes?.failing_since === 'string' ? Attributes.failing_since : undefined;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return undefined; // deleted meanwhile
+      throw err;
+    }
+  }
+
+  async disable(clientId: string, id: string): Promise<void> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookEndpointKey(clientId, id),
+          UpdateExpression: 'SET #status = :disabled',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':disabled': 'disabled' },
+        }),
+      );
+    } catch (err) {
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
     }
   }
 

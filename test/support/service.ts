@@ -68,10 +68,16 @@ export async function startService() {
     await (await pumps).drain();
   }
 
+  /** One run of a scheduled function (the webhook retry sweep), as EventBridge or npm start's interval runs it. */
+  async function runScheduled(name: 'webhooks-retry'): Promise<unknown> {
+    return ((await import(`../../functions/${name}/handler.ts`)) as { handler: () => Promise<unknown> }).handler();
+  }
+
   return {
     tables,
     call,
     drainStreams,
+    runScheduled,
     scanBoth,
     rowCount,
     newClient: (name = 'Test Shop', ratePpm?: number): Promise<NewClientKeys> => createClient(clients, { name, ratePpm }),

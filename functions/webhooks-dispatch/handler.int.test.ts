@@ -1,0 +1,219 @@
+import type { DynamoDBRecord } from 'aws-lambda';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dispatchChanges, type SendWebhook } from '../../shared/domain/dispatch-webhooks.js';
+import { sharedDocumentClient } from '../../shared/infra/dynamo-client.js';
+import { recordChanges } from '../../shared/infra/stream-events.js';
+import { DynamoWebhookDeliveries } from '../../shared/infra/webhook-deliveries.js';
+import { webhookDeps } from '../../shared/webhooks.js';
+import { cartItems, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
+
+/**
+ * Webhooks end to end (issue 18): a real HTTP receiver on localhost, the real handlers, DynamoDB
+ * Local's stream through the dispatcher, the retry sweep on a schedule compressed by
+ * configuration (WEBHOOK_RETRY_SCALE), signatures checked with the standardwebhooks package.
+ */
+process.env.WEBHOOK_URLS = 'local';
+process.env.WEBHOOK_RETRY_SCALE = '0.0001'; // 5 s → 0.5 ms, 5 min → 30 ms: the schedule's shape, without its wait
+
+interface Policy {
+  policy_number: string;
+  premium: string;
+  item: { reference_number: string };
+}
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+let service: Service;
+let receiver: Server;
+let receiverUrl: string;
+const received: Received[] = [];
+let answers: number[] = []; // status codes to answer, in turn; 200 once they run out
+
+beforeAll(async () => {
+  service = await startService();
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      res.statusCode = answers.shift() ?? 200;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
+});
+afterAll(async () => {
+  await service.stop();
+  await new Promise((resolve) => receiver.close(resolve));
+});
+
+async function shopWithEndpoint(events: string[]) {
+  const client = await service.newClient('Webhook Shop');
+  const endpoint = await service.call('webhook-endpoints', {
+    method: 'POST',
+    path: '/api/v2/webhook_endpoints',
+    clientId: client.client_id,
+    body: { url: receiverUrl, events },
+  });
+  expect(endpoint.status).toBe(201);
+  return { clientId: client.client_id, endpointId: endpoint.json.id as string, secret: endpoint.json.secret as string };
+}
+
+async function placeOrder(clientId: string, ...costs: string[]) {
+  const res = await service.call('orders-create', {
+    method: 'POST',
+    path: '/api/v2/orders',
+    clientId,
+    body: {
+      order_number: uniqueOrderNumber('hook'),
+      currency: 'USD',
+      items: cartItems(...costs),
+      customer: { first_name: 'Philippa', last_name: 'Hookworth', email: 'philippa@example.org' },
+    },
+  });
+  expect(res.status).toBe(201);
+  return res.json as { service_order_id: string; order_number: string; policies: Policy[] };
+}
+
+const downgrade = (clientId: string, orderId: string) =>
+  service.call('orders-change', {
+    method: 'PATCH',
+    path: `/api/v2/orders/${orderId}`,
+    pathParameters: { id: orderId },
+    clientId,
+    body: { items: [{ name: 'Cheaper seat', old_reference_number: 'seat-1', reference_number: 'seat-1b', cost: '50.00' }] },
+  });
+
+const verifies = (secret: string, delivery: Received) => {
+  try {
+    new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('a downgrade', () => {
+  it('is delivered once as policy.downgraded, signed, with the negative premium difference and no personal data', async () => {
+    const { clientId, secret } = await shopWithEndpoint(['policy.downgraded']);
+    const order = await placeOrder(clientId, '100.00', '40.00');
+    await service.drainStreams();
+    received.length = 0;
+
+    const changed = await downgrade(clientId, order.service_order_id);
+    expect(changed.status).toBe(200);
+    await service.drainStreams();
+
+    expect(received).toHaveLength(1);
+    const [delivery] = received;
+    expect(verifies(secret, delivery!)).toBe(true);
+    const body = JSON.parse(delivery!.body) as { id: string; type: string; data: Record<string, any> };
+    expect(body.type).toBe('policy.downgraded');
+    expect(delivery!.headers['webhook-id']).toBe(body.id);
+    const newPolicy = (changed.json.policies as Policy[]).find((policy) => policy.item.reference_number === 'seat-1b')!;
+    const oldPolicy = order.policies.find((policy) => policy.item.reference_number === 'seat-1')!;
+    expect(body.data).toEqual({
+      order_number: order.order_number,
+      service_order_id: order.service_order_id,
+      policy: { policy_number: newPolicy.policy_number, status: 'Issued', premium: newPolicy.premium },
+      replaces: { policy_number: oldPolicy.policy_number, premium: oldPolicy.premium },
+      premium_delta: (Number(newPolicy.premium) - Number(oldPolicy.premium)).toFixed(2),
+    });
+    expect(Number(body.data.premium_delta)).toBeLessThan(0);
+    expect(delivery!.body).not.toMatch(/Philippa|Hookworth|philippa@/);
+
+    await service.drainStreams(); // the stream again: nothing new is sent
+    expect(received).toHaveLength(1);
+  });
+});
+
+describe('a receiver that fails', () => {
+  it('answering 500 twice then 200 gets three attempts, all logged, one success, one webhook-id', async () => {
+    const { clientId } = await shopWithEndpoint(['policy.downgraded']);
+    const order = await placeOrder(clientId, '100.00');
+    await service.drainStreams();
+    received.length = 0;
+    answers = [500, 500];
+
+    await downgrade(clientId, order.service_order_id);
+    await service.drainStreams();
+    expect(received).toHaveLength(1);
+    for (let sweep = 0; sweep < 50 && received.length < 3; sweep++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await service.runScheduled('webhooks-retry');
+    }
+    expect(received).toHaveLength(3);
+    expect(new Set(received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+
+    const eventId = received[0]!.headers['webhook-id'] as string;
+    const kept = await new DynamoWebhookDeliveries(sharedDocumentClient(), service.tables.main).event(clientId, eventId);
+    expect(kept!.deliveries).toHaveLength(1);
+    expect(kept!.deliveries[0]!.status).toBe('delivered');
+    expect(kept!.deliveries[0]!.attempts.map((a) => a.status_code)).toEqual([500, 500, 200]);
+    await service.runScheduled('webhooks-retry');
+    expect(received).toHaveLength(3); // delivered: never sent again
+  });
+
+  it('answering 410 disables the endpoint: nothing more is sent to it', async () => {
+    const { clientId, endpointId } = await shopWithEndpoint(['policy.downgraded', 'order.created']);
+    received.length = 0;
+    answers = [410];
+    await placeOrder(clientId, '30.00');
+    await service.drainStreams();
+    expect(received.map((r) => (JSON.parse(r.body) as { type: string }).type)).toEqual(['order.created']);
+    const endpoint = await service.call('webhook-endpoints', { method: 'GET', path: `/api/v2/webhook_endpoints/${endpointId}`, clientId });
+    expect(endpoint.json.status).toBe('disabled');
+    await placeOrder(clientId, '31.00');
+    await service.drainStreams();
+    await service.runScheduled('webhooks-retry');
+    expect(received).toHaveLength(1);
+  });
+});
+
+describe('a dispatcher that dies mid-batch', () => {
+  it('loses no event when its send throws, and sends again only with the same webhook-id', async () => {
+    const { clientId } = await shopWithEndpoint(['order.created']);
+    // Three orders in one batch of changes, read straight from the table's stream records.
+    const records: DynamoDBRecord[] = [];
+    const capture = await import('../../scripts/local-streams.js');
+    const pump = await capture.startStreamPump({
+      dynamo: (await import('../../scripts/local-stack.js')).localClient(service.tables.endpoint),
+      endpoint: service.tables.endpoint,
+      tableName: service.tables.main,
+      handler: async (event) => {
+        records.push(...event.Records);
+        return Promise.resolve();
+      },
+    });
+    await pump.drain(); // everything so far: not this test's
+    records.length = 0;
+    const orders = [await placeOrder(clientId, '10.00'), await placeOrder(clientId, '11.00'), await placeOrder(clientId, '12.00')];
+    await pump.drain();
+    await pump.stop();
+    const changes = recordChanges(records);
+
+    received.length = 0;
+    const deps = webhookDeps();
+    let sent = 0;
+    const crashing: SendWebhook = async (url, headers, body) => {
+      if (++sent === 2) throw new Error('the dispatcher dies here');
+      return deps.send(url, headers, body);
+    };
+    await expect(dispatchChanges({ ...deps, send: crashing }, changes)).rejects.toThrow('dies here');
+    await dispatchChanges(deps, changes); // Lambda gives the batch again
+    await dispatchChanges(deps, changes); // and once more
+
+    const byOrder = new Map<string, Set<string>>();
+    for (const delivery of received) {
+      const body = JSON.parse(delivery.body) as { id: string; data: { service_order_id: string } };
+      expect(delivery.headers['webhook-id']).toBe(body.id);
+      byOrder.set(body.data.service_order_id, (byOrder.get(body.data.service_order_id) ?? new Set()).add(body.id));
+    }
+    expect([...byOrder.keys()].sort()).toEqual(orders.map((o) => o.service_order_id).sort()); // none lost
+    expect([...byOrder.values()].every((ids) => ids.size === 1)).toBe(true); // a repeat is the same event
+  });
+});

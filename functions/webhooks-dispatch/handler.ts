@@ -1,0 +1,17 @@
+import { dispatchChanges } from '../../shared/domain/dispatch-webhooks.js';
+import { recordChanges, type StreamWindowEvent, type StreamWindowResponse } from '../../shared/infra/stream-events.js';
+import { webhookDeps } from '../../shared/webhooks.js';
+
+const deps = webhookDeps();
+
+/**
+ * The main table's stream → webhooks. Each batch's changes of orders become events (order.created,
+ * policy.*, order.canceled), recorded with a delivery per subscribed endpoint and sent at once;
+ * a failed delivery waits for the retry sweep (functions/webhooks-retry). A throw makes Lambda
+ * (or npm start's pump) give the batch again: what was recorded is found, nothing is lost, and a
+ * delivery sent twice carries the same webhook-id.
+ */
+export const handler = async (event: StreamWindowEvent): Promise<StreamWindowResponse> => {
+  await dispatchChanges(deps, recordChanges(event.Records));
+  return { state: {} };
+};

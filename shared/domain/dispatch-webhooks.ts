@@ -1,0 +1,143 @@
+import type { Clock } from './ports.js';
+import { signingSecrets, type WebhookEndpoint } from './webhook-endpoints.js';
+import { DISABLE_AFTER_FAILING_MS, eventBody, eventOf, nextAttemptAt, type RecordChange, type WebhookEvent } from './webhook-events.js';
+import { checkWebhookUrl, type ResolveHost, type WebhookUrlPolicy } from './webhook-url.js';
+
+/**
+ * Delivering webhooks: each event to every enabled endpoint of its client that subscribes to its
+ * type, signed the Standard Webhooks way, at least once. A delivery that fails is retried on
+ * api.md's schedule (nextAttemptAt) by the retry sweep; 410 disables the endpoint at once, five
+ * days of failures too. Every attempt is kept on the delivery (the delivery log).
+ */
+export interface Attempt {
+  at: string;
+  endpoint_id: string;
+  status_code?: number;
+  error?: string;
+  duration_ms: number;
+}
+
+export interface Delivery {
+  client_id: string;
+  event_id: string;
+  endpoint_id: string;
+  url: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: Attempt[];
+  /** When the next attempt is due (pending only). */
+  next_at?: string;
+}
+
+export interface DeliveryStore {
+  /** Keeps the event and a pending delivery per endpoint, once: a repeat (the stream again) finds those kept. */
+  record(event: WebhookEvent, endpoints: readonly Pick<WebhookEndpoint, 'id' | 'url'>[]): Promise<Delivery[]>;
+  /** Adds an attempt and moves the delivery, only if it has not moved since it was read; false otherwise. */
+  recordAttempt(delivery: Delivery, attempt: Attempt, next: Pick<Delivery, 'status' | 'next_at'>): Promise<boolean>;
+  /** Pending deliveries due by `now`, oldest first. */
+  due(now: Date, limit: number): Promise<Delivery[]>;
+  /** Takes a due delivery for one attempt (moves its due time to `until`, so no other sweep takes it meanwhile); false if another did. */
+  claim(delivery: Delivery, until: Date): Promise<boolean>;
+  event(clientId: string, eventId: string): Promise<{ event: WebhookEvent; deliveries: Delivery[] } | undefined>;
+}
+
+export interface EndpointDirectory {
+  list(clientId: string): Promise<WebhookEndpoint[]>;
+  get(clientId: string, id: string): Promise<WebhookEndpoint | undefined>;
+  /** Notes a failed (or a successful) delivery; returns when the endpoint has been failing since, if it is. */
+  noteResult(clientId: string, id: string, ok: boolean, at: Date): Promise<string | undefined>;
+  disable(clientId: string, id: string): Promise<void>;
+}
+
+export interface SendResult {
+  status_code?: number;
+  error?: string;
+  duration_ms: number;
+}
+export type SendWebhook = (url: string, headers: Record<string, string>, body: string) => Promise<SendResult>;
+
+export interface DispatchDeps {
+  deliveries: DeliveryStore;
+  endpoints: EndpointDirectory;
+  /** The order number of an order (events of orders carry it; items do not hold it). */
+  orderNumber: (clientId: string, orderId: string) => Promise<string | undefined>;
+  send: SendWebhook;
+  sign: (secrets: readonly string[], id: string, at: Date, body: string) => Record<string, string>;
+  eventId: (changeId: string) => string;
+  clock: Clock;
+  random: () => number;
+  urlPolicy: WebhookUrlPolicy;
+  resolve: ResolveHost;
+  /** Multiplies the retry schedule (1 deployed; tests and npm start may compress it). */
+  retryScale: number;
+}
+
+/** The stream consumer: the events a batch of changes announces, each recorded and sent once, in order. */
+export async function dispatchChanges(deps: DispatchDeps, changes: readonly RecordChange[]): Promise<void> {
+  const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
+  for (const change of changes) {
+    const found = eventOf(change, deps.eventId);
+    if (!found) continue;
+    if (!endpointsOf.has(found.client_id)) endpointsOf.set(found.client_id, deps.endpoints.list(found.client_id));
+    const endpoints = (await endpointsOf.get(found.client_id)!).filter((e) => e.status === 'enabled' && e.events.includes(found.type));
+    if (endpoints.length === 0) continue; // nobody listens: nothing to deliver or keep
+    const orderNumber = await deps.orderNumber(found.client_id, found.order_id);
+    const event: WebhookEvent = { ...found, data: { ...(orderNumber ? { order_number: orderNumber } : {}), ...found.data } };
+    const deliveries = await deps.deliveries.record(event, endpoints);
+    for (const delivery of deliveries) {
+      if (delivery.status === 'pending' && delivery.attempts.length === 0) await attemptDelivery(deps, event, delivery);
+    }
+  }
+}
+
+/** The retry sweep: every pending delivery that is due gets its next attempt (at most `limit` a sweep). */
+export async function retryDue(deps: DispatchDeps, limit = 100): Promise<number> {
+  const now = deps.clock.now();
+  let attempted = 0;
+  for (const delivery of await deps.deliveries.due(now, limit)) {
+    // A claim for a minute: an attempt takes at most 10 s; a sweep that dies leaves it due again after that.
+    if (!(await deps.deliveries.claim(delivery, new Date(now.getTime() + 60_000)))) continue;
+    const kept = await deps.deliveries.event(delivery.client_id, delivery.event_id);
+    if (!kept) continue;
+    await attemptDelivery(deps, kept.event, delivery);
+    attempted++;
+  }
+  return attempted;
+}
+
+/** Sends the event to the delivery's endpoint again now, whatever its state (POST /events/{id}/redeliver). */
+export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, delivery: Delivery): Promise<Delivery> {
+  const endpoint = await deps.endpoints.get(delivery.client_id, delivery.endpoint_id);
+  const started = deps.clock.now();
+  let result: SendResult;
+  if (!endpoint) result = { error: 'endpoint_deleted', duration_ms: 0 };
+  else if (endpoint.status !== 'enabled') result = { error: 'endpoint_disabled', duration_ms: 0 };
+  else {
+    // The URL rules again, at each delivery: a name may point elsewhere since it was registered.
+    const verdict = await checkWebhookUrl(endpoint.url, deps.urlPolicy, deps.resolve);
+    if (!verdict.ok) result = { error: 'url_refused', duration_ms: 0 };
+    else {
+      const body = eventBody(event);
+      result = await deps.send(verdict.url, deps.sign(signingSecrets(endpoint, started), event.id, started, body), body);
+    }
+  }
+  const ok = result.status_code !== undefined && result.status_code >= 200 && result.status_code < 300;
+  const attempt: Attempt = { at: started.toISOString(), endpoint_id: delivery.endpoint_id, ...result };
+  const attempts = delivery.attempts.length + 1;
+  let next: Pick<Delivery, 'status' | 'next_at'>;
+  if (ok) next = { status: 'delivered' };
+  else if (!endpoint || endpoint.status !== 'enabled' || result.status_code === 410) next = { status: 'failed' };
+  else {
+    const at = nextAttemptAt(attempts, started, deps.random, deps.retryScale);
+    next = at ? { status: 'pending', next_at: at.toISOString() } : { status: 'failed' };
+  }
+  await deps.deliveries.recordAttempt(delivery, attempt, next);
+  if (endpoint && endpoint.status === 'enabled') {
+    if (result.status_code === 410) await deps.endpoints.disable(delivery.client_id, delivery.endpoint_id);
+    else {
+      const failingSince = await deps.endpoints.noteResult(delivery.client_id, delivery.endpoint_id, ok, started);
+      if (failingSince && started.getTime() - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS)
+        await deps.endpoints.disable(delivery.client_id, delivery.endpoint_id);
+    }
+  }
+  return { ...delivery, ...next, attempts: [...delivery.attempts, attempt] };
+}

@@ -1,0 +1,114 @@
+import { formatCents, type Cents } from './money.js';
+import type { OrderItem, Policy } from './order.js';
+import type { EventType } from './webhook-endpoints.js';
+
+/**
+ * The webhooks a change announces, derived from the change's own records as the table's stream
+ * carries them (their images before and after): the outbox is the change itself, so there is no
+ * change without its event and no event without its change, and the write paths write nothing
+ * more. An event's id is derived from the stream record's id, so a record delivered again gives
+ * the same event (and the same `webhook-id`). `data` holds ids, statuses and amounts: never a
+ * customer's personal data.
+ */
+export interface WebhookEvent {
+  id: string;
+  type: EventType;
+  created: string;
+  client_id: string;
+  /** The order the event is about (events of one order are delivered in order). */
+  order_id: string;
+  data: Record<string, unknown>;
+}
+
+/** A changed record of the main table, as the stream gives it (unmarshalled). */
+export interface RecordChange {
+  /** The stream record's id: unique per change, the same when the stream delivers it again. */
+  changeId: string;
+  kind: 'INSERT' | 'MODIFY' | 'REMOVE';
+  at: string;
+  before?: Record<string, unknown>;
+  after?: Record<string, unknown>;
+}
+
+/** Where a record sits: `CLIENT#<client>#ORDER#<order>`. */
+function orderOf(record: Record<string, unknown>): { client_id: string; order_id: string } | undefined {
+  const match = /^CLIENT#([^#]+)#ORDER#([^#]+)$/.exec(typeof record.PK === 'string' ? record.PK : '');
+  return match ? { client_id: match[1]!, order_id: match[2]! } : undefined;
+}
+
+const policyView = (policy: Policy, withRefund = false) => ({
+  policy_number: policy.policy_number,
+  status: policy.status,
+  premium: formatCents(policy.premium),
+  ...(withRefund && policy.refund_due !== undefined ? { refund_due: formatCents(policy.refund_due) } : {}),
+});
+
+const CHANGE_EVENT = { upgrade: 'policy.upgraded', downgrade: 'policy.downgraded', exchange: 'policy.exchanged' } as const;
+
+/**
+ * The event one changed record announces, if any, without its order number (the dispatcher adds
+ * it from the order's header: items do not carry it). `eventId` turns the change's id into the
+ * event's.
+ */
+export function eventOf(
+  change: RecordChange,
+  eventId: (changeId: string) => string,
+): (Omit<WebhookEvent, 'data'> & { data: Record<string, unknown> }) | undefined {
+  const record = change.after ?? change.before;
+  if (!record) return undefined;
+  const where = orderOf(record);
+  if (!where) return undefined;
+  const base = { id: eventId(change.changeId), created: change.at, ...where };
+  const data = (rest: Record<string, unknown>) => ({ service_order_id: where.order_id, ...rest });
+
+  if (record.entity === 'order') {
+    if (change.kind === 'INSERT') {
+      return {
+        ...base,
+        type: 'order.created',
+        data: data({ currency: change.after!.currency, subtotal: formatCents(change.after!.subtotal as Cents) }),
+      };
+    }
+    if (change.kind === 'MODIFY' && change.after?.canceled_at && !change.before?.canceled_at) return { ...base, type: 'order.canceled', data: data({}) };
+    return undefined;
+  }
+  if (record.entity !== 'item') return undefined;
+  const after = change.after as unknown as OrderItem | undefined;
+  const before = change.before as unknown as OrderItem | undefined;
+  if (change.kind === 'INSERT' && after?.policy.change_type) {
+    const { policy } = after;
+    const delta = policy.premium_delta ?? 0;
+    return {
+      ...base,
+      type: CHANGE_EVENT[policy.change_type!],
+      data: data({
+        policy: policyView(policy),
+        ...(policy.replaces ? { replaces: { policy_number: policy.replaces, premium: formatCents(policy.premium - delta) } } : {}),
+        premium_delta: formatCents(delta),
+      }),
+    };
+  }
+  if (change.kind === 'MODIFY' && before?.policy.status === 'Issued' && after && (after.policy.status === 'Canceled' || after.policy.status === 'Void')) {
+    return { ...base, type: after.policy.status === 'Canceled' ? 'policy.canceled' : 'policy.voided', data: data({ policy: policyView(after.policy, true) }) };
+  }
+  return undefined;
+}
+
+/** The body a receiver gets: `{id, type, created, data}` (data with the order number first). */
+export const eventBody = (event: WebhookEvent): string => JSON.stringify({ id: event.id, type: event.type, created: event.created, data: event.data });
+
+/** Retries after a failed attempt (api.md): about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then failed. */
+export const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000] as const;
+
+/**
+ * When the attempt after `attempts` failed ones is due, ±20 % jitter, times `scale` (tests compress
+ * the schedule by configuration, never by sleeping it); undefined when the schedule is spent.
+ */
+export function nextAttemptAt(attempts: number, from: Date, random: () => number, scale = 1): Date | undefined {
+  const wait = RETRY_SCHEDULE_MS[attempts - 1];
+  if (wait === undefined) return undefined;
+  return new Date(from.getTime() + Math.round(wait * scale * (0.8 + 0.4 * random())));
+}
+
+/** Five days of failures disable an endpoint (api.md). */
+export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;

@@ -1,0 +1,173 @@
+import {
+  BatchWriteCommand,
+  type BatchWriteCommandInput,
+  type BatchWriteCommandOutput,
+  GetCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { Attempt, Delivery, DeliveryStore } from '../domain/dispatch-webhooks.js';
+import type { WebhookEndpoint } from '../domain/webhook-endpoints.js';
+import type { WebhookEvent } from '../domain/webhook-events.js';
+import { orderKey, RETRY_SHARDS, retryKey, storedRecord, webhookDeliveryKey, webhookEventKey } from './keys.js';
+import { queryAll } from './query-all.js';
+import { RETRY_INDEX } from './table-definitions.js';
+
+type WriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>[string];
+
+/** Events and deliveries are kept 30 days (the delivery log), then DynamoDB's TTL removes them. */
+const KEEP_SECONDS = 30 * 24 * 60 * 60;
+
+const stripKeys = <T>(record: Record<string, unknown>): T => {
+  const { PK: _pk, SK: _sk, entity: _entity, retry_key: _rk, retry_at: _ra, expires_at: _ex, ...rest } = record;
+  return rest as T;
+};
+
+/**
+ * An event is one partition (`CLIENT#<client>#EVENT#<id>`): the event (`EVENT`) and a delivery per
+ * endpoint (`DELIVERY#<endpoint>`) with its attempts. A pending delivery carries `retry_key` /
+ * `retry_at`, which put it in the sparse `webhook-retries` index (16 shards) until it is delivered
+ * or failed; the retry sweep reads that index.
+ */
+export class DynamoWebhookDeliveries implements DeliveryStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async record(event: WebhookEvent, endpoints: readonly Pick<WebhookEndpoint, 'id' | 'url'>[]): Promise<Delivery[]> {
+    const kept = await this.event(event.client_id, event.id);
+    if (kept) return kept.deliveries; // the stream gave this change again: carry on with what was kept
+    const expires = Math.floor(Date.parse(event.created) / 1000) + KEEP_SECONDS;
+    const deliveries: Delivery[] = endpoints.map((endpoint) => ({
+      client_id: event.client_id,
+      event_id: event.id,
+      endpoint_id: endpoint.id,
+      url: endpoint.url,
+      status: 'pending',
+      attempts: [],
+    }));
+    // Deliveries first, the event last: an event record means its deliveries are all there.
+    let requests: WriteRequests | undefined = deliveries.map((delivery) => ({
+      PutRequest: {
+        Item: { ...storedRecord(webhookDeliveryKey(event.client_id, event.id, delivery.endpoint_id), 'webhook_delivery', delivery), expires_at: expires },
+      },
+    }));
+    for (let attempt = 0; requests?.length; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      const answer: BatchWriteCommandOutput = await this.doc.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: requests } }));
+      requests = answer.UnprocessedItems?.[this.tableName];
+    }
+    await this.doc.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: webhookEventKey(event.client_id, event.id),
+        UpdateExpression:
+          'SET entity = :entity, id = :id, #type = :type, created = :created, client_id = :client, order_id = :order, #data = :data, expires_at = :expires',
+        ExpressionAttributeNames: { '#type': 'type', '#data': 'data' },
+        ExpressionAttributeValues: {
+          ':entity': 'webhook_event',
+          ':id': event.id,
+          ':type': event.type,
+          ':created': event.created,
+          ':client': event.client_id,
+          ':order': event.order_id,
+          ':data': event.data,
+          ':expires': expires,
+        },
+      }),
+    );
+    return deliveries;
+  }
+
+  async recordAttempt(delivery: Delivery, attempt: Attempt, next: Pick<Delivery, 'status' | 'next_at'>): Promise<boolean> {
+    const pending = next.status === 'pending' && next.next_at;
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookDeliveryKey(delivery.client_id, delivery.event_id, delivery.endpoint_id),
+          UpdateExpression: pending
+            ? 'SET attempts = list_append(attempts, :attempt), #status = :status, next_at = :next, retry_key = :retryKey, retry_at = :next'
+            : 'SET attempts = list_append(attempts, :attempt), #status = :status REMOVE next_at, retry_key, retry_at',
+          // One writer per attempt: the count of attempts it read is still the count.
+          ConditionExpression: 'size(attempts) = :count',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':attempt': [attempt],
+            ':status': next.status,
+            ':count': delivery.attempts.length,
+            ...(pending ? { ':next': next.next_at, ':retryKey': retryKey(delivery.event_id) } : {}),
+          },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+
+  async due(now: Date, limit: number): Promise<Delivery[]> {
+    const shards = Array.from({ length: RETRY_SHARDS }, (_, n) => `RETRY#${String(n).padStart(2, '0')}`);
+    const pages = await Promise.all(
+      shards.map((key) =>
+        this.doc.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            IndexName: RETRY_INDEX,
+            KeyConditionExpression: 'retry_key = :key AND retry_at <= :now',
+            ExpressionAttributeValues: { ':key': key, ':now': now.toISOString() },
+            Limit: limit,
+          }),
+        ),
+      ),
+    );
+    return pages
+      .flatMap((page) => page.Items ?? [])
+      .sort((a, b) => String(a.retry_at).localeCompare(String(b.retry_at)))
+      .slice(0, limit)
+      .map((item) => ({ ...stripKeys<Delivery>(item), next_at: String(item.retry_at) }));
+  }
+
+  async claim(delivery: Delivery, until: Date): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookDeliveryKey(delivery.client_id, delivery.event_id, delivery.endpoint_id),
+          UpdateExpression: 'SET retry_at = :until',
+          ConditionExpression: 'retry_at = :seen AND size(attempts) = :count',
+          ExpressionAttributeValues: { ':until': until.toISOString(), ':seen': delivery.next_at, ':count': delivery.attempts.length },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+
+  async event(clientId: string, eventId: string): Promise<{ event: WebhookEvent; deliveries: Delivery[] } | undefined> {
+    const records = await queryAll(this.doc, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': webhookEventKey(clientId, eventId).PK },
+      ConsistentRead: true,
+    });
+    const event = records.find((record) => record.entity === 'webhook_event');
+    if (!event) return undefined;
+    return {
+      event: stripKeys<WebhookEvent>(event),
+      deliveries: records.filter((record) => record.entity === 'webhook_delivery').map((record) => stripKeys<Delivery>(record)),
+    };
+  }
+}
+
+/** An order's number, from its header (the dispatcher's one read per order it announces). */
+export async function orderNumberOf(doc: DynamoDBDocumentClient, tableName: string, clientId: string, orderId: string): Promise<string | undefined> {
+  const { Item } = await doc.send(new GetCommand({ TableName: tableName, Key: orderKey(clientId, orderId), ProjectionExpression: 'order_number' }));
+  return typeof Item?.order_number === 'string' ? Item.order_number : undefined;
+}

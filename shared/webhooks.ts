@@ -1,0 +1,35 @@
+import { lookup } from 'node:dns/promises';
+import { createHash, randomInt } from 'node:crypto';
+import { signDelivery } from './auth/webhook-signatures.js';
+import { loadConfig } from './config.js';
+import type { DispatchDeps } from './domain/dispatch-webhooks.js';
+import { systemClock } from './domain/ports.js';
+import { sharedDocumentClient } from './infra/dynamo-client.js';
+import { DynamoWebhookDeliveries, orderNumberOf } from './infra/webhook-deliveries.js';
+import { sendWebhook } from './infra/webhook-sender.js';
+import { DynamoWebhookEndpoints } from './infra/webhook-store.js';
+
+/**
+ * What the webhook functions (the dispatcher, the retry sweep, the events routes) are made of.
+ * WEBHOOK_URLS=local (npm start) lets http://localhost receivers in; WEBHOOK_RETRY_SCALE shortens
+ * the retry schedule (tests and npm start, never deployed).
+ */
+export function webhookDeps(): DispatchDeps {
+  const config = loadConfig();
+  const doc = sharedDocumentClient();
+  const scale = Number(process.env.WEBHOOK_RETRY_SCALE ?? 1);
+  return {
+    deliveries: new DynamoWebhookDeliveries(doc, config.tableName),
+    endpoints: new DynamoWebhookEndpoints(doc, config.tableName),
+    orderNumber: (clientId, orderId) => orderNumberOf(doc, config.tableName, clientId, orderId),
+    send: sendWebhook,
+    sign: signDelivery,
+    // The stream record's id, hashed: the same change gives the same event id however often it comes.
+    eventId: (changeId) => `evt_${createHash('sha256').update(changeId).digest('base64url').slice(0, 24)}`,
+    clock: systemClock,
+    random: () => randomInt(0, 1_000_000) / 1_000_000,
+    urlPolicy: process.env.WEBHOOK_URLS === 'local' ? 'local' : 'deployed',
+    resolve: async (host) => (await lookup(host, { all: true, verbatim: true })).map((answer) => answer.address),
+    retryScale: Number.isFinite(scale) && scale > 0 ? scale : 1,
+  };
+}
