@@ -81,7 +81,11 @@ export class ApiStack extends Stack {
         new DynamoEventSource(props.tables[stream.table], {
           startingPosition: StartingPosition.TRIM_HORIZON,
           batchSize: 1000,
-          maxBatchingWindow: Duration.seconds(1),
+          // Up to 30 s of records a batch: a quiet shard still sends a batch of many records, not one
+          // per checkout (the bench's cost section prices the consumer's share at this window).
+          maxBatchingWindow: Duration.seconds(30),
+          // One batch of a shard at a time, in order: the day counts' watermark relies on it.
+          parallelizationFactor: 1,
           tumblingWindow: Duration.seconds(60),
           bisectBatchOnError: true,
           retryAttempts: -1,
@@ -90,7 +94,12 @@ export class ApiStack extends Stack {
           filters: [
             FilterCriteria.filter({
               ...(stream.inserts ? { eventName: FilterRule.isEqual('INSERT') as unknown } : {}),
-              dynamodb: { NewImage: { entity: { S: FilterRule.or(...stream.entities) as unknown } } },
+              dynamodb: {
+                NewImage: {
+                  entity: { S: FilterRule.or(...stream.entities) as unknown },
+                  ...Object.fromEntries(Object.entries(stream.also ?? {}).map(([name, value]) => [name, { S: FilterRule.isEqual(value) as unknown }])),
+                },
+              },
             }),
           ],
         }),

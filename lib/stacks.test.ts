@@ -206,9 +206,15 @@ describe('stream consumers', () => {
     api.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       StartingPosition: 'TRIM_HORIZON',
       TumblingWindowInSeconds: 60,
+      ParallelizationFactor: 1,
+      MaximumBatchingWindowInSeconds: 30,
       MaximumRetryAttempts: -1,
       BisectBatchOnFunctionError: true,
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['checkout'] } } } }) }] },
+      FilterCriteria: {
+        Filters: [
+          { Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['checkout'] }, counted_by: { S: ['stream'] } } } }) },
+        ],
+      },
       DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
       EventSourceArn: Match.objectLike({ 'Fn::ImportValue': Match.stringLikeRegexp('MetricsTable') }),
     });

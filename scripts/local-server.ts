@@ -1,3 +1,4 @@
+import './local-env.js'; // first: environment defaults before any service module is loaded
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';

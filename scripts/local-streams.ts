@@ -168,13 +168,25 @@ export async function startStreamPump(options: {
 
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  // After a failure the pump waits longer each time (up to 5 s), so a database that went away is
+  // not asked, nor reported, several times a second.
+  let failures = 0;
   const schedule = () => {
     if (stopped || !options.autoPoll) return;
-    timer = setTimeout(() => {
-      void serial(pass)
-        .catch((err: unknown) => options.onError?.(err))
-        .finally(schedule);
-    }, options.pollMs ?? 250);
+    timer = setTimeout(
+      () => {
+        void serial(pass)
+          .then(() => {
+            failures = 0;
+          })
+          .catch((err: unknown) => {
+            failures++;
+            if (failures === 1 || failures % 20 === 0) options.onError?.(err);
+          })
+          .finally(schedule);
+      },
+      Math.min(5_000, (options.pollMs ?? 250) * 2 ** Math.min(failures, 5)),
+    );
   };
   schedule();
 
@@ -213,7 +225,8 @@ export async function startStreamConsumers(
         autoPoll: options.autoPoll,
         pollMs: options.pollMs,
         // The batch stays and is given again: a count is late, never lost. No record content is logged.
-        onError: (err) => logger.warn(`${name}: a stream batch failed and will be given again`, { error: (err as Error).name }),
+        onError: (err) =>
+          logger.warn(`${name}: reading or handling the stream failed (${(err as Error).name}); retrying, nothing is skipped`, { error: (err as Error).name }),
       });
     }),
   );

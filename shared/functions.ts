@@ -31,7 +31,7 @@ export interface FunctionDefinition {
    * stream pump of scripts/local-streams.ts. `entities`: the records it is given; `inserts`: only
    * their INSERTs (else every change).
    */
-  stream?: { table: TableDefinition['id']; entities: readonly string[]; inserts: boolean };
+  stream?: { table: TableDefinition['id']; entities: readonly string[]; inserts: boolean; also?: Record<string, string> };
   /** Run on a schedule (no route): deployed an EventBridge rule; npm start an interval. */
   schedule?: { deployedEverySeconds: number; localEverySeconds: number };
 }
@@ -87,7 +87,7 @@ export const FUNCTIONS = {
   'metrics-aggregate': {
     routes: [],
     tables: { metrics: ['GetItem', 'UpdateItem'] },
-    stream: { table: 'metrics', entities: ['checkout'], inserts: true },
+    stream: { table: 'metrics', entities: ['checkout'], inserts: true, also: { counted_by: 'stream' } },
   },
   'metrics-conversion': {
     routes: [{ method: 'GET', path: '/api/v2/metrics/conversion', auth: 'access-token' }],

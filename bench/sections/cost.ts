@@ -38,7 +38,9 @@ interface PriceFile {
     lambda_full_vcpu_mb: number;
     dynamodb_round_trip_ms: Record<string, number>;
     log_event_overhead_bytes: number;
-    stream_batch_records: number;
+    stream_batching_window_seconds: number;
+    stream_checkouts_per_second_per_shard: number;
+    day_count_update_wru: number;
   };
 }
 
@@ -117,7 +119,8 @@ export async function measureCost(record: Recorder): Promise<void> {
     const authorizer = probes.authorizer;
     const authorizerCalls = operation.authorized ? design.authorizerCalls : 0;
     // A checkout's record reaches the day counts through the stream: a share of one consumer batch (one UpdateItem per batch).
-    const streamShare = operation.checkout ? 1 / assumptions.stream_batch_records : 0;
+    const batchRecords = Math.min(1000, Math.max(1, assumptions.stream_batching_window_seconds * assumptions.stream_checkouts_per_second_per_shard));
+    const streamShare = operation.checkout ? 1 / batchRecords : 0;
     const streamMs = (assumptions.dynamodb_round_trip_ms.UpdateItemCommand ?? 5) + 1;
     const parts = {
       'HTTP API': prices.http_api_per_million_requests,
@@ -126,7 +129,9 @@ export async function measureCost(record: Recorder): Promise<void> {
         durationDollars(billedMs(probe, design.memoryMb), design.memoryMb) +
         authorizerCalls * durationDollars(billedMs(authorizer, design.memoryMb), design.memoryMb) +
         streamShare * durationDollars(streamMs, design.memoryMb),
-      'DynamoDB writes': (probe.writeUnits + authorizerCalls * authorizer.writeUnits + streamShare) * prices.dynamodb_per_million_write_request_units,
+      'DynamoDB writes':
+        (probe.writeUnits + authorizerCalls * authorizer.writeUnits + streamShare * assumptions.day_count_update_wru) *
+        prices.dynamodb_per_million_write_request_units,
       'DynamoDB reads': (probe.readUnits + authorizerCalls * authorizer.readUnits) * prices.dynamodb_per_million_read_request_units,
       'CloudWatch Logs':
         logDollars(probe, design) + authorizerCalls * logDollars(authorizer, design) + (Buffer.byteLength(ACCESS_LOG_LINE) + overhead) * perGb * 1e6,

@@ -76,7 +76,7 @@ describe('day counts from the stream', () => {
       eventName: 'INSERT',
       dynamodb: {
         SequenceNumber: String(1_000_000 + sequence),
-        NewImage: { entity: { S: 'checkout' }, client_id: { S: clientId }, day: { S: day }, opt_in: { BOOL: optIn } },
+        NewImage: { entity: { S: 'checkout' }, client_id: { S: clientId }, day: { S: day }, opt_in: { BOOL: optIn }, counted_by: { S: 'stream' } },
       },
     });
     const batch = (shardId: string, records: DynamoDBRecord[]): StreamWindowEvent => ({
@@ -96,6 +96,10 @@ describe('day counts from the stream', () => {
     await Promise.all([handler(batch('shard-b', shardB)), handler(batch('shard-a', shardA.slice(15)))]);
     await handler(batch('shard-a', shardA)); // everything again
     await handler(batch('shard-a', [record(25, false), { ...record(26, true), eventName: 'MODIFY' }])); // one more; a MODIFY counts nothing
+    // A record written before the counts came from the stream (no counted_by) was counted when written: not again.
+    const older = record(27, true);
+    delete older.dynamodb!.NewImage!.counted_by;
+    await handler(batch('shard-a', [older]));
 
     const res = await service.call('metrics-conversion', {
       method: 'GET',

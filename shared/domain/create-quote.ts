@@ -2,6 +2,7 @@ import { AuthenticationError } from '../errors.js';
 import type { ClientStore } from './client.js';
 import type { Ids } from './ids.js';
 import type { Cents } from './money.js';
+import { cachedReads } from './cache.js';
 import type { Clock } from './ports.js';
 import { priceItems, type PricedQuote } from './quote.js';
 
@@ -36,37 +37,12 @@ export async function createQuote(deps: CreateQuoteDeps, publicKey: string, inpu
 
 /** How long a container prices with a client it has read: a disabled client stops being quoted within a minute, like its tokens. */
 export const QUOTE_CLIENT_CACHE_MS = 60_000;
-const QUOTE_CLIENT_CACHE_SIZE = 1_000;
 
 /**
  * The widget quotes on every checkout page, so in an on-sale one public key would be read
  * thousands of times a second — one item, a hot key. Each container keeps the clients it found
- * for QUOTE_CLIENT_CACHE_MS (at most QUOTE_CLIENT_CACHE_SIZE of them, the oldest dropped first);
- * unknown keys and failed reads are never kept, so made-up keys cannot fill it.
+ * for QUOTE_CLIENT_CACHE_MS (shared/domain/cache.ts).
  */
 export function cachedQuoteClients(store: Pick<ClientStore, 'findByPublicKey'>, clock: Clock): Pick<ClientStore, 'findByPublicKey'> {
-  type Found = Awaited<ReturnType<ClientStore['findByPublicKey']>>;
-  const found = new Map<string, { readAt: number; client: Promise<Found> }>();
-  return {
-    findByPublicKey(publicKey) {
-      const now = clock.now().getTime();
-      const entry = found.get(publicKey);
-      if (entry && now - entry.readAt < QUOTE_CLIENT_CACHE_MS) return entry.client;
-      // Concurrent misses share one read; an unknown key or a failed read is forgotten once answered.
-      const client = store.findByPublicKey(publicKey).then(
-        (answer) => {
-          if (!answer) found.delete(publicKey);
-          return answer;
-        },
-        (err: unknown) => {
-          found.delete(publicKey);
-          throw err;
-        },
-      );
-      found.delete(publicKey);
-      found.set(publicKey, { readAt: now, client });
-      if (found.size > QUOTE_CLIENT_CACHE_SIZE) found.delete(found.keys().next().value!);
-      return client;
-    },
-  };
+  return { findByPublicKey: cachedReads((publicKey) => store.findByPublicKey(publicKey), clock, QUOTE_CLIENT_CACHE_MS) };
 }

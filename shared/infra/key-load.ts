@@ -10,7 +10,7 @@ import { tableDefinitions, type TableDefinition } from './table-definitions.js';
  *
  * Write units follow DynamoDB's rules: 1 per started KB of the item, twice that inside a
  * transaction; an index takes the item's size again (its projection is ALL or, keys only, about
- * the keys). Item size is approximated as DynamoDB measures it: attribute names plus values.
+ * the keys), also doubled in a transaction, as DynamoDB Local's ConsumedCapacity reports it. Item size is approximated as DynamoDB measures it: attribute names plus values.
  */
 export interface KeyCount {
   writes: number;
@@ -82,7 +82,8 @@ export function recordKeyLoad(doc: DynamoDBDocumentClient, tables: Record<TableD
     for (const index of definition.globalIndexes ?? []) {
       const key = item[index.partitionKey];
       if (typeof key !== 'string') continue;
-      const indexUnits = writeUnits(index.projection === 'all' ? itemSize(item) : 100, false);
+      // Doubled inside a transaction too, as DynamoDB Local reports it (ConsumedCapacity per index).
+      const indexUnits = writeUnits(index.projection === 'all' ? itemSize(item) : 100, transactional);
       load.totals.indexUnits += indexUnits;
       count(`${definition.id}/${index.name}:${key}`, indexUnits);
     }

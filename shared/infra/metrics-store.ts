@@ -17,7 +17,9 @@ export function checkoutAction(tableName: string, record: CheckoutRecord) {
   return {
     Put: {
       TableName: tableName,
-      Item: storedRecord(checkoutKey(record.client_id, record.order_hash), 'checkout', record),
+      // `counted_by`: the stream counts only records written by this code; records written before
+      // the day counts moved to the stream were counted inline (and a migrated one must not count again).
+      Item: { ...storedRecord(checkoutKey(record.client_id, record.order_hash), 'checkout', record), counted_by: 'stream' },
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   };

@@ -30,7 +30,7 @@ export function streamedCheckouts(records: readonly DynamoDBRecord[]): StreamedC
   for (const record of records) {
     const image = record.dynamodb?.NewImage;
     const sequence = record.dynamodb?.SequenceNumber;
-    if (record.eventName !== 'INSERT' || !image || !sequence || image.entity?.S !== 'checkout') continue;
+    if (record.eventName !== 'INSERT' || !image || !sequence || image.entity?.S !== 'checkout' || image.counted_by?.S !== 'stream') continue;
     const clientId = image.client_id?.S;
     const day = image.day?.S;
     const optIn = image.opt_in?.BOOL;
