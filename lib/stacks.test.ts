@@ -148,6 +148,7 @@ describe('least privilege', () => {
     'webhooks-dispatch': {
       Main: ['BatchWriteItem', 'DescribeStream', 'GetItem', 'GetRecords', 'GetShardIterator', 'ListStreams', 'PutItem', 'Query', 'UpdateItem'],
     },
+    events: { Main: ['Query', 'Query', 'UpdateItem'] }, // the table and the events index
     'webhooks-retry': { Main: ['GetItem', 'Query', 'Query', 'UpdateItem'] }, // the table and the retry index
   };
 
@@ -183,7 +184,7 @@ describe('least privilege', () => {
     expect(readers('AccessTokenKeys')).toEqual(['auth-token', 'authorizer']);
     expect(readers('QuoteTokenKeys')).toEqual(['orders-create', 'quotes-create', 'quotes-decode']);
     // The order-number key hashes order numbers and seals list cursors.
-    expect(readers('OrderNumberKeys')).toEqual(['orders-create', 'orders-list', 'policies-list']);
+    expect(readers('OrderNumberKeys')).toEqual(['events', 'orders-create', 'orders-list', 'policies-list']);
     const ordersCreate = api.findResources('AWS::Lambda::Function')[functionId('orders-create')] as Resource;
     expect(JSON.stringify(ordersCreate.Properties.Environment.Variables.ORDER_NUMBER_KEYS_SECRET_ID)).toMatch(/OrderNumberKeys/);
   });

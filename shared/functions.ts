@@ -1,5 +1,5 @@
 import type { KeyKind } from './auth/signing-keys.js';
-import { ORDER_LIST_INDEX, POLICY_INDEX, POLICY_LIST_INDEX, RETRY_INDEX, type TableDefinition } from './infra/table-definitions.js';
+import { EVENT_LIST_INDEX, ORDER_LIST_INDEX, POLICY_INDEX, POLICY_LIST_INDEX, RETRY_INDEX, type TableDefinition } from './infra/table-definitions.js';
 
 /**
  * The function catalogue: every Lambda function of the service, the routes it serves and what it
@@ -133,6 +133,18 @@ export const FUNCTIONS = {
       { method: 'POST', path: '/api/v2/webhook_endpoints/{id}/rotate_secret', auth: 'access-token' },
     ],
     tables: { main: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  },
+  // The delivery log: the events index (a page), an event's partition (Query), its deliveries due
+  // again (UpdateItem) for a redelivery; the client's endpoints (Query); list cursors are sealed.
+  events: {
+    routes: [
+      { method: 'GET', path: '/api/v2/events', auth: 'access-token' },
+      { method: 'GET', path: '/api/v2/events/{id}', auth: 'access-token' },
+      { method: 'POST', path: '/api/v2/events/{id}/redeliver', auth: 'access-token' },
+    ],
+    tables: { main: ['Query', 'UpdateItem'] },
+    indexes: { main: [EVENT_LIST_INDEX] },
+    keys: ['order-number'],
   },
   // The main table's stream → webhook deliveries: Query/GetItem read endpoints, orders' numbers and
   // kept events; BatchWriteItem keeps the deliveries, UpdateItem the event and each attempt.

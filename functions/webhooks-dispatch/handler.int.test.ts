@@ -15,7 +15,7 @@ import { cartItems, startService, uniqueOrderNumber, type Service } from '../../
  * configuration (WEBHOOK_RETRY_SCALE), signatures checked with the standardwebhooks package.
  */
 process.env.WEBHOOK_URLS = 'local';
-process.env.WEBHOOK_RETRY_SCALE = '0.0001'; // 5 s → 0.5 ms, 5 min → 30 ms: the schedule's shape, without its wait
+process.env.WEBHOOK_RETRY_SCALE = '0.000001'; // the whole schedule (27.6 h) in 0.1 s: its shape, without its wait
 
 interface Policy {
   policy_number: string;
@@ -215,5 +215,58 @@ describe('a dispatcher that dies mid-batch', () => {
     }
     expect([...byOrder.keys()].sort()).toEqual(orders.map((o) => o.service_order_id).sort()); // none lost
     expect([...byOrder.values()].every((ids) => ids.size === 1)).toBe(true); // a repeat is the same event
+  });
+});
+
+describe('the delivery log', () => {
+  const events = (clientId: string, path = '', query?: Record<string, string>) =>
+    service.call('events', { method: 'GET', path: `/api/v2/events${path}`, clientId, ...(query ? { query } : {}) });
+
+  it('shows each event with its attempts, filters by type and success, and redelivers on request', async () => {
+    const { clientId, endpointId } = await shopWithEndpoint(['order.created', 'policy.downgraded']);
+    received.length = 0;
+    answers = [500, 500, 500, 500, 500, 500, 500, 500]; // the first order's event fails every attempt
+    const failing = await placeOrder(clientId, '70.00');
+    await service.drainStreams();
+    for (let sweep = 0; sweep < 200 && received.length < 8; sweep++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await service.runScheduled('webhooks-retry');
+    }
+    answers = [];
+    const fine = await placeOrder(clientId, '80.00');
+    await service.drainStreams();
+
+    const all = await events(clientId);
+    expect(all.status).toBe(200);
+    expect(all.json.data.map((e: { data: { service_order_id: string } }) => e.data.service_order_id)).toEqual([
+      fine.service_order_id,
+      failing.service_order_id,
+    ]);
+    const [ok, failed] = all.json.data as { id: string; delivery_success: boolean | null }[];
+    expect([ok!.delivery_success, failed!.delivery_success]).toEqual([true, false]);
+    expect((await events(clientId, '', { delivery_success: 'false' })).json.data.map((e: { id: string }) => e.id)).toEqual([failed!.id]);
+    expect((await events(clientId, '', { type: 'policy.downgraded' })).json.data).toEqual([]);
+    const first = await events(clientId, '', { limit: '1' });
+    const second = await events(clientId, '', { limit: '1', cursor: first.json.next_cursor });
+    expect([first.json.data[0].id, second.json.data[0].id, second.json.has_more]).toEqual([ok!.id, failed!.id, false]);
+    expect((await events(clientId, '', { limit: '1', cursor: first.json.next_cursor, type: 'order.created' })).json.error.code).toBe('invalid_cursor');
+
+    const detail = await events(clientId, `/${failed!.id}`);
+    expect(detail.json.deliveries).toEqual([{ endpoint_id: endpointId, status: 'failed', next_attempt_at: null }]);
+    expect(detail.json.attempts.map((a: { status_code: number }) => a.status_code)).toEqual(Array(8).fill(500)); // the first and 7 retries
+    expect(JSON.stringify(detail.json)).not.toMatch(/Philippa|Hookworth|philippa@/);
+
+    received.length = 0;
+    const again = await service.call('events', { method: 'POST', path: `/api/v2/events/${failed!.id}/redeliver`, clientId });
+    expect([again.status, again.json.endpoints]).toEqual([202, 1]);
+    await service.runScheduled('webhooks-retry');
+    expect(received.map((r) => r.headers['webhook-id'])).toEqual([failed!.id]);
+    const after = await events(clientId, `/${failed!.id}`);
+    expect([after.json.delivery_success, after.json.attempts.length, after.json.deliveries[0].status]).toEqual([true, 9, 'delivered']);
+
+    const stranger = await service.newClient('Stranger');
+    expect((await events(stranger.client_id, `/${failed!.id}`)).status).toBe(404);
+    expect((await service.call('events', { method: 'POST', path: `/api/v2/events/${failed!.id}/redeliver`, clientId: stranger.client_id })).status).toBe(404);
+    expect((await events(clientId, '/evt_nope')).status).toBe(404);
   });
 });

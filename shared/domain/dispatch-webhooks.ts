@@ -28,6 +28,13 @@ export interface Delivery {
   next_at?: string;
 }
 
+/** A page of the delivery log: events newest first, each with whether all its deliveries succeeded (null while none has ended). */
+export interface EventPage {
+  events: (WebhookEvent & { delivery_success: boolean | null })[];
+  /** Where the next page starts, when there is one. */
+  next?: string;
+}
+
 export interface DeliveryStore {
   /** Keeps the event and a pending delivery per endpoint, once: a repeat (the stream again) finds those kept. */
   record(event: WebhookEvent, endpoints: readonly Pick<WebhookEndpoint, 'id' | 'url'>[]): Promise<Delivery[]>;
@@ -37,7 +44,12 @@ export interface DeliveryStore {
   due(now: Date, limit: number): Promise<Delivery[]>;
   /** Takes a due delivery for one attempt (moves its due time to `until`, so no other sweep takes it meanwhile); false if another did. */
   claim(delivery: Delivery, until: Date): Promise<boolean>;
-  event(clientId: string, eventId: string): Promise<{ event: WebhookEvent; deliveries: Delivery[] } | undefined>;
+  event(clientId: string, eventId: string): Promise<{ event: WebhookEvent & { delivery_success?: boolean }; deliveries: Delivery[] } | undefined>;
+  /** Notes a delivery that ended (delivered) or an attempt that failed, for the event's delivery_success. */
+  noteOutcome(clientId: string, eventId: string, delivered: boolean): Promise<void>;
+  listEvents(clientId: string, query: { after?: string; type?: string; deliverySuccess?: boolean; limit: number }): Promise<EventPage>;
+  /** Makes the event due again now for these endpoints (a delivery each, made if missing); how many. */
+  requeue(clientId: string, eventId: string, endpoints: readonly Pick<WebhookEndpoint, 'id' | 'url'>[], now: Date): Promise<number>;
 }
 
 export interface EndpointDirectory {
@@ -130,7 +142,7 @@ export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, d
     const at = nextAttemptAt(attempts, started, deps.random, deps.retryScale);
     next = at ? { status: 'pending', next_at: at.toISOString() } : { status: 'failed' };
   }
-  await deps.deliveries.recordAttempt(delivery, attempt, next);
+  if (await deps.deliveries.recordAttempt(delivery, attempt, next)) await deps.deliveries.noteOutcome(delivery.client_id, delivery.event_id, ok);
   if (endpoint && endpoint.status === 'enabled') {
     if (result.status_code === 410) await deps.endpoints.disable(delivery.client_id, delivery.endpoint_id);
     else {
@@ -140,4 +152,16 @@ export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, d
     }
   }
   return { ...delivery, ...next, attempts: [...delivery.attempts, attempt] };
+}
+
+/** POST /events/{id}/redeliver: due again now at every enabled endpoint that subscribes to it; how many (the retry sweep sends them). */
+export async function redeliver(
+  deps: Pick<DispatchDeps, 'deliveries' | 'endpoints' | 'clock'>,
+  clientId: string,
+  eventId: string,
+): Promise<number | undefined> {
+  const kept = await deps.deliveries.event(clientId, eventId);
+  if (!kept) return undefined;
+  const endpoints = (await deps.endpoints.list(clientId)).filter((e) => e.status === 'enabled' && e.events.includes(kept.event.type));
+  return deps.deliveries.requeue(clientId, eventId, endpoints, deps.clock.now());
 }

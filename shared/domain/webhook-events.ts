@@ -58,6 +58,8 @@ export function eventOf(
   if (!record) return undefined;
   const where = orderOf(record);
   if (!where) return undefined;
+  // When the change happened, as the change itself says (to the millisecond); the stream's own time is only to the second.
+  const at = (when: unknown) => (typeof when === 'string' ? when : change.at);
   const base = { id: eventId(change.changeId), created: change.at, ...where };
   const data = (rest: Record<string, unknown>) => ({ service_order_id: where.order_id, ...rest });
 
@@ -65,11 +67,14 @@ export function eventOf(
     if (change.kind === 'INSERT') {
       return {
         ...base,
+        created: at(change.after!.created),
         type: 'order.created',
         data: data({ currency: change.after!.currency, subtotal: formatCents(change.after!.subtotal as Cents) }),
       };
     }
-    if (change.kind === 'MODIFY' && change.after?.canceled_at && !change.before?.canceled_at) return { ...base, type: 'order.canceled', data: data({}) };
+    if (change.kind === 'MODIFY' && change.after?.canceled_at && !change.before?.canceled_at) {
+      return { ...base, created: at(change.after.canceled_at), type: 'order.canceled', data: data({}) };
+    }
     return undefined;
   }
   if (record.entity !== 'item') return undefined;
@@ -80,6 +85,7 @@ export function eventOf(
     const delta = policy.premium_delta ?? 0;
     return {
       ...base,
+      created: at(policy.created),
       type: CHANGE_EVENT[policy.change_type!],
       data: data({
         policy: policyView(policy),
@@ -89,7 +95,12 @@ export function eventOf(
     };
   }
   if (change.kind === 'MODIFY' && before?.policy.status === 'Issued' && after && (after.policy.status === 'Canceled' || after.policy.status === 'Void')) {
-    return { ...base, type: after.policy.status === 'Canceled' ? 'policy.canceled' : 'policy.voided', data: data({ policy: policyView(after.policy, true) }) };
+    return {
+      ...base,
+      created: at(after.policy.history.at(-1)?.at),
+      type: after.policy.status === 'Canceled' ? 'policy.canceled' : 'policy.voided',
+      data: data({ policy: policyView(after.policy, true) }),
+    };
   }
   return undefined;
 }

@@ -245,3 +245,19 @@ export const CreateWebhookEndpointRequest = v.strictObject({
 
 /** A webhook endpoint's id from a path: anything else names no endpoint. */
 export const WEBHOOK_ENDPOINT_ID = /^we_[0-9A-Za-z]{24}$/;
+
+/** GET /events?type&delivery_success&limit&cursor. */
+export const ListEventsQuery = v.strictObject({
+  limit: listFields.limit,
+  cursor: listFields.cursor,
+  type: v.optional(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`)),
+  delivery_success: v.optional(
+    v.pipe(
+      v.picklist(['true', 'false'], 'must be true or false'),
+      v.transform((text) => text === 'true'),
+    ),
+  ),
+});
+
+/** A webhook event's id from a path: anything else names no event. */
+export const EVENT_ID = /^evt_[A-Za-z0-9_-]{24}$/;

@@ -99,3 +99,7 @@ export const webhookDeliveryKey = (clientId: string, eventId: string, endpointId
 /** The retry index's shards: a due delivery is in one of RETRY_SHARDS partitions (hash of its event id). */
 export const RETRY_SHARDS = 16;
 export const retryKey = (eventId: string): string => `RETRY#${String(listShard(eventId) % RETRY_SHARDS).padStart(2, '0')}`;
+
+/** The events index's keys of an event record: the client's events, newest first, in the shard of its order. */
+export const eventListKey = (clientId: string, shard: number): string => `CLIENT#${clientId}#EVENTS#${String(shard).padStart(2, '0')}`;
+export const eventListSort = (created: string, eventId: string): string => `${created}#${eventId}`;

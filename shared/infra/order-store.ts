@@ -17,7 +17,6 @@ import {
 import { ConflictError } from '../errors.js';
 import { receiptAction } from './idempotency-store.js';
 import {
-  LIST_SHARDS,
   orderItemKey,
   orderKey,
   orderListKey,
@@ -35,7 +34,8 @@ import {
 import { ORDER_LIST_INDEX, POLICY_INDEX, POLICY_LIST_INDEX } from './table-definitions.js';
 import { checkoutAction } from './metrics-store.js';
 import { queryAll } from './query-all.js';
-import { ShardMerge } from './shard-merge.js';
+import type { ShardMerge } from './shard-merge.js';
+import { shardedList, shardLimit, sortRange, type ListRecord } from './sharded-list.js';
 import { cancellationCodes, cancellationError, isOnlyConflict, retryOnConflict } from './transactions.js';
 
 type OrderHeader = Omit<Order, 'items'>;
@@ -77,8 +77,6 @@ const settleAction = (tableName: string, key: Key, policy: Policy) => ({
 /** What a page of orders may weigh in stored records (its JSON answer is about as large). */
 const MAX_PAGE_BYTES = 3 * 1024 * 1024;
 
-type ListRecord = Record<string, unknown>;
-
 /**
  * The first `limit` orders that pass `keep` (every order when there is none), stopping before
  * MAX_PAGE_BYTES (never before the first); `full` when more were left than the page took. Without
@@ -99,21 +97,6 @@ async function fill(records: ShardMerge<ListRecord>, limit: number, keep?: (grou
   return { page, full: false };
 }
 
-/**
- * The key condition on a list index's sort key for [createdGte, min(createdLt, after)), or
- * undefined for an empty range. A cursor position sorts just above the records of the last item
- * listed, and a time bound above none, so the upper bound is exclusive whichever it is.
- */
-function sortRange(attribute: string, query: { createdGte?: string; createdLt?: string; after?: string }) {
-  const upper = [query.createdLt, query.after].filter((bound): bound is string => bound !== undefined).sort()[0];
-  const lo = query.createdGte;
-  if (lo !== undefined && upper !== undefined && lo >= upper) return undefined;
-  if (lo !== undefined && upper !== undefined) return { condition: ` AND ${attribute} BETWEEN :lo AND :hi`, values: { ':lo': lo, ':hi': upper } };
-  if (lo !== undefined) return { condition: ` AND ${attribute} >= :lo`, values: { ':lo': lo } };
-  if (upper !== undefined) return { condition: ` AND ${attribute} < :hi`, values: { ':hi': upper } };
-  return { condition: '', values: {} };
-}
-
 /** The order (created#order_id) of an order-list record. */
 const orderOf = (record: ListRecord): string => {
   const sort = String(record.list_sort);
@@ -130,56 +113,6 @@ async function nextOrder(records: ShardMerge<ListRecord>): Promise<ListRecord[]>
   const order = orderOf(group[0]!);
   for (let record = await records.peek(); record !== undefined && orderOf(record) === order; record = await records.peek()) group.push((await records.next())!);
   return group;
-}
-
-/**
- * A shard's Query Limit: about three times the shard's share of the `need` records a page wants
- * from all shards together (at least `floor`, at most `need`), so that most shards are read once;
- * doubled each time the merge must read the shard on, up to `need` (what one unsharded Query asked for).
- */
-function shardLimit(need: number, floor: number, reads: number): number {
-  const first = Math.min(need, Math.max(floor, Math.ceil((need * 3) / LIST_SHARDS)));
-  return Math.min(first * 2 ** reads, need);
-}
-
-/**
- * Every shard of a list index as one stream, newest first: per shard, a Query page of the same
- * key condition on the sort key (and the same filter, if any), read lazily by the merge.
- */
-function shardedList(
-  doc: DynamoDBDocumentClient,
-  list: {
-    tableName: string;
-    indexName: string;
-    keyAttribute: string;
-    sortAttribute: string;
-    key: (shard: number) => string;
-    range: NonNullable<ReturnType<typeof sortRange>>;
-    filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
-    limit: (reads: number) => number;
-  },
-): ShardMerge<ListRecord> {
-  const { filter, sortAttribute } = list;
-  return new ShardMerge<ListRecord>({
-    shards: LIST_SHARDS,
-    read: async (shard, start, reads) => {
-      const answer = await doc.send(
-        new QueryCommand({
-          TableName: list.tableName,
-          IndexName: list.indexName,
-          KeyConditionExpression: `${list.keyAttribute} = :key${list.range.condition}`,
-          ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names } : {}),
-          ExpressionAttributeValues: { ':key': list.key(shard), ...list.range.values, ...filter?.values },
-          ScanIndexForward: false,
-          Limit: list.limit(reads),
-          ExclusiveStartKey: start,
-        }),
-      );
-      return { items: answer.Items ?? [], lastKey: answer.LastEvaluatedKey };
-    },
-    position: (record) => String(record[sortAttribute]),
-    keyPosition: (lastKey) => String(lastKey[sortAttribute]),
-  });
 }
 
 /** An order from its header and item records. */

@@ -36,6 +36,8 @@ export const ORDER_LIST_INDEX = 'orders-by-client';
  */
 export const POLICY_LIST_INDEX = 'policies-by-client';
 
+/** Main-table index of a client's webhook events, newest first: `elist_key` = CLIENT#<client>#EVENTS#<nn> (64 shards), `elist_sort` = <created>#<event id>. */
+export const EVENT_LIST_INDEX = 'events-by-client';
 /** Main-table index of webhook deliveries waiting for a retry: `retry_key` = RETRY#<nn> (16 shards), `retry_at` = when it is due. */
 export const RETRY_INDEX = 'webhook-retries';
 
@@ -48,6 +50,7 @@ const mainTable: TableDefinition = {
   stream: 'new-and-old-images',
   globalIndexes: [
     { name: RETRY_INDEX, partitionKey: 'retry_key', sortKey: 'retry_at', projection: 'all' },
+    { name: EVENT_LIST_INDEX, partitionKey: 'elist_key', sortKey: 'elist_sort', projection: 'all' },
     { name: POLICY_INDEX, partitionKey: 'policy_key', projection: 'keys-only' },
     { name: ORDER_LIST_INDEX, partitionKey: 'list_key', sortKey: 'list_sort', projection: 'all' },
     { name: POLICY_LIST_INDEX, partitionKey: 'plist_key', sortKey: 'plist_sort', projection: 'all' },

@@ -8,12 +8,13 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { Attempt, Delivery, DeliveryStore } from '../domain/dispatch-webhooks.js';
+import type { Attempt, Delivery, DeliveryStore, EventPage } from '../domain/dispatch-webhooks.js';
 import type { WebhookEndpoint } from '../domain/webhook-endpoints.js';
 import type { WebhookEvent } from '../domain/webhook-events.js';
-import { orderKey, RETRY_SHARDS, retryKey, storedRecord, webhookDeliveryKey, webhookEventKey } from './keys.js';
+import { eventListKey, eventListSort, listShard, orderKey, RETRY_SHARDS, retryKey, storedRecord, webhookDeliveryKey, webhookEventKey } from './keys.js';
 import { queryAll } from './query-all.js';
-import { RETRY_INDEX } from './table-definitions.js';
+import { shardedList, shardLimit, sortRange } from './sharded-list.js';
+import { EVENT_LIST_INDEX, RETRY_INDEX } from './table-definitions.js';
 
 type WriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>[string];
 
@@ -21,7 +22,7 @@ type WriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>[string]
 const KEEP_SECONDS = 30 * 24 * 60 * 60;
 
 const stripKeys = <T>(record: Record<string, unknown>): T => {
-  const { PK: _pk, SK: _sk, entity: _entity, retry_key: _rk, retry_at: _ra, expires_at: _ex, ...rest } = record;
+  const { PK: _pk, SK: _sk, entity: _entity, retry_key: _rk, retry_at: _ra, expires_at: _ex, elist_key: _lk, elist_sort: _ls, ...rest } = record;
   return rest as T;
 };
 
@@ -65,7 +66,7 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
         TableName: this.tableName,
         Key: webhookEventKey(event.client_id, event.id),
         UpdateExpression:
-          'SET entity = :entity, id = :id, #type = :type, created = :created, client_id = :client, order_id = :order, #data = :data, expires_at = :expires',
+          'SET entity = :entity, id = :id, #type = :type, created = :created, client_id = :client, order_id = :order, #data = :data, expires_at = :expires, deliveries_total = :total, elist_key = :listKey, elist_sort = :listSort',
         ExpressionAttributeNames: { '#type': 'type', '#data': 'data' },
         ExpressionAttributeValues: {
           ':entity': 'webhook_event',
@@ -76,6 +77,9 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
           ':order': event.order_id,
           ':data': event.data,
           ':expires': expires,
+          ':total': deliveries.length,
+          ':listKey': eventListKey(event.client_id, listShard(event.order_id)),
+          ':listSort': eventListSort(event.created, event.id),
         },
       }),
     );
@@ -108,6 +112,114 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
       if (err instanceof ConditionalCheckFailedException) return false;
       throw err;
     }
+  }
+
+  /**
+   * Keeps the event's delivery_success: false from its first failed attempt, true once every
+   * delivery is delivered (an event redelivered successfully turns true again).
+   */
+  async noteOutcome(clientId: string, eventId: string, delivered: boolean): Promise<void> {
+    const key = webhookEventKey(clientId, eventId);
+    if (!delivered) {
+      await this.doc.send(
+        new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: 'SET delivery_success = :no', ExpressionAttributeValues: { ':no': false } }),
+      );
+      return;
+    }
+    const { Attributes } = await this.doc.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: key,
+        UpdateExpression: 'ADD delivered_count :one',
+        ExpressionAttributeValues: { ':one': 1 },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    if (Number(Attributes?.delivered_count) >= Number(Attributes?.deliveries_total)) {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: 'SET delivery_success = :yes',
+          ExpressionAttributeValues: { ':yes': true },
+        }),
+      );
+    }
+  }
+
+  /** A page of the client's events, newest first (the events index, 64 shards merged). */
+  async listEvents(clientId: string, query: { after?: string; type?: string; deliverySuccess?: boolean; limit: number }): Promise<EventPage> {
+    const range = sortRange('elist_sort', { after: query.after })!;
+    const conditions: string[] = [];
+    const values: Record<string, unknown> = {};
+    if (query.type) {
+      conditions.push('#type = :type');
+      values[':type'] = query.type;
+    }
+    if (query.deliverySuccess !== undefined) {
+      conditions.push('delivery_success = :success');
+      values[':success'] = query.deliverySuccess;
+    }
+    const records = shardedList(this.doc, {
+      tableName: this.tableName,
+      indexName: EVENT_LIST_INDEX,
+      keyAttribute: 'elist_key',
+      sortAttribute: 'elist_sort',
+      key: (shard) => eventListKey(clientId, shard),
+      range,
+      ...(conditions.length ? { filter: { expression: conditions.join(' AND '), names: query.type ? { '#type': 'type' } : {}, values } } : {}),
+      limit: (reads) => shardLimit(query.limit + 1, 4, reads),
+    });
+    const page: Record<string, unknown>[] = [];
+    for (let record = await records.next(); record !== undefined; record = await records.next()) {
+      if (page.length === query.limit) return { events: page.map(eventView), next: String(page[page.length - 1]!.elist_sort) };
+      page.push(record);
+    }
+    return { events: page.map(eventView) };
+  }
+
+  /** Every delivery of the event due again now, and one for each endpoint given that has none (POST /events/{id}/redeliver). */
+  async requeue(clientId: string, eventId: string, endpoints: readonly Pick<WebhookEndpoint, 'id' | 'url'>[], now: Date): Promise<number> {
+    const kept = await this.event(clientId, eventId);
+    if (!kept) return 0;
+    for (const endpoint of endpoints) {
+      const existing = kept.deliveries.some((d) => d.endpoint_id === endpoint.id);
+      const due = { ':pending': 'pending', ':now': now.toISOString(), ':retryKey': retryKey(eventId) };
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookDeliveryKey(clientId, eventId, endpoint.id),
+          UpdateExpression: existing
+            ? 'SET #status = :pending, next_at = :now, retry_key = :retryKey, retry_at = :now'
+            : 'SET entity = :entity, client_id = :client, event_id = :event, endpoint_id = :endpoint, #url = :url, #status = :pending, attempts = :none, next_at = :now, retry_key = :retryKey, retry_at = :now, expires_at = :expires',
+          ExpressionAttributeNames: existing ? { '#status': 'status' } : { '#status': 'status', '#url': 'url' },
+          ExpressionAttributeValues: existing
+            ? due
+            : {
+                ...due,
+                ':entity': 'webhook_delivery',
+                ':client': clientId,
+                ':event': eventId,
+                ':endpoint': endpoint.id,
+                ':url': endpoint.url,
+                ':none': [],
+                ':expires': Math.floor(now.getTime() / 1000) + KEEP_SECONDS,
+              },
+        }),
+      );
+    }
+    if (endpoints.length > 0) {
+      // Counted afresh: every delivery due again, the event is a success only once they all are.
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookEventKey(clientId, eventId),
+          UpdateExpression: 'SET deliveries_total = :total, delivered_count = :zero REMOVE delivery_success',
+          ExpressionAttributeValues: { ':total': endpoints.length, ':zero': 0 },
+        }),
+      );
+    }
+    return endpoints.length;
   }
 
   async due(now: Date, limit: number): Promise<Delivery[]> {
@@ -165,6 +277,11 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
     };
   }
 }
+
+const eventView = (record: Record<string, unknown>) => ({
+  ...stripKeys<WebhookEvent>(record),
+  delivery_success: typeof record.delivery_success === 'boolean' ? record.delivery_success : null,
+});
 
 /** An order's number, from its header (the dispatcher's one read per order it announces). */
 export async function orderNumberOf(doc: DynamoDBDocumentClient, tableName: string, clientId: string, orderId: string): Promise<string | undefined> {
