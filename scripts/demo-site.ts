@@ -1,4 +1,5 @@
 import type { NewClientKeys } from '../shared/auth/clients.js';
+import { Webhook } from 'standardwebhooks';
 import * as v from 'valibot';
 import { AppError } from '../shared/errors.js';
 import { parseJsonBody } from '../shared/http/json-body.js';
@@ -58,6 +59,22 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
   const { port } = new URL(baseUrl);
   const ownHosts = [`localhost:${port}`, `127.0.0.1:${port}`];
 
+  // The demo receiver: an endpoint of the demo client pointing at this server, registered at start,
+  // which verifies each delivery as a merchant would (standardwebhooks) and keeps the last 20.
+  const received: { id: string; type: string; verified: boolean }[] = [];
+  const receiver = accessToken()
+    .then((bearer) =>
+      fetch(`${baseUrl}/api/v2/webhook_endpoints`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `JWT ${bearer}` },
+        body: JSON.stringify({ url: `${baseUrl}/demo/webhooks`, description: 'npm start demo receiver' }),
+      }),
+    )
+    .then(async (res) => (await res.json()) as { id: string; secret: string })
+    .catch(() => undefined);
+  const api = async (path: string, init: RequestInit = {}) =>
+    fetch(`${baseUrl}${path}`, { ...init, headers: { ...init.headers, authorization: `JWT ${await accessToken()}` } });
+
   const pages: Record<string, StaticRoute> = {
     'GET /': () => html(checkoutPage(demo.public_key)),
     'GET /dashboard': () => html(dashboardPage()),
@@ -99,11 +116,36 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
       return json(res.status, await res.json());
     },
 
+    // Recent webhook events with their attempts, and what the demo receiver got, for the dashboard.
+    'GET /demo/events': async () => {
+      await receiver;
+      const list = (await (await api('/api/v2/events?limit=10')).json()) as { data?: { id: string }[] };
+      const events = await Promise.all((list.data ?? []).map(async (event) => (await (await api(`/api/v2/events/${event.id}`)).json()) as unknown));
+      return json(200, { data: events, received: received.slice(-20).reverse() });
+    },
+
     'GET /demo/metrics': async (req) => {
       const query = new URL(req.url ?? '/', 'http://localhost').search;
       const res = await fetch(`${baseUrl}/api/v2/metrics/conversion${query}`, { headers: { authorization: `JWT ${await accessToken()}` } });
       return json(res.status, await res.json());
     },
   };
-  return Object.fromEntries(Object.entries(pages).map(([key, route]) => [key, sameOriginOnly(route, ownHosts, { post: key.startsWith('POST ') })]));
+  // The receiver is called by the dispatcher, not by a page: its Host is checked, its signature verified.
+  pages['POST /demo/webhooks'] = async (req, body) => {
+    const endpoint = await receiver;
+    let verified = false;
+    let event: { id?: string; type?: string } = {};
+    try {
+      event = new Webhook(endpoint?.secret ?? 'whsec_').verify(body, req.headers as Record<string, string>) as typeof event;
+      verified = true;
+    } catch {
+      // recorded as unverified below
+    }
+    received.push({ id: String(req.headers['webhook-id'] ?? ''), type: String(event.type ?? 'unverified'), verified });
+    if (received.length > 20) received.shift();
+    return json(verified ? 200 : 400, { received: verified });
+  };
+  return Object.fromEntries(
+    Object.entries(pages).map(([key, route]) => [key, sameOriginOnly(route, ownHosts, { post: key.startsWith('POST ') && key !== 'POST /demo/webhooks' })]),
+  );
 }

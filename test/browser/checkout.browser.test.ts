@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import axe from 'axe-core';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +34,13 @@ const yes = () => page.getByRole('radio', { name: /Yes, protect my order for \$1
 const no = () => page.getByRole('radio', { name: "No, I don't want protection" });
 const result = () => page.locator('#result');
 
+/** axe-core's findings on the page as it is now (rule ids and what they hit); none is the goal. */
+async function accessibilityViolations(): Promise<string[]> {
+  await page.addScriptTag({ content: axe.source });
+  const results = await page.evaluate(async () => (window as unknown as { axe: typeof axe }).axe.run(document));
+  return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
 async function todaysOptOuts(): Promise<number> {
   const day = new Date().toISOString().slice(0, 10);
   const report = await page.evaluate(async (d) => (await fetch(`/demo/metrics?from=${d}&to=${d}`)).json(), day);
@@ -44,6 +52,7 @@ describe('demo checkout', () => {
     await page.goto(`${server.baseUrl}/`);
 
     await expect.poll(() => yes().count()).toBe(1); // 120.00 + 35.50 at 8.5% = 10.20 + 3.02 = 13.22
+    expect(await accessibilityViolations()).toEqual([]);
     expect(await yes().isChecked()).toBe(false);
     expect(await no().isChecked()).toBe(false);
     expect(await page.getByRole('group', { name: 'Refund protection' }).count()).toBe(1);
@@ -96,6 +105,21 @@ describe('demo checkout', () => {
     const recent = page.getByRole('table', { name: 'Recent orders and their policies' });
     expect(await recent.locator('tbody tr').count()).toBe(1); // the protected order; opt-outs create none
     expect(await recent.locator('tbody tr td').nth(2).textContent()).toMatch(/^OP-[0-9A-Z-]{14} Issued(, OP-[0-9A-Z-]{14} Issued)*$/);
+
+    // The protected order's order.created went to npm start's demo receiver, which verified its signature.
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await page.locator('#received-status:not(:empty)').waitFor();
+        return page.locator('#received-status').textContent();
+      })
+      .toMatch(/got 1 deliveries, 1 with a valid signature/);
+    const events = page.getByRole('table', { name: 'Recent webhook events and their delivery attempts' });
+    expect(await events.locator('tbody tr').count()).toBe(1);
+    const cells = await events.locator('tbody tr td').allTextContents();
+    expect(cells.slice(1, 3)).toEqual(['order.created', 'yes']);
+    expect(cells[3]).toMatch(/^\d{2}:\d{2}:\d{2} 200 \(\d+ ms\)$/);
+    expect(await accessibilityViolations()).toEqual([]);
     await page.screenshot({ path: join(shots, 'dashboard.png'), fullPage: true });
   });
 

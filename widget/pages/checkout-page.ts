@@ -25,11 +25,13 @@ export function checkoutPage(publicKey: string): string {
 </head>
 <body>
 <nav><a href="/dashboard">Conversion dashboard</a></nav>
+<main>
 <h1>Your cart</h1>
 <table aria-label="Cart"><thead><tr><th>Item</th><th>Price</th></tr></thead><tbody id="cart"></tbody></table>
 <div id="protection"></div>
 <p><button id="place-order">Place order</button> <button id="new-cart" class="secondary">New cart</button></p>
 <div id="result" role="status" aria-live="polite" hidden></div>
+</main>
 <script src="/widget.js"></script>
 <script>
   const params = new URLSearchParams(location.search);

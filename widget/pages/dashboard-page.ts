@@ -9,12 +9,13 @@ export function dashboardPage(): string {
   body { font: 16px/1.5 system-ui, sans-serif; max-width: 52rem; margin: 2rem auto; padding: 0 1rem; color: #1d2433; }
   .in { fill: #2b5fd9; } .out { fill: #c3cbdc; } .rate { fill: none; stroke: #e07a1f; stroke-width: 2; }
   table { border-collapse: collapse; margin-top: 1rem; } td, th { padding: .25rem .75rem; border-bottom: 1px solid #dde; text-align: right; }
-  #orders th, #orders td { text-align: left; }
+  #orders th, #orders td, #events th, #events td { text-align: left; }
   .legend span { display: inline-block; width: .8rem; height: .8rem; margin: 0 .3rem 0 1rem; vertical-align: middle; }
 </style>
 </head>
 <body>
 <nav><a href="/">Demo checkout</a></nav>
+<main>
 <h1>Conversion, last 14 days</h1>
 <p id="totals" role="status">Loading…</p>
 <p class="legend"><span style="background:#2b5fd9"></span>opted in<span style="background:#c3cbdc"></span>opted out<span style="background:#e07a1f"></span>conversion rate</p>
@@ -23,6 +24,11 @@ export function dashboardPage(): string {
 <h2>Recent orders</h2>
 <p id="orders-status" role="status">Loading…</p>
 <table id="orders" aria-label="Recent orders and their policies"><thead><tr><th>Order</th><th>Created</th><th>Policies</th></tr></thead><tbody></tbody></table>
+<h2>Recent webhook events</h2>
+<p id="events-status" role="status">Loading…</p>
+<table id="events" aria-label="Recent webhook events and their delivery attempts"><thead><tr><th>Event</th><th>Type</th><th>Delivered</th><th>Attempts</th></tr></thead><tbody></tbody></table>
+<p id="received-status" role="status"></p>
+</main>
 <script>
   const day = (d) => d.toISOString().slice(0, 10);
   const to = new Date();
@@ -58,6 +64,20 @@ export function dashboardPage(): string {
     }
     document.getElementById('orders-status').textContent = page.data.length ? (page.data.length === 1 ? '1 recent order' : page.data.length + ' recent orders') + (page.has_more ? ' (more in GET /api/v2/orders)' : '') : 'No orders yet.';
   }).catch(() => { document.getElementById('orders-status').textContent = 'The orders could not be loaded.'; });
+
+  const attempt = (a) => a.at.slice(11, 19) + ' ' + (a.status_code ?? a.error) + ' (' + a.duration_ms + ' ms)';
+  fetch('/demo/events').then((r) => r.json()).then((page) => {
+    const body = document.querySelector('#events tbody');
+    for (const event of page.data) {
+      const row = document.createElement('tr');
+      const delivered = event.delivery_success === true ? 'yes' : event.delivery_success === false ? 'not yet' : 'pending';
+      row.append(cell(event.id), cell(event.type), cell(delivered), cell(event.attempts.map(attempt).join(', ')));
+      body.append(row);
+    }
+    document.getElementById('events-status').textContent = page.data.length ? page.data.length + ' recent event' + (page.data.length === 1 ? '' : 's') : 'No events yet.';
+    const verified = page.received.filter((r) => r.verified).length;
+    document.getElementById('received-status').textContent = 'The demo receiver (/demo/webhooks) got ' + page.received.length + ' deliveries, ' + verified + ' with a valid signature.';
+  }).catch(() => { document.getElementById('events-status').textContent = 'The events could not be loaded.'; });
 </script>
 </body>
 </html>`;
