@@ -14,6 +14,7 @@ import { countOperationRoundTrips } from './sections/round-trips.js';
 import { measureThroughput } from './sections/throughput.js';
 import { measureScale } from './sections/scale.js';
 import { measureCost } from './sections/cost.js';
+import { measureWebhookLatency } from './sections/webhooks.js';
 
 /**
  * `npm run bench`: bundle sizes, cold imports, DynamoDB round trips, in-process throughput and
@@ -37,6 +38,7 @@ process.env.SIGNING_KEYS = JSON.stringify({ access: generateKeySet('access'), qu
 process.env.BASELINE_JWT_SECRET = randomBytes(32).toString('base64url');
 process.env.TABLE_NAME = 'bench-main';
 process.env.METRICS_TABLE_NAME = 'bench-metrics';
+process.env.WEBHOOK_URLS = 'local'; // the webhooks section's receiver is on 127.0.0.1
 
 const work = mkdtempSync(join(tmpdir(), 'op-bench-'));
 const dynamo = await startLocalStack({ port: await freePort(), tables: { main: 'bench-main', metrics: 'bench-metrics' } });
@@ -55,6 +57,7 @@ try {
   await section('5 HTTP', 'timed', (record) => measureHttp(record, dynamo.endpoint));
   await section('6 scale', 'untimed', (record) => measureScale(record, fixtures, dynamo));
   await section('7 cost', 'timed', (record) => measureCost(record));
+  await section('8 webhooks', 'timed', (record) => measureWebhookLatency(record, fixtures, dynamo));
 } finally {
   await dynamo.stop();
   rmSync(work, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 /** Order statistics of the bench's samples and paired ratios. */
 
 /** The q-quantile (0 ≤ q ≤ 1), linearly interpolated between the two nearest samples. */
-function quantile(values: readonly number[], q: number): number {
+export function quantile(values: readonly number[], q: number): number {
   if (values.length === 0) throw new Error('quantile of no values');
   const sorted = [...values].sort((a, b) => a - b);
   const position = (sorted.length - 1) * q;
