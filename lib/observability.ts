@@ -103,6 +103,22 @@ export class Observability extends Construct {
 
     const business = (name: string, dimensions: Record<string, string> = {}) =>
       new Metric({ namespace: 'OrderProtection', metricName: name, dimensionsMap: { service: 'order-protection', ...dimensions }, period, statistic: 'Sum' });
+    // Webhooks: a delivery that failed after its whole retry schedule (or at once: 410, a disabled
+    // endpoint), and a due delivery that has waited more than 2 hours since its first attempt.
+    alarm('WebhookDeliveriesFailed', business('WebhookDeliveriesFailed'), 1, 'A webhook delivery failed for good (retries spent, or 410 / endpoint disabled).');
+    alarm(
+      'WebhookOldestDueDelivery',
+      new Metric({
+        namespace: 'OrderProtection',
+        metricName: 'OldestDueDeliverySeconds',
+        dimensionsMap: { service: 'order-protection' },
+        period,
+        statistic: 'Maximum',
+      }),
+      2 * 60 * 60,
+      'A webhook delivery has been waiting for more than 2 hours since its first attempt (its endpoint keeps failing).',
+    );
+
     new Dashboard(this, 'Dashboard', {
       dashboardName: 'order-protection',
       widgets: [

@@ -233,6 +233,8 @@ describe('observability', () => {
         expect.stringContaining('throttled'),
         expect.stringContaining('DynamoDB'),
         expect.stringContaining('authorizer'),
+        expect.stringContaining('webhook delivery failed'),
+        expect.stringContaining('more than 2 hours'),
       ]),
     );
     api.resourceCountIs('AWS::CloudWatch::Dashboard', 1);

@@ -8,6 +8,7 @@ import { sharedDocumentClient } from './infra/dynamo-client.js';
 import { DynamoWebhookDeliveries, orderNumberOf } from './infra/webhook-deliveries.js';
 import { sendWebhook } from './infra/webhook-sender.js';
 import { DynamoWebhookEndpoints } from './infra/webhook-store.js';
+import { countMetric, gaugeMetric } from './http/metrics.js';
 
 /**
  * What the webhook functions (the dispatcher, the retry sweep, the events routes) are made of.
@@ -31,5 +32,10 @@ export function webhookDeps(): DispatchDeps {
     urlPolicy: process.env.WEBHOOK_URLS === 'local' ? 'local' : 'deployed',
     resolve: async (host) => (await lookup(host, { all: true, verbatim: true })).map((answer) => answer.address),
     retryScale: Number.isFinite(scale) && scale > 0 ? scale : 1,
+    // EMF lines (the functions publish them at the end of each run): the stack alarms on them.
+    observe: (figure, value) => {
+      if (figure === 'oldest_due_seconds') gaugeMetric('OldestDueDeliverySeconds', value);
+      else countMetric(figure === 'delivered' ? 'WebhookDeliveries' : 'WebhookDeliveriesFailed', value);
+    },
   };
 }

@@ -204,8 +204,11 @@ describe('a dispatcher that dies mid-batch', () => {
       return deps.send(url, headers, body);
     };
     await expect(dispatchChanges({ ...deps, send: crashing }, changes)).rejects.toThrow('dies here');
-    await dispatchChanges(deps, changes); // Lambda gives the batch again
-    await dispatchChanges(deps, changes); // and once more
+    const figures: string[] = [];
+    const observed = { ...deps, observe: (figure: string) => void figures.push(figure) };
+    await dispatchChanges(observed, changes); // Lambda gives the batch again
+    await dispatchChanges(observed, changes); // and once more
+    expect(figures.filter((f) => f === 'delivered').length).toBeGreaterThanOrEqual(2); // the alarms' metrics see the deliveries that ended
 
     const byOrder = new Map<string, Set<string>>();
     for (const delivery of received) {

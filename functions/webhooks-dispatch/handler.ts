@@ -1,5 +1,6 @@
 import { dispatchChanges } from '../../shared/domain/dispatch-webhooks.js';
 import { recordChanges, type StreamWindowEvent, type StreamWindowResponse } from '../../shared/infra/stream-events.js';
+import { metrics } from '../../shared/http/metrics.js';
 import { webhookDeps } from '../../shared/webhooks.js';
 
 const deps = webhookDeps();
@@ -12,6 +13,10 @@ const deps = webhookDeps();
  * delivery sent twice carries the same webhook-id.
  */
 export const handler = async (event: StreamWindowEvent): Promise<StreamWindowResponse> => {
-  await dispatchChanges(deps, recordChanges(event.Records));
+  try {
+    await dispatchChanges(deps, recordChanges(event.Records));
+  } finally {
+    metrics.publishStoredMetrics();
+  }
   return { state: {} };
 };

@@ -81,6 +81,8 @@ export interface DispatchDeps {
   resolve: ResolveHost;
   /** Multiplies the retry schedule (1 deployed; tests and npm start may compress it). */
   retryScale: number;
+  /** Operational figures for the alarms: deliveries that ended (delivered or failed), and the oldest due delivery's wait. */
+  observe: (figure: 'delivered' | 'failed' | 'oldest_due_seconds', value: number) => void;
 }
 
 /** The stream consumer: the events a batch of changes announces, each recorded and sent once, in order. */
@@ -105,7 +107,11 @@ export async function dispatchChanges(deps: DispatchDeps, changes: readonly Reco
 export async function retryDue(deps: DispatchDeps, limit = 100): Promise<number> {
   const now = deps.clock.now();
   let attempted = 0;
-  for (const delivery of await deps.deliveries.due(now, limit)) {
+  const due = await deps.deliveries.due(now, limit);
+  // How long the oldest due delivery has waited since its first attempt: the "oldest undelivered event" alarm.
+  const firstAttempts = due.map((d) => Date.parse(d.attempts[0]?.at ?? d.next_at ?? now.toISOString()));
+  deps.observe('oldest_due_seconds', firstAttempts.length ? Math.max(0, (now.getTime() - Math.min(...firstAttempts)) / 1000) : 0);
+  for (const delivery of due) {
     // A claim for a minute: an attempt takes at most 10 s; a sweep that dies leaves it due again after that.
     if (!(await deps.deliveries.claim(delivery, new Date(now.getTime() + 60_000)))) continue;
     const kept = await deps.deliveries.event(delivery.client_id, delivery.event_id);
@@ -142,7 +148,10 @@ export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, d
     const at = nextAttemptAt(attempts, started, deps.random, deps.retryScale);
     next = at ? { status: 'pending', next_at: at.toISOString() } : { status: 'failed' };
   }
-  if (await deps.deliveries.recordAttempt(delivery, attempt, next)) await deps.deliveries.noteOutcome(delivery.client_id, delivery.event_id, ok);
+  if (await deps.deliveries.recordAttempt(delivery, attempt, next)) {
+    await deps.deliveries.noteOutcome(delivery.client_id, delivery.event_id, ok);
+    if (next.status !== 'pending') deps.observe(next.status === 'delivered' ? 'delivered' : 'failed', 1);
+  }
   if (endpoint && endpoint.status === 'enabled') {
     if (result.status_code === 410) await deps.endpoints.disable(delivery.client_id, delivery.endpoint_id);
     else {

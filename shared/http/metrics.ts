@@ -7,7 +7,8 @@ import { logger } from './logger.js';
  * no SDK call and no extra latency. Dimensions are fixed, low-cardinality names (never a client id,
  * order number or anything personal). Locally POWERTOOLS_METRICS_DISABLED turns them off.
  */
-export type MetricName = 'OrdersOptedOut' | 'OrdersOptedIn' | 'PolicyChanges' | 'Errors';
+export type MetricName =
+  'OrdersOptedOut' | 'OrdersOptedIn' | 'PolicyChanges' | 'Errors' | 'WebhookDeliveries' | 'WebhookDeliveriesFailed' | 'OldestDueDeliverySeconds';
 
 // Its own notices ("No application metrics to publish" after every request that counts nothing)
 // are not worth a log line each in production: they go to the service's logger at debug level.
@@ -25,4 +26,9 @@ export function countMetric(name: MetricName, value: number, dimensions: Record<
   const single = metrics.singleMetric();
   for (const [dimension, dimensionValue] of entries) single.addDimension(dimension, dimensionValue);
   single.addMetric(name, MetricUnit.Count, value);
+}
+
+/** A value that is not a count (a maximum age, in seconds). */
+export function gaugeMetric(name: MetricName, seconds: number): void {
+  metrics.addMetric(name, MetricUnit.Seconds, seconds);
 }
