@@ -2,7 +2,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dispatchChanges, type SendWebhook } from '../../shared/domain/dispatch-webhooks.js';
+import { attemptDelivery, dispatchChanges, type SendWebhook } from '../../shared/domain/dispatch-webhooks.js';
 import { sharedDocumentClient } from '../../shared/infra/dynamo-client.js';
 import { recordChanges } from '../../shared/infra/stream-events.js';
 import { DynamoWebhookDeliveries } from '../../shared/infra/webhook-deliveries.js';
@@ -271,5 +271,50 @@ describe('the delivery log', () => {
     expect((await events(stranger.client_id, `/${failed!.id}`)).status).toBe(404);
     expect((await service.call('events', { method: 'POST', path: `/api/v2/events/${failed!.id}/redeliver`, clientId: stranger.client_id })).status).toBe(404);
     expect((await events(clientId, '/evt_nope')).status).toBe(404);
+  });
+});
+
+describe('the URL rules at delivery (SSRF)', () => {
+  it('refuses, at each delivery, an endpoint whose address is no longer public, and sends nothing there', async () => {
+    const { clientId, endpointId } = await shopWithEndpoint(['order.created']);
+    const order = await placeOrder(clientId, '25.00');
+    received.length = 0;
+    const deps = webhookDeps();
+    const store = new DynamoWebhookDeliveries(sharedDocumentClient(), service.tables.main);
+    const event = {
+      id: 'evt_ssrfssrfssrfssrfssrfssrf',
+      type: 'order.created' as const,
+      created: new Date().toISOString(),
+      client_id: clientId,
+      order_id: order.service_order_id,
+      data: { service_order_id: order.service_order_id },
+    };
+    const [delivery] = await store.record(event, [{ id: endpointId, url: receiverUrl }]);
+    const sent: string[] = [];
+    const spy: SendWebhook = (url, headers, body) => {
+      sent.push(url);
+      return deps.send(url, headers, body);
+    };
+    // Deployed rules: the localhost receiver registered under npm start's rules is refused when sending.
+    const refused = await attemptDelivery({ ...deps, send: spy, urlPolicy: 'deployed' }, event, delivery!);
+    expect(refused.attempts.at(-1)).toMatchObject({ error: 'url_refused' });
+    // A host that resolved to a public address at registration and now answers with a private or metadata one.
+    for (const address of ['10.0.0.5', '169.254.169.254', 'fd00:ec2::254']) {
+      const real = deps.endpoints;
+      const endpoints = {
+        list: (id: string) => real.list(id),
+        get: async () => ({ ...(await real.get(clientId, endpointId))!, url: 'https://hooks.example.com/in' }),
+        noteResult: (id: string, endpoint: string, ok: boolean, at: Date) => real.noteResult(id, endpoint, ok, at),
+        disable: (id: string, endpoint: string) => real.disable(id, endpoint),
+      };
+      const again = await attemptDelivery(
+        { ...deps, send: spy, endpoints, urlPolicy: 'deployed', resolve: () => Promise.resolve([address]) },
+        event,
+        (await store.event(clientId, event.id))!.deliveries[0]!,
+      );
+      expect(again.attempts.at(-1)).toMatchObject({ error: 'url_refused' });
+    }
+    expect(sent).toEqual([]);
+    expect(received).toEqual([]);
   });
 });
