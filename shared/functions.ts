@@ -1,5 +1,13 @@
 import type { KeyKind } from './auth/signing-keys.js';
-import { EVENT_LIST_INDEX, ORDER_LIST_INDEX, POLICY_INDEX, POLICY_LIST_INDEX, RETRY_INDEX, type TableDefinition } from './infra/table-definitions.js';
+import {
+  EVENT_LIST_INDEX,
+  HOLD_INDEX,
+  ORDER_LIST_INDEX,
+  POLICY_INDEX,
+  POLICY_LIST_INDEX,
+  RETRY_INDEX,
+  type TableDefinition,
+} from './infra/table-definitions.js';
 
 /**
  * The function catalogue: every Lambda function of the service, the routes it serves and what it
@@ -151,13 +159,14 @@ export const FUNCTIONS = {
   'webhooks-dispatch': {
     routes: [],
     tables: { main: ['Query', 'GetItem', 'BatchWriteItem', 'PutItem', 'UpdateItem'] },
+    indexes: { main: [HOLD_INDEX] },
     stream: { table: 'main', entities: ['order', 'item'], inserts: false },
   },
   // The retry sweep: due deliveries from the retry index, then as the dispatcher.
   'webhooks-retry': {
     routes: [],
     tables: { main: ['Query', 'GetItem', 'UpdateItem'] },
-    indexes: { main: [RETRY_INDEX] },
+    indexes: { main: [RETRY_INDEX, HOLD_INDEX] },
     schedule: { deployedEverySeconds: 60, localEverySeconds: 1 },
   },
 } as const satisfies Record<string, FunctionDefinition>;

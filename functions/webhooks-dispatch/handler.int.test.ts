@@ -278,6 +278,7 @@ describe('the URL rules at delivery (SSRF)', () => {
   it('refuses, at each delivery, an endpoint whose address is no longer public, and sends nothing there', async () => {
     const { clientId, endpointId } = await shopWithEndpoint(['order.created']);
     const order = await placeOrder(clientId, '25.00');
+    await service.drainStreams(); // its own order.created goes out first: this test sends by hand
     received.length = 0;
     const deps = webhookDeps();
     const store = new DynamoWebhookDeliveries(sharedDocumentClient(), service.tables.main);
@@ -316,5 +317,29 @@ describe('the URL rules at delivery (SSRF)', () => {
     }
     expect(sent).toEqual([]);
     expect(received).toEqual([]);
+  });
+});
+
+describe('events of one order', () => {
+  it('reach an endpoint in order: a change waits while the order’s earlier event is being retried', async () => {
+    const { clientId } = await shopWithEndpoint(['order.created', 'policy.downgraded']);
+    await service.drainStreams(); // earlier tests' changes: not this test's
+    received.length = 0;
+    answers = [500]; // the order's first event fails once
+    const order = await placeOrder(clientId, '90.00');
+    expect((await downgrade(clientId, order.service_order_id)).status).toBe(200);
+    await service.drainStreams(); // both changes in one batch: order.created fails, the downgrade must wait
+    // Only this order's deliveries (earlier tests may still have retries due to the same receiver).
+    const types = () =>
+      received
+        .map((r) => JSON.parse(r.body) as { type: string; data: { service_order_id: string } })
+        .filter((body) => body.data.service_order_id === order.service_order_id)
+        .map((body) => body.type);
+    expect(types()).toEqual(['order.created']);
+    for (let sweep = 0; sweep < 100 && types().length < 3; sweep++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await service.runScheduled('webhooks-retry');
+    }
+    expect(types()).toEqual(['order.created', 'order.created', 'policy.downgraded']);
   });
 });

@@ -48,6 +48,12 @@ export interface DeliveryStore {
   /** Notes a delivery that ended (delivered) or an attempt that failed, for the event's delivery_success. */
   noteOutcome(clientId: string, eventId: string, delivered: boolean): Promise<void>;
   listEvents(clientId: string, query: { after?: string; type?: string; deliverySuccess?: boolean; limit: number }): Promise<EventPage>;
+  /** The event id of the order's oldest pending delivery to the endpoint (events of an order go out in order). */
+  firstPending(clientId: string, orderId: string, endpointId: string): Promise<string | undefined>;
+  /** Keeps a pending delivery waiting, without an attempt, until `until`. */
+  hold(delivery: Delivery, until: Date): Promise<void>;
+  /** Makes the order's next pending delivery to the endpoint due now. */
+  wakeNext(clientId: string, orderId: string, endpointId: string, now: Date): Promise<void>;
   /** Makes the event due again now for these endpoints (a delivery each, made if missing); how many. */
   requeue(clientId: string, eventId: string, endpoints: readonly Pick<WebhookEndpoint, 'id' | 'url'>[], now: Date): Promise<number>;
 }
@@ -124,8 +130,16 @@ export async function retryDue(deps: DispatchDeps, limit = 100): Promise<number>
 
 /** Sends the event to the delivery's endpoint again now, whatever its state (POST /events/{id}/redeliver). */
 export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, delivery: Delivery): Promise<Delivery> {
-  const endpoint = await deps.endpoints.get(delivery.client_id, delivery.endpoint_id);
   const started = deps.clock.now();
+  // An order's events reach an endpoint in order: while an earlier one is pending, this one waits
+  // (the earlier one's end wakes it; a minute at most, should that wake be lost).
+  const first = await deps.deliveries.firstPending(delivery.client_id, event.order_id, delivery.endpoint_id);
+  if (first !== undefined && first !== event.id) {
+    const until = new Date(started.getTime() + 60_000);
+    await deps.deliveries.hold(delivery, until);
+    return { ...delivery, next_at: until.toISOString() };
+  }
+  const endpoint = await deps.endpoints.get(delivery.client_id, delivery.endpoint_id);
   let result: SendResult;
   if (!endpoint) result = { error: 'endpoint_deleted', duration_ms: 0 };
   else if (endpoint.status !== 'enabled') result = { error: 'endpoint_disabled', duration_ms: 0 };
@@ -150,7 +164,10 @@ export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, d
   }
   if (await deps.deliveries.recordAttempt(delivery, attempt, next)) {
     await deps.deliveries.noteOutcome(delivery.client_id, delivery.event_id, ok);
-    if (next.status !== 'pending') deps.observe(next.status === 'delivered' ? 'delivered' : 'failed', 1);
+    if (next.status !== 'pending') {
+      deps.observe(next.status === 'delivered' ? 'delivered' : 'failed', 1);
+      await deps.deliveries.wakeNext(delivery.client_id, event.order_id, delivery.endpoint_id, started);
+    }
   }
   if (endpoint && endpoint.status === 'enabled') {
     if (result.status_code === 410) await deps.endpoints.disable(delivery.client_id, delivery.endpoint_id);

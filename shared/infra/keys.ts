@@ -103,3 +103,7 @@ export const retryKey = (eventId: string): string => `RETRY#${String(listShard(e
 /** The events index's keys of an event record: the client's events, newest first, in the shard of its order. */
 export const eventListKey = (clientId: string, shard: number): string => `CLIENT#${clientId}#EVENTS#${String(shard).padStart(2, '0')}`;
 export const eventListSort = (created: string, eventId: string): string => `${created}#${eventId}`;
+
+/** The hold index's keys of a pending delivery: an order's pending deliveries to one endpoint, oldest event first. */
+export const holdKey = (clientId: string, orderId: string, endpointId: string): string => `CLIENT#${clientId}#ORDER#${orderId}#TO#${endpointId}`;
+export const holdSort = (created: string, eventId: string): string => `${created}#${eventId}`;

@@ -38,6 +38,12 @@ export const POLICY_LIST_INDEX = 'policies-by-client';
 
 /** Main-table index of a client's webhook events, newest first: `elist_key` = CLIENT#<client>#EVENTS#<nn> (64 shards), `elist_sort` = <created>#<event id>. */
 export const EVENT_LIST_INDEX = 'events-by-client';
+/**
+ * Main-table index of pending webhook deliveries by order and endpoint, oldest event first:
+ * `hold_key` = CLIENT#<client>#ORDER#<order>#TO#<endpoint>, `hold_sort` = <created>#<event id>. A
+ * delivery is sent only when it is the first of its order to its endpoint (events in order).
+ */
+export const HOLD_INDEX = 'pending-by-order';
 /** Main-table index of webhook deliveries waiting for a retry: `retry_key` = RETRY#<nn> (16 shards), `retry_at` = when it is due. */
 export const RETRY_INDEX = 'webhook-retries';
 
@@ -51,6 +57,7 @@ const mainTable: TableDefinition = {
   globalIndexes: [
     { name: RETRY_INDEX, partitionKey: 'retry_key', sortKey: 'retry_at', projection: 'all' },
     { name: EVENT_LIST_INDEX, partitionKey: 'elist_key', sortKey: 'elist_sort', projection: 'all' },
+    { name: HOLD_INDEX, partitionKey: 'hold_key', sortKey: 'hold_sort', projection: 'keys-only' },
     { name: POLICY_INDEX, partitionKey: 'policy_key', projection: 'keys-only' },
     { name: ORDER_LIST_INDEX, partitionKey: 'list_key', sortKey: 'list_sort', projection: 'all' },
     { name: POLICY_LIST_INDEX, partitionKey: 'plist_key', sortKey: 'plist_sort', projection: 'all' },

@@ -11,10 +11,22 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Attempt, Delivery, DeliveryStore, EventPage } from '../domain/dispatch-webhooks.js';
 import type { WebhookEndpoint } from '../domain/webhook-endpoints.js';
 import type { WebhookEvent } from '../domain/webhook-events.js';
-import { eventListKey, eventListSort, listShard, orderKey, RETRY_SHARDS, retryKey, storedRecord, webhookDeliveryKey, webhookEventKey } from './keys.js';
+import {
+  eventListKey,
+  eventListSort,
+  holdKey,
+  holdSort,
+  listShard,
+  orderKey,
+  RETRY_SHARDS,
+  retryKey,
+  storedRecord,
+  webhookDeliveryKey,
+  webhookEventKey,
+} from './keys.js';
 import { queryAll } from './query-all.js';
 import { shardedList, shardLimit, sortRange } from './sharded-list.js';
-import { EVENT_LIST_INDEX, RETRY_INDEX } from './table-definitions.js';
+import { EVENT_LIST_INDEX, HOLD_INDEX, RETRY_INDEX } from './table-definitions.js';
 
 type WriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>[string];
 
@@ -22,7 +34,19 @@ type WriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>[string]
 const KEEP_SECONDS = 30 * 24 * 60 * 60;
 
 const stripKeys = <T>(record: Record<string, unknown>): T => {
-  const { PK: _pk, SK: _sk, entity: _entity, retry_key: _rk, retry_at: _ra, expires_at: _ex, elist_key: _lk, elist_sort: _ls, ...rest } = record;
+  const {
+    PK: _pk,
+    SK: _sk,
+    entity: _entity,
+    retry_key: _rk,
+    retry_at: _ra,
+    expires_at: _ex,
+    elist_key: _lk,
+    elist_sort: _ls,
+    hold_key: _hk,
+    hold_sort: _hs,
+    ...rest
+  } = record;
   return rest as T;
 };
 
@@ -53,7 +77,13 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
     // Deliveries first, the event last: an event record means its deliveries are all there.
     let requests: WriteRequests | undefined = deliveries.map((delivery) => ({
       PutRequest: {
-        Item: { ...storedRecord(webhookDeliveryKey(event.client_id, event.id, delivery.endpoint_id), 'webhook_delivery', delivery), expires_at: expires },
+        Item: {
+          ...storedRecord(webhookDeliveryKey(event.client_id, event.id, delivery.endpoint_id), 'webhook_delivery', delivery),
+          expires_at: expires,
+          // In the hold index while pending: an order's events go to an endpoint in order.
+          hold_key: holdKey(event.client_id, event.order_id, delivery.endpoint_id),
+          hold_sort: holdSort(event.created, event.id),
+        },
       },
     }));
     for (let attempt = 0; requests?.length; attempt++) {
@@ -95,7 +125,7 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
           Key: webhookDeliveryKey(delivery.client_id, delivery.event_id, delivery.endpoint_id),
           UpdateExpression: pending
             ? 'SET attempts = list_append(attempts, :attempt), #status = :status, next_at = :next, retry_key = :retryKey, retry_at = :next'
-            : 'SET attempts = list_append(attempts, :attempt), #status = :status REMOVE next_at, retry_key, retry_at',
+            : 'SET attempts = list_append(attempts, :attempt), #status = :status REMOVE next_at, retry_key, retry_at, hold_key, hold_sort',
           // One writer per attempt: the count of attempts it read is still the count.
           ConditionExpression: 'size(attempts) = :count',
           ExpressionAttributeNames: { '#status': 'status' },
@@ -184,14 +214,20 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
     if (!kept) return 0;
     for (const endpoint of endpoints) {
       const existing = kept.deliveries.some((d) => d.endpoint_id === endpoint.id);
-      const due = { ':pending': 'pending', ':now': now.toISOString(), ':retryKey': retryKey(eventId) };
+      const due = {
+        ':pending': 'pending',
+        ':now': now.toISOString(),
+        ':retryKey': retryKey(eventId),
+        ':holdKey': holdKey(clientId, kept.event.order_id, endpoint.id),
+        ':holdSort': holdSort(kept.event.created, eventId),
+      };
       await this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: webhookDeliveryKey(clientId, eventId, endpoint.id),
           UpdateExpression: existing
-            ? 'SET #status = :pending, next_at = :now, retry_key = :retryKey, retry_at = :now'
-            : 'SET entity = :entity, client_id = :client, event_id = :event, endpoint_id = :endpoint, #url = :url, #status = :pending, attempts = :none, next_at = :now, retry_key = :retryKey, retry_at = :now, expires_at = :expires',
+            ? 'SET #status = :pending, next_at = :now, retry_key = :retryKey, retry_at = :now, hold_key = :holdKey, hold_sort = :holdSort'
+            : 'SET entity = :entity, client_id = :client, event_id = :event, endpoint_id = :endpoint, #url = :url, #status = :pending, attempts = :none, next_at = :now, retry_key = :retryKey, retry_at = :now, expires_at = :expires, hold_key = :holdKey, hold_sort = :holdSort',
           ExpressionAttributeNames: existing ? { '#status': 'status' } : { '#status': 'status', '#url': 'url' },
           ExpressionAttributeValues: existing
             ? due
@@ -220,6 +256,64 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
       );
     }
     return endpoints.length;
+  }
+
+  /** The event id of the order's oldest pending delivery to this endpoint (the hold index), if any. */
+  async firstPending(clientId: string, orderId: string, endpointId: string): Promise<string | undefined> {
+    const { Items = [] } = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: HOLD_INDEX,
+        KeyConditionExpression: 'hold_key = :key',
+        ExpressionAttributeValues: { ':key': holdKey(clientId, orderId, endpointId) },
+        Limit: 1,
+      }),
+    );
+    const partition: unknown = Items[0]?.PK;
+    return typeof partition === 'string' ? partition.slice(partition.lastIndexOf('#EVENT#') + '#EVENT#'.length) : undefined;
+  }
+
+  /** Keeps a pending delivery waiting (no attempt) until `until`, or until the delivery ahead of it ends. */
+  async hold(delivery: Delivery, until: Date): Promise<void> {
+    await this.doc
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookDeliveryKey(delivery.client_id, delivery.event_id, delivery.endpoint_id),
+          UpdateExpression: 'SET next_at = :until, retry_key = :retryKey, retry_at = :until',
+          ConditionExpression: '#status = :pending AND size(attempts) = :count',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':until': until.toISOString(),
+            ':retryKey': retryKey(delivery.event_id),
+            ':pending': 'pending',
+            ':count': delivery.attempts.length,
+          },
+        }),
+      )
+      .catch((err: unknown) => {
+        if (!(err instanceof ConditionalCheckFailedException)) throw err; // it moved meanwhile: nothing to hold
+      });
+  }
+
+  /** Makes the order's next pending delivery to this endpoint due now (the one ahead of it has ended). */
+  async wakeNext(clientId: string, orderId: string, endpointId: string, now: Date): Promise<void> {
+    const next = await this.firstPending(clientId, orderId, endpointId);
+    if (!next) return;
+    await this.doc
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookDeliveryKey(clientId, next, endpointId),
+          UpdateExpression: 'SET next_at = :now, retry_key = :retryKey, retry_at = :now',
+          ConditionExpression: '#status = :pending AND (attribute_not_exists(retry_at) OR retry_at > :now)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':now': now.toISOString(), ':retryKey': retryKey(next), ':pending': 'pending' },
+        }),
+      )
+      .catch((err: unknown) => {
+        if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      });
   }
 
   async due(now: Date, limit: number): Promise<Delivery[]> {
