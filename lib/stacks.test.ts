@@ -149,6 +149,11 @@ describe('least privilege', () => {
       Main: ['BatchWriteItem', 'DescribeStream', 'GetItem', 'GetRecords', 'GetShardIterator', 'ListStreams', 'PutItem', 'Query', 'Query', 'UpdateItem'],
     },
     events: { Main: ['Query', 'Query', 'UpdateItem'] }, // the table and the events index
+    // The metrics stream's read actions are on the metrics table's stream ARN.
+    'webhooks-optouts': {
+      Main: ['BatchWriteItem', 'GetItem', 'PutItem', 'Query', 'Query', 'UpdateItem'],
+      Metrics: ['DescribeStream', 'GetRecords', 'GetShardIterator', 'ListStreams'],
+    },
     'webhooks-retry': { Main: ['GetItem', 'Query', 'Query', 'UpdateItem'] }, // the table, and the retry and hold indexes (one statement)
   };
 
@@ -184,7 +189,7 @@ describe('least privilege', () => {
     expect(readers('AccessTokenKeys')).toEqual(['auth-token', 'authorizer']);
     expect(readers('QuoteTokenKeys')).toEqual(['orders-create', 'quotes-create', 'quotes-decode']);
     // The order-number key hashes order numbers and seals list cursors.
-    expect(readers('OrderNumberKeys')).toEqual(['events', 'orders-create', 'orders-list', 'policies-list']);
+    expect(readers('OrderNumberKeys')).toEqual(['events', 'orders-create', 'orders-list', 'policies-list', 'webhooks-optouts']);
     const ordersCreate = api.findResources('AWS::Lambda::Function')[functionId('orders-create')] as Resource;
     expect(JSON.stringify(ordersCreate.Properties.Environment.Variables.ORDER_NUMBER_KEYS_SECRET_ID)).toMatch(/OrderNumberKeys/);
   });

@@ -162,6 +162,15 @@ export const FUNCTIONS = {
     indexes: { main: [HOLD_INDEX] },
     stream: { table: 'main', entities: ['order', 'item'], inserts: false },
   },
+  // The metrics stream → order.opted_out: as webhooks-dispatch, and the order-number key opens the
+  // sealed order number of the opt-out's record.
+  'webhooks-optouts': {
+    routes: [],
+    tables: { main: ['Query', 'GetItem', 'BatchWriteItem', 'PutItem', 'UpdateItem'] },
+    indexes: { main: [HOLD_INDEX] },
+    keys: ['order-number'],
+    stream: { table: 'metrics', entities: ['checkout'], inserts: true, also: { counted_by: 'stream' } },
+  },
   // The retry sweep: due deliveries from the retry index, then as the dispatcher.
   'webhooks-retry': {
     routes: [],

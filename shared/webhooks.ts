@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { createHash, randomInt } from 'node:crypto';
 import { signDelivery } from './auth/webhook-signatures.js';
+import { openOrderNumber } from './auth/order-number-seal.js';
 import { loadConfig } from './config.js';
 import type { DispatchDeps } from './domain/dispatch-webhooks.js';
 import { systemClock } from './domain/ports.js';
@@ -23,6 +24,7 @@ export function webhookDeps(): DispatchDeps {
     deliveries: new DynamoWebhookDeliveries(doc, config.tableName),
     endpoints: new DynamoWebhookEndpoints(doc, config.tableName),
     orderNumber: (clientId, orderId) => orderNumberOf(doc, config.tableName, clientId, orderId),
+    openOrderNumber,
     send: sendWebhook,
     sign: signDelivery,
     // The stream record's id, hashed: the same change gives the same event id however often it comes.

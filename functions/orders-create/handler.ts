@@ -1,4 +1,5 @@
 import { hashOrderNumber } from '../../shared/auth/order-number-hash.js';
+import { sealOrderNumber } from '../../shared/auth/order-number-seal.js';
 import { quoteTokenReader } from '../../shared/auth/quote-tokens.js';
 import { loadConfig } from '../../shared/config.js';
 import { cachedReads } from '../../shared/domain/cache.js';
@@ -29,6 +30,7 @@ const deps = {
   clients: { get: cachedReads((clientId) => clientStore.get(clientId), systemClock, 60_000) },
   quotes: quoteTokenReader,
   hashOrderNumber,
+  sealOrderNumber,
   clock: systemClock,
   ids: randomIds,
 };

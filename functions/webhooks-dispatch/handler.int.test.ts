@@ -1,3 +1,4 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
@@ -51,8 +52,11 @@ afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
 });
 
+/** The public key of each shop made here (a quote needs it). */
+const shops = new Map<string, string>();
 async function shopWithEndpoint(events: string[]) {
   const client = await service.newClient('Webhook Shop');
+  shops.set(client.client_id, client.public_key);
   const endpoint = await service.call('webhook-endpoints', {
     method: 'POST',
     path: '/api/v2/webhook_endpoints',
@@ -341,5 +345,39 @@ describe('events of one order', () => {
       await service.runScheduled('webhooks-retry');
     }
     expect(types()).toEqual(['order.created', 'order.created', 'policy.downgraded']);
+  });
+});
+
+describe('an opt-out', () => {
+  it('is delivered as order.opted_out with its order number, which the metrics table holds only sealed', async () => {
+    const { clientId, secret } = await shopWithEndpoint(['order.opted_out']);
+    await service.drainStreams();
+    received.length = 0;
+    const items = cartItems('60.00');
+    const quote = await service.call('quotes-create', {
+      method: 'POST',
+      path: '/api/v2/quotes',
+      headers: { 'x-public-key': shops.get(clientId)! },
+      body: { currency: 'USD', items },
+    });
+    const orderNumber = uniqueOrderNumber('optout-mail@example.org');
+    const logged = await service.call('orders-create', {
+      method: 'POST',
+      path: '/api/v2/orders',
+      clientId,
+      body: { token: quote.json.tokens.opt_out, order_number: orderNumber, currency: 'USD', items },
+    });
+    expect(logged.status).toBe(204);
+    await service.drainStreams();
+    const mine = received.filter((r) => (JSON.parse(r.body) as { type: string }).type === 'order.opted_out');
+    expect(mine).toHaveLength(1);
+    expect(verifies(secret, mine[0]!)).toBe(true);
+    expect((JSON.parse(mine[0]!.body) as { data: Record<string, unknown> }).data).toMatchObject({
+      order_number: orderNumber,
+      currency: 'USD',
+      subtotal: '60.00',
+    });
+    const { Items = [] } = await service.tables.doc.send(new ScanCommand({ TableName: service.tables.metrics }));
+    expect(JSON.stringify(Items)).not.toContain(orderNumber); // sealed there; the event (main table, 30 days) names it, as api.md asks
   });
 });

@@ -10,6 +10,8 @@ export interface CheckoutRecord {
   client_id: string;
   /** Keyed hash of the client id and order number: merchants put e-mails in order numbers. */
   order_hash: string;
+  /** An opt-out's order number sealed for the `order.opted_out` webhook (never the number itself); null on an opt-in. */
+  order_ref: string | null;
   opt_in: boolean;
   service_order_id: string | null;
   quote_id: string | null;
@@ -42,6 +44,8 @@ export interface CheckoutFacts {
   client_id: string;
   /** The order number's keyed hash, computed by the caller: this module stays pure. */
   order_hash: string;
+  /** An opt-out's sealed order number, computed by the caller. */
+  order_ref?: string;
   opt_in: boolean;
   service_order_id?: string;
   quote_id?: string;
@@ -67,6 +71,7 @@ export function sanitizeCheckout(input: CheckoutInput, facts: CheckoutFacts): Ch
   return {
     client_id: facts.client_id,
     order_hash: facts.order_hash,
+    order_ref: facts.order_ref ?? null,
     opt_in: facts.opt_in,
     service_order_id: facts.service_order_id ?? null,
     quote_id: facts.quote_id ?? null,

@@ -35,6 +35,8 @@ export interface CreateOrderDeps {
   quotes: QuoteReader;
   /** Keyed hash of an order number: all the metrics table keeps of it. */
   hashOrderNumber: (clientId: string, orderNumber: string) => Promise<string>;
+  /** An opt-out's order number sealed for its webhook (the metrics table never holds the number). */
+  sealOrderNumber: (clientId: string, orderNumber: string) => Promise<string>;
   clock: Clock;
   ids: Ids;
 }
@@ -57,7 +59,8 @@ export async function createOrder(deps: CreateOrderDeps, clientId: string, input
     assertMatchesSeal(input, sealed.quote);
     rate = sealed.quote.rate_ppm; // sealed in the token: the premiums are the ones the quote showed
     if (!sealed.optIn) {
-      const record = sanitizeCheckout(input, { ...facts, opt_in: false, premium_total: premiumTotal(priceItems(input.items, rate)) });
+      const orderRef = await deps.sealOrderNumber(clientId, input.order_number);
+      const record = sanitizeCheckout(input, { ...facts, order_ref: orderRef, opt_in: false, premium_total: premiumTotal(priceItems(input.items, rate)) });
       await deps.metrics.logOptOut(record, receipt);
       return { kind: 'opted_out' };
     }

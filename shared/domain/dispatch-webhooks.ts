@@ -1,6 +1,6 @@
 import type { Clock } from './ports.js';
 import { signingSecrets, type WebhookEndpoint } from './webhook-endpoints.js';
-import { DISABLE_AFTER_FAILING_MS, eventBody, eventOf, nextAttemptAt, type RecordChange, type WebhookEvent } from './webhook-events.js';
+import { DISABLE_AFTER_FAILING_MS, eventBody, eventOf, nextAttemptAt, optOutEventOf, type RecordChange, type WebhookEvent } from './webhook-events.js';
 import { checkWebhookUrl, type ResolveHost, type WebhookUrlPolicy } from './webhook-url.js';
 
 /**
@@ -78,6 +78,8 @@ export interface DispatchDeps {
   endpoints: EndpointDirectory;
   /** The order number of an order (events of orders carry it; items do not hold it). */
   orderNumber: (clientId: string, orderId: string) => Promise<string | undefined>;
+  /** An opt-out's order number, from the seal its checkout record carries. */
+  openOrderNumber: (clientId: string, sealed: string) => Promise<string | undefined>;
   send: SendWebhook;
   sign: (secrets: readonly string[], id: string, at: Date, body: string) => Record<string, string>;
   eventId: (changeId: string) => string;
@@ -91,17 +93,22 @@ export interface DispatchDeps {
   observe: (figure: 'delivered' | 'failed' | 'oldest_due_seconds', value: number) => void;
 }
 
-/** The stream consumer: the events a batch of changes announces, each recorded and sent once, in order. */
-export async function dispatchChanges(deps: DispatchDeps, changes: readonly RecordChange[]): Promise<void> {
+/**
+ * The stream consumer: the events a batch of changes announces, each recorded and sent once, in
+ * order. Main table: changes of orders (`eventOf`); metrics table: new opt-out records
+ * (`optOutEventOf`, whose order number is sealed in the record).
+ */
+export async function dispatchChanges(deps: DispatchDeps, changes: readonly RecordChange[], source: 'orders' | 'checkouts' = 'orders'): Promise<void> {
   const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
   for (const change of changes) {
-    const found = eventOf(change, deps.eventId);
+    const found = source === 'orders' ? eventOf(change, deps.eventId) : optOutEventOf(change, deps.eventId);
     if (!found) continue;
     if (!endpointsOf.has(found.client_id)) endpointsOf.set(found.client_id, deps.endpoints.list(found.client_id));
     const endpoints = (await endpointsOf.get(found.client_id)!).filter((e) => e.status === 'enabled' && e.events.includes(found.type));
     if (endpoints.length === 0) continue; // nobody listens: nothing to deliver or keep
-    const orderNumber = await deps.orderNumber(found.client_id, found.order_id);
-    const event: WebhookEvent = { ...found, data: { ...(orderNumber ? { order_number: orderNumber } : {}), ...found.data } };
+    const { sealed_order_number: sealed, ...data } = found.data as { sealed_order_number?: string };
+    const orderNumber = sealed !== undefined ? await deps.openOrderNumber(found.client_id, sealed) : await deps.orderNumber(found.client_id, found.order_id);
+    const event: WebhookEvent = { ...found, data: { ...(orderNumber ? { order_number: orderNumber } : {}), ...data } };
     const deliveries = await deps.deliveries.record(event, endpoints);
     for (const delivery of deliveries) {
       if (delivery.status === 'pending' && delivery.attempts.length === 0) await attemptDelivery(deps, event, delivery);

@@ -105,6 +105,28 @@ export function eventOf(
   return undefined;
 }
 
+/**
+ * `order.opted_out`, from a new opt-out's checkout record on the metrics table's stream: the
+ * order number is in the record only sealed (`order_ref`), for the dispatcher to open. The
+ * order's "id" is the order number's hash (an opt-out creates no order).
+ */
+export function optOutEventOf(
+  change: RecordChange,
+  eventId: (changeId: string) => string,
+): (Omit<WebhookEvent, 'data'> & { data: Record<string, unknown> }) | undefined {
+  const record = change.after;
+  if (change.kind !== 'INSERT' || !record || record.entity !== 'checkout' || record.opt_in !== false || record.counted_by !== 'stream') return undefined;
+  if (typeof record.order_ref !== 'string' || typeof record.client_id !== 'string' || typeof record.order_hash !== 'string') return undefined;
+  return {
+    id: eventId(change.changeId),
+    type: 'order.opted_out',
+    created: typeof record.logged_at === 'string' ? record.logged_at : change.at,
+    client_id: record.client_id,
+    order_id: record.order_hash,
+    data: { sealed_order_number: record.order_ref, currency: record.currency, subtotal: record.subtotal },
+  };
+}
+
 /** The body a receiver gets: `{id, type, created, data}` (data with the order number first). */
 export const eventBody = (event: WebhookEvent): string => JSON.stringify({ id: event.id, type: event.type, created: event.created, data: event.data });
 

@@ -36,6 +36,7 @@ async function madeOrder(): Promise<Order> {
       },
     },
     hashOrderNumber: async () => 'hashed',
+    sealOrderNumber: async () => 'sealed',
     clock: { now: () => new Date('2026-11-23T10:15:30.120Z') },
     ids: randomIds,
   };
