@@ -47,7 +47,13 @@ export class ApiStack extends Stack {
         environment[TABLE_VARIABLE[table]] = props.tables[table].tableName;
       }
       for (const kind of access.keys ?? []) environment[SECRET_ID_VARIABLE[kind]] = props.signingKeys[kind].secretArn;
-      const service = new ServiceFunction(this, name, { name, environment, readsSecrets: Boolean(access.keys?.length), tracing });
+      const service = new ServiceFunction(this, name, {
+        name,
+        environment,
+        readsSecrets: Boolean(access.keys?.length),
+        tracing,
+        ...(access.timeoutSeconds ? { timeout: Duration.seconds(access.timeoutSeconds) } : {}),
+      });
       for (const [table, actions] of Object.entries(access.tables ?? {}) as [TableId, readonly string[]][]) {
         service.fn.addToRolePolicy(new PolicyStatement({ actions: actions.map((a) => `dynamodb:${a}`), resources: [props.tables[table].tableArn] }));
       }
@@ -81,12 +87,13 @@ export class ApiStack extends Stack {
         new DynamoEventSource(props.tables[stream.table], {
           startingPosition: StartingPosition.TRIM_HORIZON,
           batchSize: 1000,
-          // Up to 30 s of records a batch: a quiet shard still sends a batch of many records, not one
-          // per checkout (the bench's cost section prices the consumer's share at this window).
-          maxBatchingWindow: Duration.seconds(30),
-          // One batch of a shard at a time, in order: the day counts' watermark relies on it.
-          parallelizationFactor: 1,
-          tumblingWindow: Duration.seconds(60),
+          // The day counts: up to 30 s of records a batch, so a quiet shard still sends a batch of
+          // many records, not one per checkout (the bench's cost section prices it at this window),
+          // and one batch of a shard at a time (the watermark relies on it). The webhook
+          // dispatchers: at once, ten batches of a shard at a time (Lambda keeps each item's order).
+          ...(stream.batchingWindowSeconds ? { maxBatchingWindow: Duration.seconds(stream.batchingWindowSeconds) } : {}),
+          parallelizationFactor: stream.parallelization ?? 1,
+          ...(stream.shardNamed ? { tumblingWindow: Duration.seconds(60) } : {}),
           bisectBatchOnError: true,
           retryAttempts: -1,
           onFailure: new SqsDlq(failed),

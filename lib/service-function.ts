@@ -71,6 +71,7 @@ export interface ServiceFunctionProps {
   readsSecrets?: boolean;
   memorySize?: number;
   tracing?: boolean;
+  timeout?: Duration;
 }
 
 export class ServiceFunction extends Construct {
@@ -91,7 +92,7 @@ export class ServiceFunction extends Construct {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? FUNCTION_MEMORY_MB,
-      timeout: Duration.seconds(10),
+      timeout: props.timeout ?? Duration.seconds(10),
       logGroup,
       // JSON logs, and Lambda's own START/END/REPORT lines only at WARN: three lines of every
       // invocation (the authorizer's too) that the bench's cost section prices at about a third of

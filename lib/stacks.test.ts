@@ -229,6 +229,25 @@ describe('stream consumers', () => {
   });
 });
 
+describe('webhook functions', () => {
+  it('read the main table stream at once, ten batches a shard, no tumbling window; dispatch and sweep get 60 s', () => {
+    api.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      ParallelizationFactor: 10,
+      TumblingWindowInSeconds: Match.absent(),
+      MaximumBatchingWindowInSeconds: Match.absent(),
+      EventSourceArn: Match.objectLike({ 'Fn::ImportValue': Match.stringLikeRegexp('MainTable') }),
+    });
+    const timeouts = resources(api, 'AWS::Lambda::Function')
+      .filter(([, fn]) => fn.Properties.Timeout === 60)
+      .map(([id]) => id.replace(/Function.*$/, ''));
+    expect(timeouts.sort()).toEqual([
+      expect.stringMatching(/^webhooksdispatch/),
+      expect.stringMatching(/^webhooksoptouts/),
+      expect.stringMatching(/^webhooksretry/),
+    ]);
+  });
+});
+
 describe('observability', () => {
   it('alarms on the 5xx rate, throttles, DynamoDB system errors and authorizer errors, and has a dashboard', () => {
     const alarms = resources(api, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties.AlarmDescription as string);

@@ -39,7 +39,20 @@ export interface FunctionDefinition {
    * stream pump of scripts/local-streams.ts. `entities`: the records it is given; `inserts`: only
    * their INSERTs (else every change).
    */
-  stream?: { table: TableDefinition['id']; entities: readonly string[]; inserts: boolean; also?: Record<string, string> };
+  stream?: {
+    table: TableDefinition['id'];
+    entities: readonly string[];
+    inserts: boolean;
+    also?: Record<string, string>;
+    /** Batches fill for up to this long (default 0: at once). */
+    batchingWindowSeconds?: number;
+    /** A tumbling window, only so that each event names its shard (the day counts' watermark). */
+    shardNamed?: boolean;
+    /** Batches of one shard at once; order per partition key holds at any factor (default 1). */
+    parallelization?: number;
+  };
+  /** Seconds a run may take (default 10). */
+  timeoutSeconds?: number;
   /** Run on a schedule (no route): deployed an EventBridge rule; npm start an interval. */
   schedule?: { deployedEverySeconds: number; localEverySeconds: number };
 }
@@ -95,7 +108,7 @@ export const FUNCTIONS = {
   'metrics-aggregate': {
     routes: [],
     tables: { metrics: ['GetItem', 'UpdateItem'] },
-    stream: { table: 'metrics', entities: ['checkout'], inserts: true, also: { counted_by: 'stream' } },
+    stream: { table: 'metrics', entities: ['checkout'], inserts: true, also: { counted_by: 'stream' }, batchingWindowSeconds: 30, shardNamed: true },
   },
   'metrics-conversion': {
     routes: [{ method: 'GET', path: '/api/v2/metrics/conversion', auth: 'access-token' }],
@@ -160,7 +173,9 @@ export const FUNCTIONS = {
     routes: [],
     tables: { main: ['Query', 'GetItem', 'BatchWriteItem', 'PutItem', 'UpdateItem'] },
     indexes: { main: [HOLD_INDEX] },
-    stream: { table: 'main', entities: ['order', 'item'], inserts: false },
+    // Sends wait at most 10 s each, several at once, and stop starting after 40 s: 60 s a run.
+    stream: { table: 'main', entities: ['order', 'item'], inserts: false, parallelization: 10 },
+    timeoutSeconds: 60,
   },
   // The metrics stream → order.opted_out: as webhooks-dispatch, and the order-number key opens the
   // sealed order number of the opt-out's record.
@@ -169,7 +184,8 @@ export const FUNCTIONS = {
     tables: { main: ['Query', 'GetItem', 'BatchWriteItem', 'PutItem', 'UpdateItem'] },
     indexes: { main: [HOLD_INDEX] },
     keys: ['order-number'],
-    stream: { table: 'metrics', entities: ['checkout'], inserts: true, also: { counted_by: 'stream' } },
+    stream: { table: 'metrics', entities: ['checkout'], inserts: true, also: { counted_by: 'stream' }, parallelization: 10 },
+    timeoutSeconds: 60,
   },
   // The retry sweep: due deliveries from the retry index, then as the dispatcher.
   'webhooks-retry': {
@@ -177,6 +193,7 @@ export const FUNCTIONS = {
     tables: { main: ['Query', 'GetItem', 'UpdateItem'] },
     indexes: { main: [RETRY_INDEX, HOLD_INDEX] },
     schedule: { deployedEverySeconds: 60, localEverySeconds: 1 },
+    timeoutSeconds: 60,
   },
 } as const satisfies Record<string, FunctionDefinition>;
 

@@ -34,6 +34,7 @@ export function webhookDeps(): DispatchDeps {
     urlPolicy: process.env.WEBHOOK_URLS === 'local' ? 'local' : 'deployed',
     resolve: async (host) => (await lookup(host, { all: true, verbatim: true })).map((answer) => answer.address),
     retryScale: Number.isFinite(scale) && scale > 0 ? scale : 1,
+    budgetMs: 40_000,
     // EMF lines (the functions publish them at the end of each run): the stack alarms on them.
     observe: (figure, value) => {
       if (figure === 'oldest_due_seconds') gaugeMetric('OldestDueDeliverySeconds', value);

@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { apiEvent } from '../../scripts/api-events.js';
 import { startStreamConsumers } from '../../scripts/local-streams.js';
 import { createClient } from '../../shared/auth/clients.js';
@@ -19,7 +20,9 @@ import type { Recorder } from '../report.js';
  *
  * The day counts are not written per checkout: their consumer writes a day's item once per
  * stream batch per stream shard, so their rate follows the batches, not the checkouts (row "day
- * counts").
+ * counts"). The merchant has a webhook endpoint for every event, so the same drain sends the
+ * second's order.created and order.opted_out events to a local receiver; their records (event,
+ * delivery, the events, retry and hold indexes) are counted too (row "webhooks").
  */
 const CHECKOUTS = 10_000;
 const CONCURRENCY = 16;
@@ -41,6 +44,22 @@ export async function measureScale(record: Recorder, fixtures: Fixtures, dynamo:
   const consumers = await startStreamConsumers(dynamo, tables, { autoPoll: false });
   await consumers.drain(); // what earlier sections wrote: not this burst's
   const client = await createClient(new DynamoClientStore(doc, tables.main), { name: 'On-sale Shop' });
+  // The merchant listens to every event (the default): each checkout is also a webhook delivery.
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.end());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const registered = await fixtures.handlers['webhook-endpoints'](
+    apiEvent({
+      method: 'POST',
+      path: '/api/v2/webhook_endpoints',
+      clientId: client.client_id,
+      body: { url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks` },
+    }),
+    lambdaContext(),
+  );
+  if (registered.statusCode !== 201) throw new Error(`scale: webhook endpoint ${registered.statusCode} ${registered.body}`);
   const random = generator(2026);
   const checkouts = Array.from({ length: CHECKOUTS }, (_, n) => {
     const items = Array.from({ length: 1 + Math.floor(random() * 4) }, (_, i) => ({
@@ -100,7 +119,10 @@ export async function measureScale(record: Recorder, fixtures: Fixtures, dynamo:
     const checkoutReads = new Map(load.reads);
     load.reset();
     await consumers.drain();
-    const dayCountWrites = [...load.writes.values()].reduce((sum, count) => sum + count.writes, 0);
+    const dayKey = `metrics:CLIENT#${client.client_id}`;
+    const dayCountWrites = load.writes.get(dayKey)?.writes ?? 0;
+    // The same second's webhook events (order.created, order.opted_out), recorded, sent and logged.
+    const webhookWrites = [...load.writes.entries()].filter(([key]) => key !== dayKey).sort((a, b) => b[1].writes - a[1].writes);
 
     const perSecond = (count: number) => (count / CHECKOUTS) * RATE;
     const hottest = (filter: (key: string) => boolean) =>
@@ -154,6 +176,15 @@ export async function measureScale(record: Recorder, fixtures: Fixtures, dynamo:
       goal: `≤ ${GOAL} reads/s`,
       ok: !hottestRead || perSecond(hottestRead[1]) <= GOAL,
     });
+    const webhookTop = webhookWrites[0];
+    record({
+      subject: 'hottest key of the webhooks',
+      figure: webhookTop
+        ? `${webhookTop[1].writes} writes, ${webhookTop[1].units} WCU in that second's ${webhookWrites.reduce((sum, [, count]) => sum + count.writes, 0)} webhook writes, on ${shown(webhookTop[0])}`
+        : 'none',
+      goal: `≤ ${GOAL} writes/s`,
+      ok: (webhookTop?.[1].writes ?? 0) <= GOAL,
+    });
     record({
       subject: 'day counts (stream consumer)',
       figure: `${dayCountWrites} writes for the burst's ${CHECKOUTS} checkouts (one per day per stream batch; deployed ≤ 1 per stream shard per second at batches of ≤ 1,000: at 10,000/s, 10 shards → ~10 writes/s)`,
@@ -163,5 +194,6 @@ export async function measureScale(record: Recorder, fixtures: Fixtures, dynamo:
   } finally {
     load.detach();
     await consumers.stop();
+    await new Promise((resolve) => receiver.close(resolve));
   }
 }

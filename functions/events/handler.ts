@@ -3,7 +3,7 @@ import { redeliver } from '../../shared/domain/dispatch-webhooks.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { jsonResponse } from '../../shared/http/envelope.js';
 import { clientIdOf, httpHandler } from '../../shared/http/middleware.js';
-import { EVENT_ID, ListEventsQuery } from '../../shared/http/schemas.js';
+import { EmptyRequest, EVENT_ID, ListEventsQuery } from '../../shared/http/schemas.js';
 import { parseInput } from '../../shared/http/validation.js';
 import { webhookDeps } from '../../shared/webhooks.js';
 import type { Delivery } from '../../shared/domain/dispatch-webhooks.js';
@@ -50,6 +50,7 @@ export const handler = httpHandler(
       if (!kept) throw notFound();
       return jsonResponse(200, view(kept.event, kept.deliveries));
     }
+    parseInput(EmptyRequest, event.body);
     const queued = await redeliver(deps, clientId, id);
     if (queued === undefined) throw notFound();
     return jsonResponse(202, { id, endpoints: queued });

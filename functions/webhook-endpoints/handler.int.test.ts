@@ -52,6 +52,8 @@ describe('registering an endpoint', () => {
     expect((await call(client_id, 'POST', '', { url: publicUrl })).json.events).toContain('order.created');
     expect((await call(client_id, 'POST', '', { url: publicUrl, events: ['order.deleted'] })).status).toBe(422);
     expect((await call(client_id, 'POST', '', { url: publicUrl, secret: 'whsec_mine' })).status).toBe(422);
+    expect((await call(client_id, 'POST', '', { url: publicUrl, events: [] })).status).toBe(422);
+    expect((await call(client_id, 'POST', '', { url: publicUrl, description: '   ' })).json.description).toBeNull();
   });
 
   it('keeps at most 16 per client, also when 20 are created at once', async () => {
@@ -131,6 +133,15 @@ describe('rotating the secret', () => {
     expect(after.headers['webhook-signature'].split(' ')).toHaveLength(1);
     vi.setSystemTime(new Date('2026-11-24T12:00:01Z'));
     expect([verifies(newSecret, after), verifies(oldSecret, after)]).toEqual([true, false]);
+  });
+
+  it('keeps at most two secrets signing however often it is rotated, and takes no fields', async () => {
+    const { client_id } = await service.newClient('Restless Shop');
+    const created = await call(client_id, 'POST', '', { url: publicUrl });
+    for (let i = 0; i < 5; i++) expect((await call(client_id, 'POST', `/${created.json.id}/rotate_secret`)).status).toBe(200);
+    const stored = (await new DynamoWebhookEndpoints(sharedDocumentClient(), service.tables.main).get(client_id, created.json.id))!;
+    expect(signingSecrets(stored, new Date())).toHaveLength(2);
+    expect((await call(client_id, 'POST', `/${created.json.id}/rotate_secret`, { a: 1 })).status).toBe(422);
   });
 
   it('is 404 for another client’s endpoint', async () => {

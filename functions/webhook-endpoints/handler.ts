@@ -7,7 +7,7 @@ import { createEndpoint, rotateSecret, type EndpointDeps, type WebhookEndpoint }
 import { NotFoundError } from '../../shared/errors.js';
 import { jsonResponse } from '../../shared/http/envelope.js';
 import { clientIdOf, httpHandler } from '../../shared/http/middleware.js';
-import { CreateWebhookEndpointRequest, WEBHOOK_ENDPOINT_ID } from '../../shared/http/schemas.js';
+import { CreateWebhookEndpointRequest, EmptyRequest, WEBHOOK_ENDPOINT_ID } from '../../shared/http/schemas.js';
 import { parseInput } from '../../shared/http/validation.js';
 import { sharedDocumentClient } from '../../shared/infra/dynamo-client.js';
 import { DynamoWebhookEndpoints } from '../../shared/infra/webhook-store.js';
@@ -57,6 +57,7 @@ export const handler = httpHandler(
         if (!(await endpoints.delete(clientId, id!))) throw notFound();
         return { statusCode: 204 };
       default: // POST /api/v2/webhook_endpoints/{id}/rotate_secret
+        parseInput(EmptyRequest, event.body);
         return jsonResponse(200, view(await rotateSecret(deps(), clientId, id!), true));
     }
   },

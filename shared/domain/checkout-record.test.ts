@@ -32,6 +32,7 @@ describe('sanitizeCheckout', () => {
     expect(record).toEqual({
       client_id: 'cl_1',
       order_hash: 'kYq3v6m1n0QW2bKx9Rj8TfA-_x1kP0s4uZcH7dLe5gN',
+      order_ref: null,
       opt_in: false,
       service_order_id: null,
       quote_id: 'qt_1',

@@ -36,8 +36,11 @@ export interface EventPage {
 }
 
 export interface DeliveryStore {
-  /** Keeps the event and a pending delivery per endpoint, once: a repeat (the stream again) finds those kept. */
-  record(event: WebhookEvent, endpoints: readonly Pick<WebhookEndpoint, 'id' | 'url'>[]): Promise<Delivery[]>;
+  /**
+   * Keeps the event and a pending delivery per endpoint, once: a repeat (the stream again) finds
+   * those kept. The deliveries are due for the retry sweep at `dueBy`, should no attempt follow.
+   */
+  record(event: WebhookEvent, endpoints: readonly Pick<WebhookEndpoint, 'id' | 'url'>[], dueBy: Date): Promise<Delivery[]>;
   /** Adds an attempt and moves the delivery, only if it has not moved since it was read; false otherwise. */
   recordAttempt(delivery: Delivery, attempt: Attempt, next: Pick<Delivery, 'status' | 'next_at'>): Promise<boolean>;
   /** Pending deliveries due by `now`, oldest first. */
@@ -89,17 +92,52 @@ export interface DispatchDeps {
   resolve: ResolveHost;
   /** Multiplies the retry schedule (1 deployed; tests and npm start may compress it). */
   retryScale: number;
+  /** How long a run may go on starting sends (a send takes at most 10 s; the functions get 60 s). */
+  budgetMs: number;
   /** Operational figures for the alarms: deliveries that ended (delivered or failed), and the oldest due delivery's wait. */
   observe: (figure: 'delivered' | 'failed' | 'oldest_due_seconds', value: number) => void;
 }
 
+/** Sends at once, across orders and endpoints; an order's events to one endpoint go one after another. */
+const SEND_CONCURRENCY = 16;
+
 /**
- * The stream consumer: the events a batch of changes announces, each recorded and sent once, in
- * order. Main table: changes of orders (`eventOf`); metrics table: new opt-out records
- * (`optOutEventOf`, whose order number is sealed in the record).
+ * Runs each lane's tasks in order, up to `concurrency` lanes at a time; a task not started by
+ * `deadline` is left (the retry sweep takes it up), so one slow receiver holds up only its lane,
+ * and a batch always ends within its time.
+ */
+async function inLanes(
+  tasks: readonly { lane: string; run: () => Promise<unknown> }[],
+  concurrency: number,
+  deadline: number,
+  now: () => number,
+): Promise<void> {
+  const lanes = new Map<string, (() => Promise<unknown>)[]>();
+  for (const task of tasks) lanes.set(task.lane, [...(lanes.get(task.lane) ?? []), task.run]);
+  const queue = [...lanes.values()];
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
+      for (let lane = queue.shift(); lane; lane = queue.shift()) {
+        for (const run of lane) {
+          if (now() >= deadline) return;
+          await run();
+        }
+      }
+    }),
+  );
+}
+
+/**
+ * The stream consumer: the events a batch of changes announces, each recorded (with a delivery
+ * per subscribed endpoint, due for the sweep in a minute should this run die) and then sent:
+ * across orders and endpoints at once, an order's events to an endpoint in order. Main table:
+ * changes of orders (`eventOf`); metrics table: new opt-out records (`optOutEventOf`, whose order
+ * number is sealed in the record).
  */
 export async function dispatchChanges(deps: DispatchDeps, changes: readonly RecordChange[], source: 'orders' | 'checkouts' = 'orders'): Promise<void> {
+  const started = deps.clock.now().getTime();
   const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
+  const sends: { lane: string; run: () => Promise<unknown> }[] = [];
   for (const change of changes) {
     const found = source === 'orders' ? eventOf(change, deps.eventId) : optOutEventOf(change, deps.eventId);
     if (!found) continue;
@@ -109,34 +147,45 @@ export async function dispatchChanges(deps: DispatchDeps, changes: readonly Reco
     const { sealed_order_number: sealed, ...data } = found.data as { sealed_order_number?: string };
     const orderNumber = sealed !== undefined ? await deps.openOrderNumber(found.client_id, sealed) : await deps.orderNumber(found.client_id, found.order_id);
     const event: WebhookEvent = { ...found, data: { ...(orderNumber ? { order_number: orderNumber } : {}), ...data } };
-    const deliveries = await deps.deliveries.record(event, endpoints);
+    const deliveries = await deps.deliveries.record(event, endpoints, new Date(started + 60_000));
     for (const delivery of deliveries) {
-      if (delivery.status === 'pending' && delivery.attempts.length === 0) await attemptDelivery(deps, event, delivery);
+      if (delivery.status !== 'pending' || delivery.attempts.length > 0) continue;
+      const endpoint = endpoints.find((e) => e.id === delivery.endpoint_id);
+      sends.push({ lane: `${event.order_id}#${delivery.endpoint_id}`, run: () => attemptDelivery(deps, event, delivery, endpoint) });
     }
   }
+  await inLanes(sends, SEND_CONCURRENCY, started + deps.budgetMs, () => deps.clock.now().getTime());
 }
 
-/** The retry sweep: every pending delivery that is due gets its next attempt (at most `limit` a sweep). */
+/** The retry sweep: every pending delivery that is due gets its next attempt (at most `limit` a sweep, several at once). */
 export async function retryDue(deps: DispatchDeps, limit = 100): Promise<number> {
   const now = deps.clock.now();
-  let attempted = 0;
   const due = await deps.deliveries.due(now, limit);
-  // How long the oldest due delivery has waited since its first attempt: the "oldest undelivered event" alarm.
-  const firstAttempts = due.map((d) => Date.parse(d.attempts[0]?.at ?? d.next_at ?? now.toISOString()));
-  deps.observe('oldest_due_seconds', firstAttempts.length ? Math.max(0, (now.getTime() - Math.min(...firstAttempts)) / 1000) : 0);
-  for (const delivery of due) {
-    // A claim for a minute: an attempt takes at most 10 s; a sweep that dies leaves it due again after that.
-    if (!(await deps.deliveries.claim(delivery, new Date(now.getTime() + 60_000)))) continue;
-    const kept = await deps.deliveries.event(delivery.client_id, delivery.event_id);
-    if (!kept) continue;
-    await attemptDelivery(deps, kept.event, delivery);
-    attempted++;
-  }
+  // How late the latest-running due delivery is: the sweep falling behind (the "oldest undelivered" alarm).
+  const lateness = due.map((d) => (now.getTime() - Date.parse(d.next_at ?? now.toISOString())) / 1000);
+  deps.observe('oldest_due_seconds', Math.max(0, ...lateness));
+  let attempted = 0;
+  await inLanes(
+    due.map((delivery) => ({
+      lane: `${delivery.event_id}#${delivery.endpoint_id}`,
+      run: async () => {
+        // A claim for a minute: a sweep that dies leaves it due again after that.
+        if (!(await deps.deliveries.claim(delivery, new Date(now.getTime() + 60_000)))) return;
+        const kept = await deps.deliveries.event(delivery.client_id, delivery.event_id);
+        if (!kept) return;
+        await attemptDelivery(deps, kept.event, delivery);
+        attempted++;
+      },
+    })),
+    SEND_CONCURRENCY,
+    now.getTime() + deps.budgetMs,
+    () => deps.clock.now().getTime(),
+  );
   return attempted;
 }
 
 /** Sends the event to the delivery's endpoint again now, whatever its state (POST /events/{id}/redeliver). */
-export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, delivery: Delivery): Promise<Delivery> {
+export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, delivery: Delivery, known?: WebhookEndpoint): Promise<Delivery> {
   const started = deps.clock.now();
   // An order's events reach an endpoint in order: while an earlier one is pending, this one waits
   // (the earlier one's end wakes it; a minute at most, should that wake be lost).
@@ -146,7 +195,8 @@ export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, d
     await deps.deliveries.hold(delivery, until);
     return { ...delivery, next_at: until.toISOString() };
   }
-  const endpoint = await deps.endpoints.get(delivery.client_id, delivery.endpoint_id);
+  // The dispatcher knows the endpoint from the client's list it just read; the sweep reads it.
+  const endpoint = known ?? (await deps.endpoints.get(delivery.client_id, delivery.endpoint_id));
   let result: SendResult;
   if (!endpoint) result = { error: 'endpoint_deleted', duration_ms: 0 };
   else if (endpoint.status !== 'enabled') result = { error: 'endpoint_disabled', duration_ms: 0 };
@@ -172,13 +222,16 @@ export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, d
   if (await deps.deliveries.recordAttempt(delivery, attempt, next)) {
     await deps.deliveries.noteOutcome(delivery.client_id, delivery.event_id, ok);
     if (next.status !== 'pending') {
-      deps.observe(next.status === 'delivered' ? 'delivered' : 'failed', 1);
+      // "Failed" for the alarm: the schedule spent, not a merchant's own 410 or deleted endpoint.
+      if (next.status === 'delivered') deps.observe('delivered', 1);
+      else if (endpoint?.status === 'enabled' && result.status_code !== 410) deps.observe('failed', 1);
       await deps.deliveries.wakeNext(delivery.client_id, event.order_id, delivery.endpoint_id, started);
     }
   }
   if (endpoint && endpoint.status === 'enabled') {
     if (result.status_code === 410) await deps.endpoints.disable(delivery.client_id, delivery.endpoint_id);
-    else {
+    else if (!ok || endpoint.failing_since) {
+      // Written only on a failure, or on the success that ends a failing spell: no write per delivery.
       const failingSince = await deps.endpoints.noteResult(delivery.client_id, delivery.endpoint_id, ok, started);
       if (failingSince && started.getTime() - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS)
         await deps.endpoints.disable(delivery.client_id, delivery.endpoint_id);

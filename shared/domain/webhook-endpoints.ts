@@ -43,6 +43,8 @@ export interface WebhookEndpoint {
   created: string;
   /** Newest first; the first is the one a rotation replaces. */
   secrets: SigningSecret[];
+  /** Since when its deliveries have been failing (five days of it disable it); absent while they succeed. */
+  failing_since?: string;
 }
 
 export interface WebhookEndpointStore {
@@ -75,14 +77,14 @@ export async function createEndpoint(
   input: { url: string; events?: EventType[]; description?: string },
 ): Promise<WebhookEndpoint> {
   const verdict = await checkWebhookUrl(input.url, deps.urlPolicy, deps.resolve);
-  if (!verdict.ok) throw new ValidationError(`url ${verdict.reason}.`, 'url', 'invalid_url');
+  if (!verdict.ok) throw new ValidationError(`The webhook URL ${verdict.reason}.`, 'url', 'invalid_url');
   const now = deps.clock.now().toISOString();
   const endpoint: WebhookEndpoint = {
     id: deps.newId(),
     client_id: clientId,
     url: verdict.url,
     events: input.events?.length ? [...new Set(input.events)] : [...EVENT_TYPES],
-    description: input.description ?? null,
+    description: input.description || null,
     status: 'enabled',
     created: now,
     secrets: [{ secret: deps.newSecret(), created: now }],
@@ -96,12 +98,10 @@ export async function rotateSecret(deps: EndpointDeps, clientId: string, id: str
     const endpoint = await deps.endpoints.get(clientId, id);
     if (!endpoint) throw new NotFoundError('webhook_endpoint_not_found', 'No webhook endpoint with this id.', 'id');
     const now = deps.clock.now();
-    const [current, ...older] = endpoint.secrets;
-    // The secret being replaced signs for SECRET_OVERLAP_MS more; older ones keep the end they had; expired ones go.
-    const kept = [
-      ...(current ? [{ ...current, expires: new Date(now.getTime() + SECRET_OVERLAP_MS).toISOString() }] : []),
-      ...older.filter((s) => s.expires && Date.parse(s.expires) > now.getTime()),
-    ];
+    const [current] = endpoint.secrets;
+    // The secret being replaced signs for SECRET_OVERLAP_MS more; any older one goes, so a delivery
+    // carries at most two signatures (the contract's overlap), however often the secret is rotated.
+    const kept = current ? [{ ...current, expires: new Date(now.getTime() + SECRET_OVERLAP_MS).toISOString() }] : [];
     const secrets = [{ secret: deps.newSecret(), created: now.toISOString() }, ...kept];
     if (await deps.endpoints.replaceSecrets(clientId, id, endpoint.secrets, secrets)) return { ...endpoint, secrets };
   }

@@ -128,7 +128,11 @@ export function optOutEventOf(
 }
 
 /** The body a receiver gets: `{id, type, created, data}` (data with the order number first). */
-export const eventBody = (event: WebhookEvent): string => JSON.stringify({ id: event.id, type: event.type, created: event.created, data: event.data });
+export const eventBody = (event: WebhookEvent): string => {
+  // One spelling for every attempt: the store does not keep a map's key order.
+  const data = Object.fromEntries(Object.entries(event.data).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return JSON.stringify({ id: event.id, type: event.type, created: event.created, data });
+};
 
 /** Retries after a failed attempt (api.md): about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then failed. */
 export const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000] as const;

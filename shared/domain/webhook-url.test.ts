@@ -29,6 +29,13 @@ describe('webhook URLs, deployed', () => {
     'https://[fe80::1]/',
     'https://[::7f00:1]/', // IPv4-compatible 127.0.0.1
     'https://[2002:7f00:1::1]/', // 6to4 of 127.0.0.1
+    'https://[64:ff9b:1::a9fe:a9fe]/', // local-use NAT64 of 169.254.169.254
+    'https://[fec0::1]/', // site-local
+    'https://[::ffff:0:a9fe:a9fe]/', // IPv4-translated
+    'https://192.88.99.1/',
+    'https://[2001:10::1]/',
+    'https://[3fff::1]/',
+    'https://[5f00::1]/',
     'https://100.64.0.1/',
     'https://0.0.0.0/',
     'https://224.0.0.1/',

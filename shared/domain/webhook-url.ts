@@ -24,6 +24,7 @@ for (const [network, prefix] of [
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
   ['192.0.2.0', 24], // documentation
+  ['192.88.99.0', 24], // 6to4 relay anycast
   ['192.168.0.0', 16],
   ['198.18.0.0', 15], // benchmarking
   ['198.51.100.0', 24],
@@ -39,6 +40,9 @@ for (const [network, prefix] of [
   ['2001::', 32], // Teredo (embeds an IPv4 address)
   ['2001:db8::', 32], // documentation
   ['2002::', 16], // 6to4 (embeds an IPv4 address)
+  ['2001:10::', 28], // ORCHID
+  ['2001:20::', 28], // ORCHIDv2
+  ['3fff::', 20], // documentation (2024)
   ['fc00::', 7], // unique local, incl. the metadata service fd00:ec2::254
   ['fe80::', 10], // link-local
   ['ff00::', 8], // multicast
@@ -51,6 +55,9 @@ export function isPublicAddress(address: string): boolean {
   if (family === 4) return !blocked.check(address, 'ipv4');
   if (family !== 6) return false;
   // IPv4-mapped (::ffff:a.b.c.d, or as URLs write it, ::ffff:xxxx:xxxx): judged as the IPv4 address.
+  // Only global unicast (2000::/3) is public at all; the ranges above are carved out of it.
+  const firstWord = parseInt(address.split(':')[0] || '0', 16);
+  const globalUnicast = (firstWord & 0xe000) === 0x2000;
   const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (dotted) return isPublicAddress(dotted[1]!);
   const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
@@ -58,7 +65,7 @@ export function isPublicAddress(address: string): boolean {
     const [high, low] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
     return isPublicAddress(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
   }
-  return !blocked.check(address, 'ipv6');
+  return globalUnicast && !blocked.check(address, 'ipv6');
 }
 
 export type UrlVerdict = { ok: true; url: string } | { ok: false; reason: string };

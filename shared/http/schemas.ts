@@ -239,7 +239,13 @@ export function orderIdOf(pathParameters: Record<string, string | undefined> | u
 /** POST /webhook_endpoints: a URL (checked against the URL rules by the use case), the events (all when absent), a note. */
 export const CreateWebhookEndpointRequest = v.strictObject({
   url: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(2048, 'must be at most 2048 characters')),
-  events: v.optional(v.pipe(v.array(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`)), v.maxLength(EVENT_TYPES.length))),
+  events: v.optional(
+    v.pipe(
+      v.array(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`)),
+      v.minLength(1, 'must name at least one event type (leave it out for all)'),
+      v.maxLength(EVENT_TYPES.length * 2, `must name at most ${EVENT_TYPES.length * 2} event types`),
+    ),
+  ),
   description: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(MAX_STRING, `must be at most ${MAX_STRING} characters`))),
 });
 
@@ -261,3 +267,6 @@ export const ListEventsQuery = v.strictObject({
 
 /** A webhook event's id from a path: anything else names no event. */
 export const EVENT_ID = /^evt_[A-Za-z0-9_-]{24}$/;
+
+/** POST …/rotate_secret and …/redeliver take no fields: no body, or `{}`. */
+export const EmptyRequest = v.optional(v.strictObject({}), {});

@@ -45,7 +45,7 @@ const writeUnits = (bytes: number, transactional: boolean) => Math.max(1, Math.c
 
 type WriteAction = {
   Put?: { TableName?: string; Item?: Record<string, unknown> };
-  Update?: { TableName?: string; Key?: Record<string, unknown> };
+  Update?: { TableName?: string; Key?: Record<string, unknown>; UpdateExpression?: string; ExpressionAttributeValues?: Record<string, unknown> };
   Delete?: { TableName?: string; Key?: Record<string, unknown> };
 };
 
@@ -70,7 +70,16 @@ export function recordKeyLoad(doc: DynamoDBDocumentClient, tables: Record<TableD
     entry.units += units;
     load.writes.set(key, entry);
   };
-  const write = (tableName: string | undefined, item: Record<string, unknown> | undefined, transactional: boolean, whole: boolean) => {
+  // The index keys each item written so far is under, so that an update or a delete of it is
+  // counted on the index partitions it touches too (updates do not name them).
+  const indexKeysOf = new Map<string, Record<string, string>>();
+  const write = (
+    tableName: string | undefined,
+    item: Record<string, unknown> | undefined,
+    transactional: boolean,
+    whole: boolean,
+    update?: { expression?: string; values?: Record<string, unknown> },
+  ) => {
     const definition = tableName ? byName.get(tableName) : undefined;
     if (!definition || !item) return;
     // An update's size is not in its input: counted as one unit (the items it touches here are small counters and statuses).
@@ -78,16 +87,35 @@ export function recordKeyLoad(doc: DynamoDBDocumentClient, tables: Record<TableD
     load.totals.itemWrites += 1;
     load.totals.baseUnits += units;
     count(`${definition.id}:${String(item[definition.partitionKey])}`, units);
-    if (!whole) return;
+    const itemId = `${definition.id}:${String(item[definition.partitionKey])}|${String(item[definition.sortKey])}`;
+    const before = indexKeysOf.get(itemId) ?? {};
+    const after: Record<string, string> = whole ? {} : { ...before };
     for (const index of definition.globalIndexes ?? []) {
-      const key = item[index.partitionKey];
-      if (typeof key !== 'string') continue;
-      // Doubled inside a transaction too, as DynamoDB Local reports it (ConsumedCapacity per index).
-      const indexUnits = writeUnits(index.projection === 'all' ? itemSize(item) : 100, transactional);
-      load.totals.indexUnits += indexUnits;
-      count(`${definition.id}/${index.name}:${key}`, indexUnits);
+      if (whole) {
+        const key = item[index.partitionKey];
+        if (typeof key === 'string') after[index.name] = key;
+        continue;
+      }
+      // An update: `attr = :value` moves the item's key in that index, `REMOVE … attr` takes it out.
+      const set = new RegExp(`(?:^|[ ,])${index.partitionKey} = (:[A-Za-z0-9_]+)`).exec(update?.expression ?? '');
+      const value = set ? update?.values?.[set[1]!] : undefined;
+      if (typeof value === 'string') after[index.name] = value;
+      if (new RegExp(`REMOVE[^=]*\\b${index.partitionKey}\\b`).test(update?.expression ?? '')) delete after[index.name];
+    }
+    if (whole || update) indexKeysOf.set(itemId, after);
+    for (const index of definition.globalIndexes ?? []) {
+      // A write of an indexed item writes its index entry (ALL: any change; keys only: a change of key), out and in.
+      const keys = new Set([before[index.name], after[index.name]].filter((key): key is string => key !== undefined));
+      if (index.projection !== 'all' && before[index.name] === after[index.name] && !whole) continue;
+      for (const key of keys) {
+        // Doubled inside a transaction too, as DynamoDB Local reports it (ConsumedCapacity per index).
+        const indexUnits = writeUnits(index.projection === 'all' && whole ? itemSize(item) : 100, transactional);
+        load.totals.indexUnits += indexUnits;
+        count(`${definition.id}/${index.name}:${key}`, indexUnits);
+      }
     }
   };
+  const allIndexAttributes = tableDefinitions.flatMap((definition) => (definition.globalIndexes ?? []).map((index) => index.partitionKey)).join(', ');
   const read = (tableName: string | undefined, key: unknown) => {
     const definition = tableName ? byName.get(tableName) : undefined;
     if (!definition) return;
@@ -103,19 +131,35 @@ export function recordKeyLoad(doc: DynamoDBDocumentClient, tables: Record<TableD
         Key?: Record<string, unknown>;
         TransactItems?: WriteAction[];
         ExpressionAttributeValues?: Record<string, unknown>;
+        UpdateExpression?: string;
+        RequestItems?: Record<string, { PutRequest?: { Item?: Record<string, unknown> }; DeleteRequest?: { Key?: Record<string, unknown> } }[]>;
       };
       switch (context.commandName) {
         case 'PutItemCommand':
           write(input.TableName, input.Item, false, true);
           break;
         case 'UpdateItemCommand':
+          write(input.TableName, input.Key, false, false, { expression: input.UpdateExpression, values: input.ExpressionAttributeValues });
+          break;
         case 'DeleteItemCommand':
-          write(input.TableName, input.Key, false, false);
+          write(input.TableName, input.Key, false, false, { expression: 'REMOVE ' + allIndexAttributes, values: {} });
+          break;
+        case 'BatchWriteItemCommand':
+          for (const [table, requests] of Object.entries(input.RequestItems ?? {})) {
+            for (const request of requests) {
+              if (request.PutRequest) write(table, request.PutRequest.Item, false, true);
+              else if (request.DeleteRequest) write(table, request.DeleteRequest.Key, false, false, { expression: 'REMOVE ' + allIndexAttributes, values: {} });
+            }
+          }
           break;
         case 'TransactWriteItemsCommand':
           for (const action of input.TransactItems ?? []) {
             if (action.Put) write(action.Put.TableName, action.Put.Item, true, true);
-            else if (action.Update) write(action.Update.TableName, action.Update.Key, true, false);
+            else if (action.Update)
+              write(action.Update.TableName, action.Update.Key, true, false, {
+                expression: action.Update.UpdateExpression,
+                values: action.Update.ExpressionAttributeValues,
+              });
             else if (action.Delete) write(action.Delete.TableName, action.Delete.Key, true, false);
           }
           break;

@@ -62,7 +62,7 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
     private readonly tableName: string,
   ) {}
 
-  async record(event: WebhookEvent, endpoints: readonly Pick<WebhookEndpoint, 'id' | 'url'>[]): Promise<Delivery[]> {
+  async record(event: WebhookEvent, endpoints: readonly Pick<WebhookEndpoint, 'id' | 'url'>[], dueBy: Date): Promise<Delivery[]> {
     const kept = await this.event(event.client_id, event.id);
     if (kept) return kept.deliveries; // the stream gave this change again: carry on with what was kept
     const expires = Math.floor(Date.parse(event.created) / 1000) + KEEP_SECONDS;
@@ -73,6 +73,7 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
       url: endpoint.url,
       status: 'pending',
       attempts: [],
+      next_at: dueBy.toISOString(),
     }));
     // Deliveries first, the event last: an event record means its deliveries are all there.
     let requests: WriteRequests | undefined = deliveries.map((delivery) => ({
@@ -80,7 +81,10 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
         Item: {
           ...storedRecord(webhookDeliveryKey(event.client_id, event.id, delivery.endpoint_id), 'webhook_delivery', delivery),
           expires_at: expires,
-          // In the hold index while pending: an order's events go to an endpoint in order.
+          // Due for the retry sweep should the dispatcher die before its attempt; in the hold index
+          // while pending (an order's events go to an endpoint in order).
+          retry_key: retryKey(event.id),
+          retry_at: dueBy.toISOString(),
           hold_key: holdKey(event.client_id, event.order_id, delivery.endpoint_id),
           hold_sort: holdSort(event.created, event.id),
         },
@@ -150,12 +154,39 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
    */
   async noteOutcome(clientId: string, eventId: string, delivered: boolean): Promise<void> {
     const key = webhookEventKey(clientId, eventId);
+    const ignoreRefusal = (err: unknown) => {
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      return undefined;
+    };
     if (!delivered) {
-      await this.doc.send(
-        new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: 'SET delivery_success = :no', ExpressionAttributeValues: { ':no': false } }),
-      );
+      // Once: a failing event is not written again at each failed attempt (each write of the event
+      // record is a write of its events-index entry too).
+      await this.doc
+        .send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: key,
+            UpdateExpression: 'SET delivery_success = :no',
+            ConditionExpression: 'attribute_not_exists(delivery_success) OR delivery_success = :yes',
+            ExpressionAttributeValues: { ':no': false, ':yes': true },
+          }),
+        )
+        .catch(ignoreRefusal);
       return;
     }
+    // The usual event has one delivery: one write marks it a success.
+    const single = await this.doc
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: 'SET delivery_success = :yes, delivered_count = :one',
+          ConditionExpression: 'deliveries_total = :one',
+          ExpressionAttributeValues: { ':yes': true, ':one': 1 },
+        }),
+      )
+      .catch(ignoreRefusal);
+    if (single) return;
     const { Attributes } = await this.doc.send(
       new UpdateCommand({
         TableName: this.tableName,

@@ -6,7 +6,7 @@ import { storedRecord, webhookCountKey, webhookEndpointKey } from './keys.js';
 import { cancellationCodes, cancellationError, retryOnConflict } from './transactions.js';
 
 const strip = (record: Record<string, unknown>): WebhookEndpoint => {
-  const { PK: _pk, SK: _sk, entity: _entity, failing_since: _failing, ...endpoint } = record;
+  const { PK: _pk, SK: _sk, entity: _entity, ...endpoint } = record;
   return endpoint as unknown as WebhookEndpoint;
 };
 

@@ -106,19 +106,22 @@ describe('demo checkout', () => {
     expect(await recent.locator('tbody tr').count()).toBe(1); // the protected order; opt-outs create none
     expect(await recent.locator('tbody tr td').nth(2).textContent()).toMatch(/^OP-[0-9A-Z-]{14} Issued(, OP-[0-9A-Z-]{14} Issued)*$/);
 
-    // The protected order's order.created went to npm start's demo receiver, which verified its signature.
+    // The opt-out's order.opted_out and the protected order's order.created went to npm start's demo receiver, which verified both.
     await expect
       .poll(async () => {
         await page.reload();
         await page.locator('#received-status:not(:empty)').waitFor();
         return page.locator('#received-status').textContent();
       })
-      .toMatch(/got 1 deliveries, 1 with a valid signature/);
+      .toMatch(/got 2 deliveries, 2 with a valid signature/);
     const events = page.getByRole('table', { name: 'Recent webhook events and their delivery attempts' });
-    expect(await events.locator('tbody tr').count()).toBe(1);
-    const cells = await events.locator('tbody tr td').allTextContents();
-    expect(cells.slice(1, 3)).toEqual(['order.created', 'yes']);
-    expect(cells[3]).toMatch(/^\d{2}:\d{2}:\d{2} 200 \(\d+ ms\)$/);
+    expect(await events.locator('tbody tr').count()).toBe(2);
+    const rows = await events.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
+    expect(rows.map((cells) => cells.slice(1, 3)).sort()).toEqual([
+      ['order.created', 'yes'],
+      ['order.opted_out', 'yes'],
+    ]);
+    for (const cells of rows) expect(cells[3]).toMatch(/^\d{2}:\d{2}:\d{2} 200 \(\d+ ms\)$/);
     expect(await accessibilityViolations()).toEqual([]);
     await page.screenshot({ path: join(shots, 'dashboard.png'), fullPage: true });
   });
