@@ -152,6 +152,7 @@ export const FUNCTIONS = {
       { method: 'GET', path: '/api/v2/webhook_endpoints/{id}', auth: 'access-token' },
       { method: 'DELETE', path: '/api/v2/webhook_endpoints/{id}', auth: 'access-token' },
       { method: 'POST', path: '/api/v2/webhook_endpoints/{id}/rotate_secret', auth: 'access-token' },
+      { method: 'POST', path: '/api/v2/webhook_endpoints/{id}/enable', auth: 'access-token' },
     ],
     tables: { main: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   },

@@ -37,7 +37,7 @@ const view = (endpoint: WebhookEndpoint, withSecret = false) => ({
 
 const notFound = () => new NotFoundError('webhook_endpoint_not_found', 'No webhook endpoint with this id.', 'id');
 
-/** /api/v2/webhook_endpoints: create (201, the secret shown once), list, read, delete (204), rotate_secret. */
+/** /api/v2/webhook_endpoints: create (201, the secret shown once), list, read, delete (204), rotate_secret, enable. */
 export const handler = httpHandler(
   async (event, info) => {
     const clientId = clientIdOf(info);
@@ -56,6 +56,12 @@ export const handler = httpHandler(
       case 'DELETE /api/v2/webhook_endpoints/{id}':
         if (!(await endpoints.delete(clientId, id!))) throw notFound();
         return { statusCode: 204 };
+      case 'POST /api/v2/webhook_endpoints/{id}/enable': {
+        parseInput(EmptyRequest, event.body);
+        const enabled = await endpoints.enable(clientId, id!);
+        if (!enabled) throw notFound();
+        return jsonResponse(200, view(enabled));
+      }
       default: // POST /api/v2/webhook_endpoints/{id}/rotate_secret
         parseInput(EmptyRequest, event.body);
         return jsonResponse(200, view(await rotateSecret(deps(), clientId, id!), true));

@@ -175,6 +175,18 @@ describe('a receiver that fails', () => {
     await service.drainStreams();
     await service.runScheduled('webhooks-retry');
     expect(received).toHaveLength(1);
+
+    // The merchant fixes its receiver and enables the endpoint again: the next event is sent.
+    const enabled = await service.call('webhook-endpoints', { method: 'POST', path: `/api/v2/webhook_endpoints/${endpointId}/enable`, clientId });
+    expect([enabled.status, enabled.json.status]).toEqual([200, 'enabled']);
+    await placeOrder(clientId, '32.00');
+    await service.drainStreams();
+    expect(received).toHaveLength(2);
+    const stranger = await service.newClient('Stranger');
+    expect(
+      (await service.call('webhook-endpoints', { method: 'POST', path: `/api/v2/webhook_endpoints/${endpointId}/enable`, clientId: stranger.client_id }))
+        .status,
+    ).toBe(404);
   });
 });
 

@@ -139,6 +139,27 @@ export class DynamoWebhookEndpoints implements WebhookEndpointStore {
     }
   }
 
+  /** Enables an endpoint again (after a 410 or five days of failures), its failing spell forgotten; false when there is none. */
+  async enable(clientId: string, id: string): Promise<WebhookEndpoint | undefined> {
+    try {
+      const { Attributes } = await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookEndpointKey(clientId, id),
+          UpdateExpression: 'SET #status = :enabled REMOVE failing_since',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':enabled': 'enabled' },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? strip(Attributes) : undefined;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return undefined;
+      throw err;
+    }
+  }
+
   async replaceSecrets(clientId: string, id: string, before: readonly SigningSecret[], after: readonly SigningSecret[]): Promise<boolean> {
     try {
       await this.doc.send(
