@@ -1,5 +1,5 @@
 import './local-env.js'; // first: environment defaults before any service module is loaded
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,7 +98,9 @@ async function main(): Promise<void> {
   });
   const demoFile = join(process.cwd(), '.local', 'demo-client.json');
   await mkdir(dirname(demoFile), { recursive: true });
-  await writeFile(demoFile, `${JSON.stringify({ base_url: local.baseUrl, ...local.demo }, null, 2)}\n`, { mode: 0o600 });
+  // Written whole or not at all (a temporary file renamed into place): whoever waits for it never reads half of it.
+  await writeFile(`${demoFile}.tmp`, `${JSON.stringify({ base_url: local.baseUrl, ...local.demo }, null, 2)}\n`, { mode: 0o600 });
+  await rename(`${demoFile}.tmp`, demoFile);
 
   console.log(`Order Protection API on ${local.baseUrl}  (DynamoDB at ${process.env.DYNAMODB_ENDPOINT})`);
   console.log(`Demo client ${local.demo.client_id}\n  public key ${local.demo.public_key}\n  secret key ${local.demo.secret_key}`);
