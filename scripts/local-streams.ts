@@ -122,15 +122,22 @@ export async function startStreamPump(options: {
     });
   };
 
+  /** Gives a batch to the handler; kept as pending until it returns, so that a throw gives it again. */
+  const handle = async (shardId: string, shard: ShardState, records: DynamoDBRecord[]) => {
+    shard.pending = records;
+    await give(shardId, records);
+    shard.pending = undefined;
+    shard.after = records.at(-1)!.dynamodb!.SequenceNumber;
+  };
+
   /** One pass over every shard; true when it handled any record (so another pass may find more). */
   const pass = async (): Promise<boolean> => {
     await discoverShards();
     let busy = false;
     for (const [shardId, shard] of shards) {
+      // A batch whose handler threw is given again, unchanged, before anything newer.
       if (shard.pending) {
-        await give(shardId, shard.pending);
-        shard.after = shard.pending.at(-1)!.dynamodb!.SequenceNumber;
-        shard.pending = undefined;
+        await handle(shardId, shard, shard.pending);
         busy = true;
       }
       while (shard.iterator) {
@@ -149,10 +156,7 @@ export async function startStreamPump(options: {
         const records = (answer.Records ?? []).map((record) => asLambdaRecord(record, streamArn));
         if (records.length === 0) break;
         busy = true;
-        shard.pending = records;
-        await give(shardId, records);
-        shard.pending = undefined;
-        shard.after = records.at(-1)!.dynamodb!.SequenceNumber;
+        await handle(shardId, shard, records);
       }
     }
     return busy;

@@ -1,5 +1,6 @@
 import { openCursor, sealCursor } from '../../shared/auth/cursors.js';
 import { redeliver } from '../../shared/domain/dispatch-webhooks.js';
+import { listEvents } from '../../shared/domain/list-events.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { jsonResponse } from '../../shared/http/envelope.js';
 import { clientIdOf, httpHandler } from '../../shared/http/middleware.js';
@@ -10,6 +11,7 @@ import type { Delivery } from '../../shared/domain/dispatch-webhooks.js';
 import type { WebhookEvent } from '../../shared/domain/webhook-events.js';
 
 const deps = webhookDeps();
+const listDeps = { deliveries: deps.deliveries, cursors: { seal: sealCursor, open: openCursor } };
 const notFound = () => new NotFoundError('event_not_found', 'No event with this id.', 'id');
 
 /** An event as the delivery log shows it: its body, whether it was delivered, and every attempt. */
@@ -37,11 +39,8 @@ export const handler = httpHandler(
     const clientId = clientIdOf(info);
     if (event.routeKey === 'GET /api/v2/events') {
       const query = parseInput(ListEventsQuery, event.queryStringParameters ?? {});
-      const filters = { type: query.type, delivery_success: query.delivery_success === undefined ? undefined : String(query.delivery_success) };
-      const after = query.cursor === undefined ? undefined : await openCursor(clientId, { list: 'events', ...filters }, query.cursor);
-      const page = await deps.deliveries.listEvents(clientId, { after, type: query.type, deliverySuccess: query.delivery_success, limit: query.limit });
-      const nextCursor = page.next === undefined ? null : await sealCursor(clientId, { list: 'events', ...filters }, page.next);
-      return jsonResponse(200, { data: page.events.map((e) => view(e)), has_more: nextCursor !== null, next_cursor: nextCursor });
+      const { events, nextCursor } = await listEvents(listDeps, clientId, query);
+      return jsonResponse(200, { data: events.map((e) => view(e)), has_more: nextCursor !== undefined, next_cursor: nextCursor ?? null });
     }
     const id = event.pathParameters?.id ?? '';
     if (!EVENT_ID.test(id)) throw notFound();

@@ -9,9 +9,13 @@ import { keySet } from './signing-keys.js';
  * id bound as associated data; only the webhook dispatcher opens it. `v1.` + base64url(iv, text,
  * tag).
  */
+let derived: { secret: string; key: Buffer } | undefined;
+
+/** Derived once per order-number secret (an opt-out seals on the checkout path), not per call. */
 async function sealKey(): Promise<Buffer> {
   const { secret } = await keySet('order-number');
-  return Buffer.from(hkdfSync('sha256', secret, 'order-number-seal', 'aes-256-gcm', 32));
+  if (derived?.secret !== secret) derived = { secret, key: Buffer.from(hkdfSync('sha256', secret, 'order-number-seal', 'aes-256-gcm', 32)) };
+  return derived.key;
 }
 
 export async function sealOrderNumber(clientId: string, orderNumber: string): Promise<string> {

@@ -1,6 +1,15 @@
 import type { Clock } from './ports.js';
 import { signingSecrets, type WebhookEndpoint } from './webhook-endpoints.js';
-import { DISABLE_AFTER_FAILING_MS, eventBody, eventOf, nextAttemptAt, optOutEventOf, type RecordChange, type WebhookEvent } from './webhook-events.js';
+import {
+  DISABLE_AFTER_FAILING_MS,
+  eventBody,
+  eventOf,
+  nextAttemptAt,
+  optOutEventOf,
+  type FoundEvent,
+  type RecordChange,
+  type WebhookEvent,
+} from './webhook-events.js';
 import { checkWebhookUrl, type ResolveHost, type WebhookUrlPolicy } from './webhook-url.js';
 
 /**
@@ -137,6 +146,14 @@ async function inLanes(
 export async function dispatchChanges(deps: DispatchDeps, changes: readonly RecordChange[], source: 'orders' | 'checkouts' = 'orders'): Promise<void> {
   const started = deps.clock.now().getTime();
   const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
+  // A batch often holds several changes of one order (a PATCH of three items): its number is read once.
+  const orderNumbers = new Map<string, Promise<string | undefined>>();
+  const orderNumberOf = ({ client_id: clientId, order_id: orderId, sealed_order_number: sealed }: FoundEvent) => {
+    if (sealed !== undefined) return deps.openOrderNumber(clientId, sealed);
+    const key = `${clientId}#${orderId}`;
+    if (!orderNumbers.has(key)) orderNumbers.set(key, deps.orderNumber(clientId, orderId));
+    return orderNumbers.get(key)!;
+  };
   const sends: { lane: string; run: () => Promise<unknown> }[] = [];
   for (const change of changes) {
     const found = source === 'orders' ? eventOf(change, deps.eventId) : optOutEventOf(change, deps.eventId);
@@ -144,9 +161,9 @@ export async function dispatchChanges(deps: DispatchDeps, changes: readonly Reco
     if (!endpointsOf.has(found.client_id)) endpointsOf.set(found.client_id, deps.endpoints.list(found.client_id));
     const endpoints = (await endpointsOf.get(found.client_id)!).filter((e) => e.status === 'enabled' && e.events.includes(found.type));
     if (endpoints.length === 0) continue; // nobody listens: nothing to deliver or keep
-    const { sealed_order_number: sealed, ...data } = found.data as { sealed_order_number?: string };
-    const orderNumber = sealed !== undefined ? await deps.openOrderNumber(found.client_id, sealed) : await deps.orderNumber(found.client_id, found.order_id);
-    const event: WebhookEvent = { ...found, data: { ...(orderNumber ? { order_number: orderNumber } : {}), ...data } };
+    const { sealed_order_number: _sealed, ...announced } = found;
+    const orderNumber = await orderNumberOf(found);
+    const event: WebhookEvent = { ...announced, data: { ...(orderNumber ? { order_number: orderNumber } : {}), ...found.data } };
     const deliveries = await deps.deliveries.record(event, endpoints, new Date(started + 60_000));
     for (const delivery of deliveries) {
       if (delivery.status !== 'pending' || delivery.attempts.length > 0) continue;

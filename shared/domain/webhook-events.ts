@@ -20,6 +20,12 @@ export interface WebhookEvent {
   data: Record<string, unknown>;
 }
 
+/**
+ * An event as a change announces it, before the dispatcher names its order number: from the
+ * order's header (items do not carry it), or from the seal an opt-out's record carries.
+ */
+export type FoundEvent = WebhookEvent & { sealed_order_number?: string };
+
 /** A changed record of the main table, as the stream gives it (unmarshalled). */
 export interface RecordChange {
   /** The stream record's id: unique per change, the same when the stream delivers it again. */
@@ -50,10 +56,7 @@ const CHANGE_EVENT = { upgrade: 'policy.upgraded', downgrade: 'policy.downgraded
  * it from the order's header: items do not carry it). `eventId` turns the change's id into the
  * event's.
  */
-export function eventOf(
-  change: RecordChange,
-  eventId: (changeId: string) => string,
-): (Omit<WebhookEvent, 'data'> & { data: Record<string, unknown> }) | undefined {
+export function eventOf(change: RecordChange, eventId: (changeId: string) => string): FoundEvent | undefined {
   const record = change.after ?? change.before;
   if (!record) return undefined;
   const where = orderOf(record);
@@ -110,10 +113,7 @@ export function eventOf(
  * order number is in the record only sealed (`order_ref`), for the dispatcher to open. The
  * order's "id" is the order number's hash (an opt-out creates no order).
  */
-export function optOutEventOf(
-  change: RecordChange,
-  eventId: (changeId: string) => string,
-): (Omit<WebhookEvent, 'data'> & { data: Record<string, unknown> }) | undefined {
+export function optOutEventOf(change: RecordChange, eventId: (changeId: string) => string): FoundEvent | undefined {
   const record = change.after;
   if (change.kind !== 'INSERT' || !record || record.entity !== 'checkout' || record.opt_in !== false || record.counted_by !== 'stream') return undefined;
   if (typeof record.order_ref !== 'string' || typeof record.client_id !== 'string' || typeof record.order_hash !== 'string') return undefined;
@@ -123,7 +123,8 @@ export function optOutEventOf(
     created: typeof record.logged_at === 'string' ? record.logged_at : change.at,
     client_id: record.client_id,
     order_id: record.order_hash,
-    data: { sealed_order_number: record.order_ref, currency: record.currency, subtotal: record.subtotal },
+    sealed_order_number: record.order_ref,
+    data: { currency: record.currency, subtotal: record.subtotal },
   };
 }
 

@@ -6,7 +6,7 @@ import type { DayCount, DayCountStore, IdempotencyReceipt, MetricsStore } from '
 import { receiptAction } from './idempotency-store.js';
 import { checkoutKey, dayCounterKey, DAY_PREFIX, storedRecord } from './keys.js';
 import { queryAll } from './query-all.js';
-import { cancellationCodes, cancellationError, retryOnConflict, singleWriteError } from './transactions.js';
+import { cancellationCodes, cancellationError, retryOnConflict, singleWriteError, unlessConditionFails } from './transactions.js';
 
 /**
  * The checkout record, as an action of the checkout's transaction (or its only write): once per
@@ -102,8 +102,8 @@ export class DynamoDayCounts implements DayCountStore {
     for (let attempt = 0; attempt < 5; attempt++) {
       const add = countAfter(batch.checkouts, counted);
       if (add.last === undefined || add.last === counted) return; // everything was already counted
-      try {
-        await this.doc.send(
+      const added = await unlessConditionFails(
+        this.doc.send(
           new UpdateCommand({
             TableName: this.tableName,
             Key: dayCounterKey(batch.client_id, batch.day),
@@ -119,11 +119,10 @@ export class DynamoDayCounts implements DayCountStore {
               ...(counted === undefined ? { ':first': first } : { ':counted': counted }),
             },
           }),
-        );
-        return;
-      } catch (err) {
-        if (!(err instanceof ConditionalCheckFailedException)) throw err;
-      }
+        ),
+      );
+      if (added) return;
+      // Refused: part of this batch was counted before; read the watermark and count the rest.
       const { Item } = await this.doc.send(
         new GetCommand({
           TableName: this.tableName,

@@ -1,6 +1,6 @@
 import { DeleteCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { TableNames } from './table-admin.js';
+import { unlessConditionFails } from './transactions.js';
 import { checkoutKey, orderListKey, orderListShard, policyListKey, policyListShard } from './keys.js';
 
 /**
@@ -46,11 +46,10 @@ export async function migrateToShardedKeys(doc: DynamoDBDocumentClient, tables: 
   for await (const record of scan(doc, tables.metrics, 'entity = :checkout AND begins_with(SK, :order)', { ':checkout': 'checkout', ':order': 'ORDER#' })) {
     const { PK: _pk, SK: _sk, ...fields } = record;
     const key = checkoutKey(String(record.client_id), String(record.order_hash));
-    try {
-      await doc.send(new PutCommand({ TableName: tables.metrics, Item: { ...fields, ...key }, ConditionExpression: 'attribute_not_exists(PK)' }));
-    } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err; // moved by an earlier run that stopped before the delete
-    }
+    // Refused: moved by an earlier run that stopped before the delete.
+    await unlessConditionFails(
+      doc.send(new PutCommand({ TableName: tables.metrics, Item: { ...fields, ...key }, ConditionExpression: 'attribute_not_exists(PK)' })),
+    );
     await doc.send(new DeleteCommand({ TableName: tables.metrics, Key: { PK: record.PK, SK: record.SK } }));
     checkoutRecords++;
   }

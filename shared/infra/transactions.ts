@@ -1,4 +1,4 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { ConflictError, RateLimitError, ValidationError, type AppError } from '../errors.js';
 
 /**
@@ -61,4 +61,17 @@ const SINGLE_WRITE_ERRORS: Record<string, string> = {
 export function singleWriteError(err: unknown): AppError | undefined {
   const code = SINGLE_WRITE_ERRORS[(err as Error | undefined)?.name ?? ''];
   return code ? cancellationError([code]) : undefined;
+}
+
+/**
+ * A conditional write's answer, or undefined when DynamoDB refused it because its condition did
+ * not hold (the item moved, or is gone): for the writes whose refusal is an answer, not a fault.
+ */
+export async function unlessConditionFails<T>(write: Promise<T>): Promise<T | undefined> {
+  try {
+    return await write;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return undefined;
+    throw err;
+  }
 }

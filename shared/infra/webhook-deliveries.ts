@@ -7,7 +7,6 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Attempt, Delivery, DeliveryStore, EventPage } from '../domain/dispatch-webhooks.js';
 import type { WebhookEndpoint } from '../domain/webhook-endpoints.js';
 import type { WebhookEvent } from '../domain/webhook-events.js';
@@ -26,6 +25,7 @@ import {
 } from './keys.js';
 import { queryAll } from './query-all.js';
 import { shardedList, shardLimit, sortRange } from './sharded-list.js';
+import { unlessConditionFails } from './transactions.js';
 import { EVENT_LIST_INDEX, HOLD_INDEX, RETRY_INDEX } from './table-definitions.js';
 
 type WriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>[string];
@@ -122,8 +122,8 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
 
   async recordAttempt(delivery: Delivery, attempt: Attempt, next: Pick<Delivery, 'status' | 'next_at'>): Promise<boolean> {
     const pending = next.status === 'pending' && next.next_at;
-    try {
-      await this.doc.send(
+    const written = await unlessConditionFails(
+      this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: webhookDeliveryKey(delivery.client_id, delivery.event_id, delivery.endpoint_id),
@@ -140,12 +140,9 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
             ...(pending ? { ':next': next.next_at, ':retryKey': retryKey(delivery.event_id) } : {}),
           },
         }),
-      );
-      return true;
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return false;
-      throw err;
-    }
+      ),
+    );
+    return written !== undefined;
   }
 
   /**
@@ -154,15 +151,11 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
    */
   async noteOutcome(clientId: string, eventId: string, delivered: boolean): Promise<void> {
     const key = webhookEventKey(clientId, eventId);
-    const ignoreRefusal = (err: unknown) => {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
-      return undefined;
-    };
     if (!delivered) {
       // Once: a failing event is not written again at each failed attempt (each write of the event
       // record is a write of its events-index entry too).
-      await this.doc
-        .send(
+      await unlessConditionFails(
+        this.doc.send(
           new UpdateCommand({
             TableName: this.tableName,
             Key: key,
@@ -170,13 +163,13 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
             ConditionExpression: 'attribute_not_exists(delivery_success) OR delivery_success = :yes',
             ExpressionAttributeValues: { ':no': false, ':yes': true },
           }),
-        )
-        .catch(ignoreRefusal);
+        ),
+      );
       return;
     }
     // The usual event has one delivery: one write marks it a success.
-    const single = await this.doc
-      .send(
+    const single = await unlessConditionFails(
+      this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key,
@@ -184,8 +177,8 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
           ConditionExpression: 'deliveries_total = :one',
           ExpressionAttributeValues: { ':yes': true, ':one': 1 },
         }),
-      )
-      .catch(ignoreRefusal);
+      ),
+    );
     if (single) return;
     const { Attributes } = await this.doc.send(
       new UpdateCommand({
@@ -306,8 +299,9 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
 
   /** Keeps a pending delivery waiting (no attempt) until `until`, or until the delivery ahead of it ends. */
   async hold(delivery: Delivery, until: Date): Promise<void> {
-    await this.doc
-      .send(
+    // Refused: it moved meanwhile, nothing to do.
+    await unlessConditionFails(
+      this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: webhookDeliveryKey(delivery.client_id, delivery.event_id, delivery.endpoint_id),
@@ -321,18 +315,17 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
             ':count': delivery.attempts.length,
           },
         }),
-      )
-      .catch((err: unknown) => {
-        if (!(err instanceof ConditionalCheckFailedException)) throw err; // it moved meanwhile: nothing to hold
-      });
+      ),
+    );
   }
 
   /** Makes the order's next pending delivery to this endpoint due now (the one ahead of it has ended). */
   async wakeNext(clientId: string, orderId: string, endpointId: string, now: Date): Promise<void> {
     const next = await this.firstPending(clientId, orderId, endpointId);
     if (!next) return;
-    await this.doc
-      .send(
+    // Refused: it moved meanwhile, nothing to do.
+    await unlessConditionFails(
+      this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: webhookDeliveryKey(clientId, next, endpointId),
@@ -341,10 +334,8 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':now': now.toISOString(), ':retryKey': retryKey(next), ':pending': 'pending' },
         }),
-      )
-      .catch((err: unknown) => {
-        if (!(err instanceof ConditionalCheckFailedException)) throw err;
-      });
+      ),
+    );
   }
 
   async due(now: Date, limit: number): Promise<Delivery[]> {
@@ -370,8 +361,8 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
   }
 
   async claim(delivery: Delivery, until: Date): Promise<boolean> {
-    try {
-      await this.doc.send(
+    const written = await unlessConditionFails(
+      this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: webhookDeliveryKey(delivery.client_id, delivery.event_id, delivery.endpoint_id),
@@ -379,12 +370,9 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
           ConditionExpression: 'retry_at = :seen AND size(attempts) = :count',
           ExpressionAttributeValues: { ':until': until.toISOString(), ':seen': delivery.next_at, ':count': delivery.attempts.length },
         }),
-      );
-      return true;
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return false;
-      throw err;
-    }
+      ),
+    );
+    return written !== undefined;
   }
 
   async event(clientId: string, eventId: string): Promise<{ event: WebhookEvent; deliveries: Delivery[] } | undefined> {

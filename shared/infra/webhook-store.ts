@@ -1,9 +1,8 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { MAX_ENDPOINTS, type SigningSecret, type WebhookEndpoint, type WebhookEndpointStore } from '../domain/webhook-endpoints.js';
 import { ConflictError } from '../errors.js';
 import { storedRecord, webhookCountKey, webhookEndpointKey } from './keys.js';
-import { cancellationCodes, cancellationError, retryOnConflict } from './transactions.js';
+import { cancellationCodes, cancellationError, retryOnConflict, unlessConditionFails } from './transactions.js';
 
 const strip = (record: Record<string, unknown>): WebhookEndpoint => {
   const { PK: _pk, SK: _sk, entity: _entity, ...endpoint } = record;
@@ -102,80 +101,63 @@ export class DynamoWebhookEndpoints implements WebhookEndpointStore {
     }
   }
 
-  /** Notes a delivery's result on the endpoint: `failing_since` is set by the first failure and cleared by a success. */
-  async noteResult(clientId: string, id: string, ok: boolean, at: Date): Promise<string | undefined> {
-    try {
-      const { Attributes } = await this.doc.send(
+  /**
+   * One conditional update of an existing endpoint (`condition` besides its existence): the
+   * endpoint as it now is, or undefined when it is gone or the condition refused the update.
+   */
+  private async update(
+    clientId: string,
+    id: string,
+    update: { expression: string; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> },
+  ): Promise<WebhookEndpoint | undefined> {
+    const answer = await unlessConditionFails(
+      this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: webhookEndpointKey(clientId, id),
-          UpdateExpression: ok ? 'REMOVE failing_since' : 'SET failing_since = if_not_exists(failing_since, :at)',
-          ConditionExpression: 'attribute_exists(PK)',
-          ...(ok ? {} : { ExpressionAttributeValues: { ':at': at.toISOString() } }),
+          UpdateExpression: update.expression,
+          ConditionExpression: update.condition ?? 'attribute_exists(PK)',
+          ...(update.names ? { ExpressionAttributeNames: update.names } : {}),
+          ...(update.values ? { ExpressionAttributeValues: update.values } : {}),
           ReturnValues: 'ALL_NEW',
         }),
-      );
-      return typeof Attributes?.failing_since === 'string' ? Attributes.failing_since : undefined;
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return undefined; // deleted meanwhile
-      throw err;
-    }
+      ),
+    );
+    return answer?.Attributes ? strip(answer.Attributes) : undefined;
+  }
+
+  /** Notes a delivery's result on the endpoint: `failing_since` is set by the first failure and cleared by a success. */
+  async noteResult(clientId: string, id: string, ok: boolean, at: Date): Promise<string | undefined> {
+    const endpoint = await this.update(
+      clientId,
+      id,
+      ok
+        ? { expression: 'REMOVE failing_since' }
+        : { expression: 'SET failing_since = if_not_exists(failing_since, :at)', values: { ':at': at.toISOString() } },
+    );
+    return endpoint?.failing_since;
   }
 
   async disable(clientId: string, id: string): Promise<void> {
-    try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: webhookEndpointKey(clientId, id),
-          UpdateExpression: 'SET #status = :disabled',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':disabled': 'disabled' },
-        }),
-      );
-    } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    }
+    await this.update(clientId, id, { expression: 'SET #status = :disabled', names: { '#status': 'status' }, values: { ':disabled': 'disabled' } });
   }
 
-  /** Enables an endpoint again (after a 410 or five days of failures), its failing spell forgotten; false when there is none. */
-  async enable(clientId: string, id: string): Promise<WebhookEndpoint | undefined> {
-    try {
-      const { Attributes } = await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: webhookEndpointKey(clientId, id),
-          UpdateExpression: 'SET #status = :enabled REMOVE failing_since',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':enabled': 'enabled' },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return Attributes ? strip(Attributes) : undefined;
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return undefined;
-      throw err;
-    }
+  /** Enables an endpoint again (after a 410 or five days of failures), its failing spell forgotten; undefined when there is none. */
+  enable(clientId: string, id: string): Promise<WebhookEndpoint | undefined> {
+    return this.update(clientId, id, {
+      expression: 'SET #status = :enabled REMOVE failing_since',
+      names: { '#status': 'status' },
+      values: { ':enabled': 'enabled' },
+    });
   }
 
   async replaceSecrets(clientId: string, id: string, before: readonly SigningSecret[], after: readonly SigningSecret[]): Promise<boolean> {
-    try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: webhookEndpointKey(clientId, id),
-          UpdateExpression: 'SET secrets = :after',
-          ConditionExpression: 'secrets[0].#secret = :current',
-          ExpressionAttributeNames: { '#secret': 'secret' },
-          ExpressionAttributeValues: { ':after': after, ':current': before[0]?.secret ?? '' },
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return false;
-      throw err;
-    }
+    const replaced = await this.update(clientId, id, {
+      expression: 'SET secrets = :after',
+      condition: 'secrets[0].#secret = :current',
+      names: { '#secret': 'secret' },
+      values: { ':after': after, ':current': before[0]?.secret ?? '' },
+    });
+    return replaced !== undefined;
   }
 }
