@@ -96,6 +96,17 @@ async function main(): Promise<void> {
     dynamoEndpoint: givenEndpoint,
     staticRoutes: demoSiteRoutes,
   });
+  // Ctrl-C is handled from here on, before the key file tells anyone the server is ready.
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    await local.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+
   const demoFile = join(process.cwd(), '.local', 'demo-client.json');
   await mkdir(dirname(demoFile), { recursive: true });
   // Written whole or not at all (a temporary file renamed into place): whoever waits for it never reads half of it.
@@ -107,16 +118,6 @@ async function main(): Promise<void> {
   console.log(`Demo checkout ${local.baseUrl}/   ·   dashboard ${local.baseUrl}/dashboard   ·   widget ${local.baseUrl}/widget.js`);
   const stops = givenEndpoint ? 'the API (the DynamoDB at DYNAMODB_ENDPOINT keeps running)' : 'the API and DynamoDB Local';
   console.log(`Keys written to ${demoFile}. Ctrl-C stops ${stops}.`);
-
-  let stopping = false;
-  const shutdown = async () => {
-    if (stopping) return;
-    stopping = true;
-    await local.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown());
-  process.on('SIGTERM', () => void shutdown());
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
