@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../shared/errors.js';
 import { routes } from '../shared/functions.js';
-import type { AuthorizerContext } from '../shared/http/middleware.js';
+import type { AuthorizerContext, OperatorIdentity } from '../shared/http/middleware.js';
 
 /**
  * API Gateway HTTP API (payload 2.0) events, as API Gateway builds them. The route key and path
@@ -26,9 +26,11 @@ export interface ApiEventInput {
   pathParameters?: Record<string, string>;
   clientId?: string;
   authError?: string;
+  /** An IAM-authorized caller (operator routes): what API Gateway puts in `authorizer.iam`. */
+  operator?: string;
 }
 
-export type ApiEvent = APIGatewayProxyEventV2 & { requestContext: { authorizer?: { lambda: AuthorizerContext } } };
+export type ApiEvent = APIGatewayProxyEventV2 & { requestContext: { authorizer?: { lambda?: AuthorizerContext; iam?: OperatorIdentity } } };
 
 /** A path or path parameter, percent-decoded; a malformed escape is 400, as API Gateway answers it. */
 export function decodePath(raw: string): string {
@@ -64,8 +66,11 @@ export function apiEvent(input: ApiEventInput): ApiEvent {
   const route = matchRoute(input.method, input.path);
   const body = input.rawBody ?? (input.body === undefined ? undefined : JSON.stringify(input.body));
   const headers = { ...(body === undefined || input.asSent ? {} : { 'content-type': 'application/json' }), ...input.headers };
-  const authorizer =
-    input.clientId || input.authError ? { lambda: input.clientId ? { client_id: input.clientId } : { auth_error: input.authError } } : undefined;
+  const authorizer = input.operator
+    ? { iam: { userArn: `arn:aws:iam::000000000000:user/${input.operator}`, callerId: input.operator } }
+    : input.clientId || input.authError
+      ? { lambda: input.clientId ? { client_id: input.clientId } : { auth_error: input.authError } }
+      : undefined;
   const query = new URLSearchParams(input.query ?? {}).toString();
   return {
     version: '2.0',

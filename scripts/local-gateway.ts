@@ -1,5 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppError, NotFoundError, PayloadTooLargeError } from '../shared/errors.js';
@@ -11,7 +11,7 @@ import { apiEvent, decodePath, matchRoute } from './api-events.js';
 
 /**
  * What API Gateway does in front of the functions, for local runs: match the route, run the real
- * authorizer on merchant routes, build the HTTP API v2 event, call the real handler, write its
+ * authorizer on merchant routes, check the operator key on operator routes (deployed: IAM), build the HTTP API v2 event, call the real handler, write its
  * answer. There is no second code path: the handlers are the ones deployed to Lambda.
  */
 type LambdaHandler = (event: unknown, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -23,6 +23,15 @@ const CORS = {
   'access-control-allow-headers': 'content-type,x-public-key',
   'access-control-allow-methods': 'POST,OPTIONS',
 };
+
+/** Whether `Authorization: Operator <key>` carries npm start's operator key (OPERATOR_KEY), compared in constant time. */
+function isOperatorKey(authorization: string | undefined): boolean {
+  const expected = process.env.OPERATOR_KEY;
+  const given = /^Operator +(\S+)$/i.exec(authorization ?? '')?.[1];
+  if (!expected || !given) return false;
+  const [a, b] = [createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest()];
+  return timingSafeEqual(a, b);
+}
 
 const handlers = new Map<FunctionName, Promise<LambdaHandler>>();
 function loadHandler(name: FunctionName): Promise<LambdaHandler> {
@@ -92,7 +101,9 @@ async function invoke(
   pathParameters?: Record<string, string>,
 ): Promise<APIGatewayProxyStructuredResultV2> {
   const headers = headersOf(req);
-  let authorizerAnswer: { clientId?: string; authError?: string } = {};
+  let authorizerAnswer: { clientId?: string; authError?: string; operator?: string } = {};
+  // API Gateway's IAM authorization, locally: the operator key npm start printed (else no identity: the handler answers 401).
+  if (route.auth === 'operator' && isOperatorKey(headers.authorization)) authorizerAnswer = { operator: 'local-operator' };
   if (route.auth === 'access-token') {
     // Loaded on first use, like the handlers: a function module may build its clients when it
     // loads, and the local server sets DYNAMODB_ENDPOINT only once DynamoDB Local answers.

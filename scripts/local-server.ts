@@ -1,5 +1,6 @@
 import './local-env.js'; // first: environment defaults before any service module is loaded
 import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,8 @@ import { startLocalStack, type LocalDynamo } from './local-stack.js';
 export interface LocalServer {
   baseUrl: string;
   demo: NewClientKeys;
+  /** The operator key (Authorization: Operator <key>) of the operator routes and the /admin/claims page. */
+  operatorKey: string;
   server: Server;
   stop(): Promise<void>;
 }
@@ -46,8 +49,11 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   process.env.SIGNING_KEYS ||= JSON.stringify({
     access: generateKeySet('access'),
     quote: generateKeySet('quote'),
+    claim: generateKeySet('claim'),
     'order-number': generateKeySet('order-number'),
   });
+  // The operator's credential locally (deployed, operator routes are IAM-authorized): new on every start.
+  process.env.OPERATOR_KEY ||= `opk_${randomBytes(24).toString('base64url')}`;
   const config = loadConfig();
   const dynamo: LocalDynamo = await startLocalStack({
     port: options.dynamoPort,
@@ -77,6 +83,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   return {
     baseUrl,
     demo,
+    operatorKey: process.env.OPERATOR_KEY,
     server,
     stop: async () => {
       server.closeAllConnections();
@@ -109,6 +116,9 @@ async function main(): Promise<void> {
 
   const demoFile = join(process.cwd(), '.local', 'demo-client.json');
   await mkdir(dirname(demoFile), { recursive: true });
+  const operatorFile = join(process.cwd(), '.local', 'operator.json');
+  await writeFile(`${operatorFile}.tmp`, `${JSON.stringify({ operator_key: local.operatorKey }, null, 2)}\n`, { mode: 0o600 });
+  await rename(`${operatorFile}.tmp`, operatorFile);
   // Written whole or not at all (a temporary file renamed into place): whoever waits for it never reads half of it.
   await writeFile(`${demoFile}.tmp`, `${JSON.stringify({ base_url: local.baseUrl, ...local.demo }, null, 2)}\n`, { mode: 0o600 });
   await rename(`${demoFile}.tmp`, demoFile);
@@ -116,6 +126,9 @@ async function main(): Promise<void> {
   console.log(`Order Protection API on ${local.baseUrl}  (DynamoDB at ${process.env.DYNAMODB_ENDPOINT})`);
   console.log(`Demo client ${local.demo.client_id}\n  public key ${local.demo.public_key}\n  secret key ${local.demo.secret_key}`);
   console.log(`Demo checkout ${local.baseUrl}/   ·   dashboard ${local.baseUrl}/dashboard   ·   widget ${local.baseUrl}/widget.js`);
+  console.log(
+    `Claims: customer ${local.baseUrl}/claim   ·   operator ${local.baseUrl}/admin/claims\n  operator key ${local.operatorKey}  (Authorization: Operator <key>; also in ${operatorFile})`,
+  );
   const stops = givenEndpoint ? 'the API (the DynamoDB at DYNAMODB_ENDPOINT keeps running)' : 'the API and DynamoDB Local';
   console.log(`Keys written to ${demoFile}. Ctrl-C stops ${stops}.`);
 }

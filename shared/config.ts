@@ -7,6 +7,8 @@ export interface ServiceConfig {
   region: string;
   accessTokenTtlSeconds: number;
   quoteTokenTtlSeconds: number;
+  /** A customer's claim session (a claim token) lasts this long. */
+  claimTokenTtlSeconds: number;
 }
 
 function positiveInt(name: string, fallback: number): number {
@@ -25,5 +27,6 @@ export function loadConfig(): ServiceConfig {
     region: process.env.AWS_REGION || 'us-east-1',
     accessTokenTtlSeconds: positiveInt('ACCESS_TOKEN_TTL_SECONDS', 900),
     quoteTokenTtlSeconds: positiveInt('QUOTE_TOKEN_TTL_SECONDS', 7 * 24 * 3600),
+    claimTokenTtlSeconds: positiveInt('CLAIM_TOKEN_TTL_SECONDS', 1800),
   };
 }

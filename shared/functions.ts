@@ -6,6 +6,7 @@ import {
   POLICY_INDEX,
   POLICY_LIST_INDEX,
   RETRY_INDEX,
+  CLAIM_QUEUE_INDEX,
   type TableDefinition,
 } from './infra/table-definitions.js';
 
@@ -19,8 +20,12 @@ export interface RouteDefinition {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** API Gateway path syntax, without trailing slash; every path is served with and without one. */
   path: string;
-  /** `access-token`: behind the JWT authorizer. `public-key` / `none`: no authorizer. */
-  auth: 'access-token' | 'public-key' | 'none';
+  /**
+   * `access-token`: behind the JWT authorizer. `operator`: IAM-authorized (SigV4) deployed, the
+   * operator key locally. `public-key` / `claim-token` / `none`: no authorizer (the handler checks
+   * the public key or the claim token itself).
+   */
+  auth: 'access-token' | 'operator' | 'claim-token' | 'public-key' | 'none';
   /** Browser-facing routes answer CORS preflights. */
   cors?: boolean;
 }
@@ -175,7 +180,7 @@ export const FUNCTIONS = {
     tables: { main: ['Query', 'GetItem', 'BatchWriteItem', 'PutItem', 'UpdateItem'] },
     indexes: { main: [HOLD_INDEX] },
     // Sends wait at most 10 s each, several at once, and stop starting after 40 s: 60 s a run.
-    stream: { table: 'main', entities: ['order', 'item'], inserts: false, parallelization: 10 },
+    stream: { table: 'main', entities: ['order', 'item', 'claim'], inserts: false, parallelization: 10 },
     timeoutSeconds: 60,
   },
   // The metrics stream → order.opted_out: as webhooks-dispatch, and the order-number key opens the
@@ -195,6 +200,40 @@ export const FUNCTIONS = {
     indexes: { main: [RETRY_INDEX, HOLD_INDEX] },
     schedule: { deployedEverySeconds: 60, localEverySeconds: 1 },
     timeoutSeconds: 60,
+  },
+  // Claims (README "Claims"). The customer's session: the public key's client (GetItem), the
+  // attempt counters (BatchGetItem, UpdateItem), the order number's checkout record (metrics
+  // GetItem), the order (Query) and its claims (BatchGetItem).
+  'claims-session': {
+    routes: [{ method: 'POST', path: '/api/v2/claims/sessions', auth: 'none' }],
+    tables: { main: ['GetItem', 'Query', 'BatchGetItem', 'UpdateItem'], metrics: ['GetItem'] },
+    keys: ['order-number', 'claim'],
+  },
+  // The customer's claim, with a claim token: filing is the order's Query and one transaction
+  // (PutItem: the claim and its text; UpdateItem: the order's version and each policy's lock);
+  // a withdrawal or an answer is the claim's Query and one transaction.
+  'claims-customer': {
+    routes: [
+      { method: 'POST', path: '/api/v2/claims', auth: 'claim-token' },
+      { method: 'GET', path: '/api/v2/claims/{id}', auth: 'claim-token' },
+      { method: 'POST', path: '/api/v2/claims/{id}/withdraw', auth: 'claim-token' },
+      { method: 'POST', path: '/api/v2/claims/{id}/respond', auth: 'claim-token' },
+    ],
+    tables: { main: ['Query', 'PutItem', 'UpdateItem'] },
+    keys: ['claim'],
+  },
+  // The operator's queue and decisions: the queue index, the claim's Query, one transaction a
+  // decision (PutItem: the claim; UpdateItem: its text, its policies, their order).
+  'claims-admin': {
+    routes: [
+      { method: 'GET', path: '/api/v2/admin/claims', auth: 'operator' },
+      { method: 'GET', path: '/api/v2/admin/claims/{id}', auth: 'operator' },
+      { method: 'POST', path: '/api/v2/admin/claims/{id}/decision', auth: 'operator' },
+      { method: 'POST', path: '/api/v2/admin/claims/{id}/paid', auth: 'operator' },
+    ],
+    tables: { main: ['Query', 'PutItem', 'UpdateItem'] },
+    indexes: { main: [CLAIM_QUEUE_INDEX] },
+    keys: ['order-number'],
   },
 } as const satisfies Record<string, FunctionDefinition>;
 

@@ -16,7 +16,7 @@ export interface SigningKey {
 export interface KeySet extends SigningKey {
   previous?: SigningKey[];
 }
-export type TokenKind = 'access' | 'quote';
+export type TokenKind = 'access' | 'quote' | 'claim';
 /**
  * `order-number` keys the hash that stands for an order number in the metrics table, where it also
  * keys the checkout record that guards order-number uniqueness: this key is never rotated (a new
@@ -44,14 +44,15 @@ export const verificationKeys = (set: KeySet): SigningKey[] => [set, ...(set.pre
 export const SECRET_ID_VARIABLE: Record<KeyKind, string> = {
   access: 'ACCESS_TOKEN_KEYS_SECRET_ID',
   quote: 'QUOTE_TOKEN_KEYS_SECRET_ID',
+  claim: 'CLAIM_TOKEN_KEYS_SECRET_ID',
   'order-number': 'ORDER_NUMBER_KEYS_SECRET_ID',
 };
 
 /**
  * Where keys come from:
- * - `SIGNING_KEYS` = `{"access": KeySet, "quote": KeySet, "order-number": KeySet}`: the local
+ * - `SIGNING_KEYS` = `{"access": KeySet, "quote": KeySet, "claim": KeySet, "order-number": KeySet}`: the local
  *   server generates one on every start; tests set their own.
- * - `ACCESS_TOKEN_KEYS_SECRET_ID` / `QUOTE_TOKEN_KEYS_SECRET_ID` / `ORDER_NUMBER_KEYS_SECRET_ID`: on
+ * - `ACCESS_TOKEN_KEYS_SECRET_ID` / `QUOTE_TOKEN_KEYS_SECRET_ID` / `CLAIM_TOKEN_KEYS_SECRET_ID` / `ORDER_NUMBER_KEYS_SECRET_ID`: on
  *   AWS, read from Secrets Manager through the Parameters and Secrets Lambda extension (a localhost
  *   call; no SDK in the bundle).
  */

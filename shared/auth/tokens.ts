@@ -3,7 +3,7 @@ import { loadConfig } from '../config.js';
 import { keySet, verificationKeys, type SigningKey, type TokenKind } from './signing-keys.js';
 
 /**
- * Access tokens and quote tokens, signed and verified with jose: HS256 with a `kid`, each kind
+ * Access, quote and claim tokens, signed and verified with jose: HS256 with a `kid`, each kind
  * with its own keys, `aud` and `typ`. Verification pins the algorithm, issuer, audience, type and
  * the claims every token must carry, and bounds its age by the kind's lifetime, so one kind can
  * never pass as the other and `alg: none` or an asymmetric algorithm is refused outright.
@@ -12,9 +12,10 @@ const ISSUER = 'order-protection';
 const PROFILE: Record<TokenKind, { aud: string; typ: string }> = {
   access: { aud: 'order-protection:api', typ: 'at+jwt' },
   quote: { aud: 'order-protection:quote', typ: 'op-quote+jwt' },
+  claim: { aud: 'order-protection:claim', typ: 'op-claim+jwt' },
 };
 const config = loadConfig();
-const LIFETIME: Record<TokenKind, number> = { access: config.accessTokenTtlSeconds, quote: config.quoteTokenTtlSeconds };
+const LIFETIME: Record<TokenKind, number> = { access: config.accessTokenTtlSeconds, quote: config.quoteTokenTtlSeconds, claim: config.claimTokenTtlSeconds };
 /**
  * Clock skew allowed between the instance that signed and the one that verifies (`iat` is whole
  * seconds, so even a few milliseconds of skew can put it a second ahead). Also how long past `exp`

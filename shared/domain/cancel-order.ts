@@ -1,4 +1,5 @@
 import { ConflictError, NotFoundError } from '../errors.js';
+import { refuseIfClaimed } from './claim.js';
 import { DEFAULT_LOOK_PERIOD_DAYS, type ClientStore } from './client.js';
 import type { Order, OrderItem } from './order.js';
 import { ChangeRejectedError, type Clock, type IdempotencyReceipt, type OrderStore } from './ports.js';
@@ -17,7 +18,7 @@ const MAX_ATTEMPTS = 8;
 /**
  * POST /orders/{id}/cancel: every Issued policy of the order moves (`cancel` or `void`), all or
  * nothing, in one transaction conditional on the order's version and each policy still being
- * Issued. A void outside the look period for any one of them moves none (409 naming it). An order
+ * Issued. A policy under an open claim stops the whole order (409 `claim_open` naming it). A void outside the look period for any one of them moves none (409 naming it). An order
  * with nothing Issued left is answered as it is.
  */
 export async function cancelOrder(
@@ -34,6 +35,7 @@ export async function cancelOrder(
     if (!before) throw new NotFoundError('order_not_found', 'No order with this id.');
     const now = deps.clock.now();
     const issued = before.items.filter((item) => item.policy.status === 'Issued' && item.replaced_by === undefined);
+    refuseIfClaimed(issued, (item) => item.policy.policy_number);
     const late = lookPeriodDays === undefined ? undefined : issued.find((item) => !withinLookPeriod(item.policy, lookPeriodDays, now));
     if (late) {
       throw new ConflictError(

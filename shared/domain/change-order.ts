@@ -1,4 +1,5 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { refuseIfClaimed } from './claim.js';
 import type { Ids } from './ids.js';
 import { MAX_ORDER_ITEMS } from './limits.js';
 import { premiumFor, type Cents } from './money.js';
@@ -107,6 +108,7 @@ export function planChanges(order: Order, changes: readonly ItemChange[], ids: I
     }
     const old = byReference.get(change.old_reference_number);
     if (!old) throw itemNotFound(index, change.old_reference_number);
+    refuseIfClaimed([old], () => `items[${index}].old_reference_number`);
     if (old.policy.status !== 'Issued' || !isCurrent(old)) throw policyNotIssued(index);
     if (byReference.has(change.reference_number)) throw referenceExists(index);
     seenOld.add(change.old_reference_number);

@@ -65,6 +65,8 @@ export interface OrderItem {
   policy: Policy;
   /** reference_number of the item that replaced this one, once changed. */
   replaced_by?: string;
+  /** The claim that holds this item's policy while it is open: change, cancel and void refuse it (409 claim_open). */
+  open_claim?: string;
   /** Place in the order: the merchant's item order first, then replacements as they come. */
   position: number;
   created: string;
@@ -84,6 +86,8 @@ export interface Order {
   updated: string;
   /** Bumped by every change; a change commits only if the version it read is still current. */
   version: number;
+  /** The claims filed on the order's policies, oldest first. */
+  claim_ids?: string[];
   items: OrderItem[];
 }
 

@@ -1,3 +1,4 @@
+import type { Claim, ClaimMessage, ClaimStatus, ClaimText } from './claim.js';
 import type { DayCountBatch } from './conversion.js';
 import type { CheckoutRecord } from './checkout-record.js';
 import type { Order, OrderItem, Policy, PolicyEvent } from './order.js';
@@ -160,4 +161,51 @@ export interface IdempotencyStore {
   complete(receipt: IdempotencyReceipt, answer: StoredAnswer): Promise<void>;
   /** Frees a claim for a retry, unless a receipt already completed it. */
   release(clientId: string, key: string): Promise<void>;
+}
+
+/** A claim as stored: its facts and, until erased, its text. */
+export interface StoredClaim {
+  claim: Claim;
+  text?: ClaimText;
+}
+
+/** What a transition writes besides the claim: a message for its text, the text's erase time, its policies' fate. */
+export interface ClaimWrite {
+  message?: ClaimMessage;
+  eraseAt?: string;
+  policies?: 'claim' | 'release';
+}
+
+/** A page of the operator's queue, oldest first; `next` is where the next page starts, absent on the last. */
+export interface ClaimPage {
+  claims: Claim[];
+  next?: string;
+}
+
+export interface ClaimStore {
+  /**
+   * Files a claim on the order as it was read (same `version`): the claim, its text, the order's
+   * next version and a lock on each claimed item (only while still Issued, current and unclaimed),
+   * one transaction. Throws ChangeRejectedError('stale') when the order or an item moved since.
+   */
+  file(order: Order, claim: Claim, text: ClaimText, items: readonly OrderItem[]): Promise<void>;
+  /** The claim and its text, read consistently. */
+  get(claimId: string): Promise<StoredClaim | undefined>;
+  /** The facts of these claims (an order's), in the order given; missing ones are left out. */
+  getMany(claimIds: readonly string[]): Promise<Claim[]>;
+  /**
+   * Moves the claim from `before` (only if still at its version) to `after`, with what the
+   * transition writes besides, one transaction; false when the claim moved first.
+   */
+  transition(before: Claim, after: Claim, write: ClaimWrite): Promise<boolean>;
+  /** The claims in one status, oldest first, after the position `after`. */
+  queue(status: ClaimStatus, query: { after?: string; limit: number }): Promise<ClaimPage>;
+}
+
+/** Failed claim-session attempts, counted per scope (a public key, an order number) in fixed windows. */
+export interface AttemptLimits {
+  /** Seconds until the first of these scopes that is over its limit frees again; undefined when none is. */
+  retryAfter(scopes: readonly { scope: string; limit: number }[], now: Date): Promise<number | undefined>;
+  /** Counts one failed attempt against each scope. */
+  recordFailure(scopes: readonly string[], now: Date): Promise<void>;
 }

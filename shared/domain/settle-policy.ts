@@ -1,4 +1,5 @@
 import { ConflictError, NotFoundError } from '../errors.js';
+import { refuseIfClaimed } from './claim.js';
 import { DEFAULT_LOOK_PERIOD_DAYS, type ClientStore } from './client.js';
 import type { Policy, PolicyStatus } from './order.js';
 import type { Clock, FoundPolicy, PolicyStore } from './ports.js';
@@ -55,6 +56,7 @@ export async function settlePolicy(
   const target = TARGET[action];
   if (policy.status === target) return found;
   if (policy.status !== 'Issued') throw notIssued(policy.status);
+  refuseIfClaimed([found.item], () => 'policy_number');
 
   const now = deps.clock.now();
   if (action === 'void') {
@@ -68,6 +70,7 @@ export async function settlePolicy(
     // Another request moved it first: exactly one wins. If it was this same action, this is its repeat.
     const moved = await deps.policies.findPolicy(clientId, policyNumber);
     if (moved?.item.policy.status === target) return moved;
+    if (moved) refuseIfClaimed([moved.item], () => 'policy_number');
     throw notIssued(moved?.item.policy.status ?? 'Issued');
   }
   return { ...found, item: { ...found.item, policy: next } };

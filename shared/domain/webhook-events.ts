@@ -1,4 +1,5 @@
 import { formatCents, type Cents } from './money.js';
+import type { Claim, ClaimStatus } from './claim.js';
 import type { OrderItem, Policy } from './order.js';
 import type { EventType } from './webhook-endpoints.js';
 
@@ -59,6 +60,7 @@ const CHANGE_EVENT = { upgrade: 'policy.upgraded', downgrade: 'policy.downgraded
 export function eventOf(change: RecordChange, eventId: (changeId: string) => string): FoundEvent | undefined {
   const record = change.after ?? change.before;
   if (!record) return undefined;
+  if (record.entity === 'claim') return claimEventOf(change, eventId);
   const where = orderOf(record);
   if (!where) return undefined;
   // When the change happened, as the change itself says (to the millisecond); the stream's own time is only to the second.
@@ -106,6 +108,48 @@ export function eventOf(change: RecordChange, eventId: (changeId: string) => str
     };
   }
   return undefined;
+}
+
+const CLAIM_EVENT: Partial<Record<ClaimStatus, EventType>> = {
+  Submitted: 'claim.submitted',
+  Approved: 'claim.approved',
+  Denied: 'claim.denied',
+  Paid: 'claim.paid',
+};
+
+/**
+ * `claim.submitted` (a new claim), `claim.approved`, `claim.denied`, `claim.paid` (its status moved
+ * there), from the claim's record: its facts only. The description and messages live in another
+ * record and never reach an event; the reason is left out too (with the order it would tell the
+ * merchant about a customer's health). A claim answered after a request for documents goes back to
+ * Submitted without a second `claim.submitted`.
+ */
+function claimEventOf(change: RecordChange, eventId: (changeId: string) => string): FoundEvent | undefined {
+  const after = change.after as unknown as Claim | undefined;
+  const before = change.before as unknown as Claim | undefined;
+  if (!after || (change.kind !== 'INSERT' && change.kind !== 'MODIFY')) return undefined;
+  if (change.kind === 'MODIFY' && (before?.status === after.status || after.status === 'Submitted')) return undefined;
+  const type = CLAIM_EVENT[after.status];
+  if (!type) return undefined;
+  return {
+    id: eventId(change.changeId),
+    type,
+    created: after.updated,
+    client_id: after.client_id,
+    order_id: after.service_order_id,
+    data: {
+      service_order_id: after.service_order_id,
+      claim: {
+        claim_id: after.claim_id,
+        status: after.status,
+        currency: after.currency,
+        amount_claimed: formatCents(after.amount_claimed),
+        amount_approved: after.amount_approved === undefined ? null : formatCents(after.amount_approved),
+        payout_reference: after.payout_reference ?? null,
+        policy_numbers: after.policies.map((policy) => policy.policy_number),
+      },
+    },
+  };
 }
 
 /**

@@ -19,12 +19,23 @@ export interface AuthorizerContext {
 
 export type HttpEvent = Omit<APIGatewayProxyEventV2, 'body'> & {
   body?: unknown;
-  requestContext: APIGatewayProxyEventV2['requestContext'] & { authorizer?: { lambda?: AuthorizerContext } };
+  requestContext: APIGatewayProxyEventV2['requestContext'] & { authorizer?: { lambda?: AuthorizerContext; iam?: OperatorIdentity } };
 };
+
+/**
+ * The caller of an operator route, as API Gateway's IAM authorization names it (deployed: the
+ * SigV4-signed caller; locally: the gateway's check of the operator key).
+ */
+export interface OperatorIdentity {
+  userArn?: string;
+  callerId?: string;
+}
 
 export interface RequestInfo {
   requestId: string;
   clientId?: string;
+  /** The operator's identity on operator routes. */
+  operator?: string;
 }
 
 /** The calling client of an `authenticated` handler (the middleware has already checked it). */
@@ -42,6 +53,8 @@ export interface HttpHandlerOptions {
   jsonBody?: boolean | 'optional';
   /** Require the authorizer's client id; without it answer 401. */
   authenticated?: boolean;
+  /** Require an operator (IAM-authorized route); without one answer 401. */
+  operator?: boolean;
 }
 
 /** Text that looks like an e-mail address or a long number (phone, card) is blanked out. */
@@ -141,6 +154,29 @@ function authenticated(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResu
   };
 }
 
+/** Operator routes: API Gateway's IAM authorization (or, locally, the gateway's operator-key check) names the caller. */
+function operator(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResultV2, Error, LambdaContext> {
+  return {
+    before: (request) => {
+      const iam = request.event.requestContext.authorizer?.iam;
+      const identity = iam?.userArn || iam?.callerId;
+      if (!identity) {
+        throw new AuthenticationError(
+          'operator_credentials_required',
+          'An operator credential is required: a SigV4-signed request (deployed) or Authorization: Operator <key> (npm start).',
+        );
+      }
+      if (request.context.info) request.context.info.operator = identity;
+    },
+  };
+}
+
+/** The calling operator of an `operator` handler (the middleware has already checked it). */
+export function operatorOf(info: RequestInfo): string {
+  if (!info.operator) throw new AuthenticationError('operator_credentials_required', 'An operator credential is required.');
+  return info.operator;
+}
+
 /**
  * Wraps a handler in the house middleware stack:
  * metrics (flushed after the request) → request lifecycle (request id, log line, error envelope) →
@@ -152,6 +188,7 @@ export function httpHandler(handler: HttpHandler, options: HttpHandlerOptions = 
     .use(requestLifecycle())
     .use(httpHeaderNormalizer() as MiddlewareObj<HttpEvent>);
   if (options.authenticated) chain.use(authenticated());
+  if (options.operator) chain.use(operator());
   if (options.jsonBody) chain.use(bodyLimit()).use(jsonBody(options.jsonBody === 'optional'));
   return chain.handler((event, context) => handler(event, context.info ?? { requestId: requestIdOf(event) }));
 }

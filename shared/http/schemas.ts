@@ -5,6 +5,7 @@ import { isOrderId } from '../domain/ids.js';
 import { parseCents } from '../domain/money.js';
 import { NotFoundError } from '../errors.js';
 import { CANCEL_REASONS } from '../domain/settle-policy.js';
+import { CLAIM_REASONS, CLAIM_STATUSES, MAX_CLAIM_POLICIES, MAX_CLAIM_TEXT } from '../domain/claim.js';
 
 /**
  * Request schemas of every route. Objects are strict (unknown fields are refused, so a body
@@ -270,3 +271,60 @@ export const EVENT_ID = /^evt_[A-Za-z0-9_-]{24}$/;
 
 /** POST …/rotate_secret and …/redeliver take no fields: no body, or `{}`. */
 export const EmptyRequest = v.optional(v.strictObject({}), {});
+
+/** Free text of a claim: 1 to MAX_CLAIM_TEXT characters (code points), trimmed. */
+const ClaimText = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1, 'must not be empty'),
+  v.check((text) => [...text].length <= MAX_CLAIM_TEXT, `must be at most ${MAX_CLAIM_TEXT} characters`),
+);
+const POLICY_NUMBER = /^OP-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/;
+
+/** POST /claims/sessions: the customer proves the order is theirs. */
+export const ClaimSessionRequest = v.strictObject({
+  order_number: Text,
+  email: Text,
+  public_key: Text,
+});
+
+/** POST /claims: the policies claimed (of the session's order), why, and what happened. */
+export const FileClaimRequest = v.strictObject({
+  policy_numbers: v.pipe(
+    v.array(v.pipe(v.string(), v.regex(POLICY_NUMBER, 'must be a policy number such as OP-7K3M-9Q2D-X4TB'))),
+    v.minLength(1, 'must name at least one policy'),
+    v.maxLength(MAX_CLAIM_POLICIES, `must name at most ${MAX_CLAIM_POLICIES} policies`),
+  ),
+  reason: v.picklist(CLAIM_REASONS, `must be one of ${CLAIM_REASONS.join(', ')}`),
+  description: ClaimText,
+});
+
+/** POST /claims/{id}/respond: the customer's answer to a request for documents. */
+export const ClaimMessageRequest = v.strictObject({ message: ClaimText });
+
+/** POST /admin/claims/{id}/decision. */
+export const ClaimDecisionRequest = v.strictObject({
+  decision: v.picklist(['approve', 'deny', 'request_documents'], 'must be approve, deny or request_documents'),
+  amount: v.optional(Money),
+  note: v.optional(ClaimText),
+});
+
+/** POST /admin/claims/{id}/paid: the payout's reference in the operator's payment system. */
+export const ClaimPaidRequest = v.strictObject({
+  payout_reference: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters')),
+});
+
+/** GET /admin/claims?status&limit&cursor. */
+export const ClaimQueueQuery = v.strictObject({
+  status: v.optional(v.picklist(CLAIM_STATUSES, `must be one of ${CLAIM_STATUSES.join(', ')}`)),
+  limit: listFields.limit,
+  cursor: listFields.cursor,
+});
+
+const CLAIM_ID = /^clm_[0-9A-Za-z]{24}$/;
+/** A claim's id from a path: anything else names no claim (404 before any read). */
+export function claimIdOf(pathParameters: Record<string, string | undefined> | undefined): string {
+  const id = pathParameters?.id;
+  if (id === undefined || !CLAIM_ID.test(id)) throw new NotFoundError('claim_not_found', 'No claim with this id.', 'claim_id');
+  return id;
+}

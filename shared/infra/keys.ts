@@ -7,6 +7,9 @@
  *   CLIENT#<client_id>#ORDER#<order_id>    / ORDER              order header (customer, subtotal, version)
  *   CLIENT#<client_id>#ORDER#<order_id>    / ITEM#<reference>   one item with its policy and event
  *   CLIENT#<client_id>#IDEMPOTENCY#<key>   / IDEMPOTENCY        a claimed Idempotency-Key and its response (TTL 24 h)
+ *   CLAIM#<claim_id>                       / CLAIM              a claim's facts (status, amounts, policies, history)
+ *   CLAIM#<claim_id>                       / TEXT               its description and messages (TTL: 90 days after it closes)
+ *   ATTEMPTS#<scope>                       / WINDOW#<n>         failed claim-session attempts in a 15-minute window (TTL)
  * metrics table
  *   CHECKOUT#<client_id>#<order_hash>      / CHECKOUT           sanitized checkout record (opt-in or opt-out); order_hash: the order number's HMAC.
  *                                                               One partition per checkout: an on-sale's checkouts share no key.
@@ -112,3 +115,20 @@ export const eventListSort = (created: string, eventId: string): string => `${cr
 /** The hold index's keys of a pending delivery: an order's pending deliveries to one endpoint, oldest event first. */
 export const holdKey = (clientId: string, orderId: string, endpointId: string): string => `CLIENT#${clientId}#ORDER#${orderId}#TO#${endpointId}`;
 export const holdSort = (created: string, eventId: string): string => `${created}#${eventId}`;
+
+/**
+ * A claim: its facts (`CLAIM`) and its text (`TEXT`: description and messages, erased by TTL 90
+ * days after the claim closes), one partition per claim, found by its id alone (the operator's
+ * routes know nothing else).
+ */
+export const claimKey = (claimId: string): Key => ({ PK: `CLAIM#${claimId}`, SK: 'CLAIM' });
+export const claimTextKey = (claimId: string): Key => ({ PK: `CLAIM#${claimId}`, SK: 'TEXT' });
+/**
+ * The operator's queue: claims by status, oldest first. Unsharded: claims come a few per thousand
+ * orders, and each is written a handful of times over days, far from a key's 1,000 writes/s.
+ */
+export const claimQueueKey = (status: string): string => `CLAIMS#${status}`;
+export const claimQueueSort = (created: string, claimId: string): string => `${created}#${claimId}`;
+
+/** Failed claim-session attempts of one scope in one window (TTL). */
+export const attemptWindowKey = (scope: string, window: number): Key => ({ PK: `ATTEMPTS#${scope}`, SK: `WINDOW#${window}` });

@@ -62,13 +62,13 @@ const itemItem = (order: Pick<Order, 'client_id' | 'service_order_id' | 'created
   return record;
 };
 
-/** An item's policy replaced by its settled one (canceled or void), only while it is still Issued and not replaced. */
+/** An item's policy replaced by its settled one (canceled or void), only while it is still Issued, not replaced and under no open claim. */
 const settleAction = (tableName: string, key: Key, policy: Policy) => ({
   Update: {
     TableName: tableName,
     Key: key,
     UpdateExpression: 'SET #policy = :policy',
-    ConditionExpression: '#policy.#status = :issued AND attribute_not_exists(replaced_by)',
+    ConditionExpression: '#policy.#status = :issued AND attribute_not_exists(replaced_by) AND attribute_not_exists(open_claim)',
     ExpressionAttributeNames: { '#policy': 'policy', '#status': 'status' },
     ExpressionAttributeValues: { ':policy': policy, ':issued': 'Issued' },
   },
@@ -236,7 +236,7 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
             TableName: this.tableName,
             Key: orderItemKey(before.client_id, before.service_order_id, change.old.reference_number),
             UpdateExpression: 'SET #policy.#status = :status, #policy.history = list_append(if_not_exists(#policy.history, :none), :step), replaced_by = :by',
-            ConditionExpression: '#policy.#status = :issued AND attribute_not_exists(replaced_by)',
+            ConditionExpression: '#policy.#status = :issued AND attribute_not_exists(replaced_by) AND attribute_not_exists(open_claim)',
             ExpressionAttributeNames: { '#policy': 'policy', '#status': 'status' },
             ExpressionAttributeValues: {
               ':status': change.oldStep.status,

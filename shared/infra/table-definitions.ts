@@ -47,6 +47,9 @@ export const HOLD_INDEX = 'pending-by-order';
 /** Main-table index of webhook deliveries waiting for a retry: `retry_key` = RETRY#<nn> (16 shards), `retry_at` = when it is due. */
 export const RETRY_INDEX = 'webhook-retries';
 
+/** Main-table index of claims by status, oldest first (the operator's queue): `queue_key` = CLAIMS#<status>, `queue_sort` = <created>#<claim id>. */
+export const CLAIM_QUEUE_INDEX = 'claims-by-status';
+
 const mainTable: TableDefinition = {
   id: 'main',
   partitionKey: 'PK',
@@ -61,6 +64,7 @@ const mainTable: TableDefinition = {
     { name: POLICY_INDEX, partitionKey: 'policy_key', projection: 'keys-only' },
     { name: ORDER_LIST_INDEX, partitionKey: 'list_key', sortKey: 'list_sort', projection: 'all' },
     { name: POLICY_LIST_INDEX, partitionKey: 'plist_key', sortKey: 'plist_sort', projection: 'all' },
+    { name: CLAIM_QUEUE_INDEX, partitionKey: 'queue_key', sortKey: 'queue_sort', projection: 'all' },
   ],
 };
 // The stream carries each new checkout record to functions/metrics-aggregate, which keeps the day counts.

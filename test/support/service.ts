@@ -33,6 +33,7 @@ export async function startService() {
   process.env.SIGNING_KEYS ??= JSON.stringify({
     access: generateKeySet('access'),
     quote: generateKeySet('quote'),
+    claim: generateKeySet('claim'),
     'order-number': generateKeySet('order-number'),
   });
   forgetKeySets();
