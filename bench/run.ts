@@ -33,7 +33,12 @@ const freePort = () =>
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
-process.env.SIGNING_KEYS = JSON.stringify({ access: generateKeySet('access'), quote: generateKeySet('quote'), 'order-number': generateKeySet('order-number') });
+process.env.SIGNING_KEYS = JSON.stringify({
+  access: generateKeySet('access'),
+  quote: generateKeySet('quote'),
+  claim: generateKeySet('claim'),
+  'order-number': generateKeySet('order-number'),
+});
 // The baselines read it as the service's handlers read theirs: from the environment.
 process.env.BASELINE_JWT_SECRET = randomBytes(32).toString('base64url');
 process.env.TABLE_NAME = 'bench-main';

@@ -1,10 +1,10 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpIamAuthorizer, HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -140,27 +140,51 @@ export class ApiStack extends Stack {
         maxAge: Duration.minutes(10),
       },
     });
+    // Operator routes (the claim queue and decisions) are IAM-authorized: only a SigV4-signed
+    // request from a principal holding ClaimsOperatorPolicy reaches them; API Gateway answers 403 to
+    // anything else and passes the caller's identity to the handler.
+    const operators = new HttpIamAuthorizer();
+    const authorizerOf = { 'access-token': authorizer, operator: operators } as const;
+    // Why a route has no API Gateway authorizer: its handler checks the credential itself.
+    const openBecause: Record<string, string> = {
+      'POST /api/v2/auth/token': 'The token route is where credentials are exchanged for an access token; it checks the secret key itself.',
+      'POST /api/v2/quotes':
+        'The quote route is called by the browser widget with the public key, which the handler checks; it reads one record and writes nothing.',
+      'POST /api/v2/claims/sessions':
+        'A customer proves an order is theirs here (order number, e-mail, public key), with failed attempts rate-limited per order number and per public key; it answers a claim token.',
+      'claim-token': "The customer's claim routes verify the claim token (its own key, typ and aud, bound to one order) in the handler before anything else.",
+    };
     // HTTP APIs route `/path/` to the `/path` route themselves (a route key may not end in "/"),
     // so each route is declared once.
+    const operatorRoutes: string[] = [];
     for (const route of routes) {
+      const guard = route.auth === 'access-token' || route.auth === 'operator' ? authorizerOf[route.auth] : undefined;
       const [added] = this.api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
         integration: new HttpLambdaIntegration(`${route.function}-integration`, this.functions[route.function].fn),
-        ...(route.auth === 'access-token' ? { authorizer } : {}),
+        ...(guard ? { authorizer: guard } : {}),
       });
-      if (route.auth !== 'access-token' && added) {
-        NagSuppressions.addResourceSuppressions(added, [
-          {
-            id: 'AwsSolutions-APIG4',
-            reason:
-              route.auth === 'none'
-                ? 'The token route is where credentials are exchanged for an access token; it checks the secret key itself.'
-                : 'The quote route is called by the browser widget with the public key, which the handler checks; it reads one record and writes nothing.',
-          },
-        ]);
+      if (route.auth === 'operator') operatorRoutes.push(this.api.arnForExecuteApi(route.method, route.path.replace(/\{[^}]+\}/g, '*'), '$default'));
+      if (!guard && added) {
+        const reason = openBecause[`${route.method} ${route.path}`] ?? openBecause[route.auth];
+        if (!reason) throw new Error(`${route.method} ${route.path} has no authorizer and no reason for it`);
+        NagSuppressions.addResourceSuppressions(added, [{ id: 'AwsSolutions-APIG4', reason }]);
       }
     }
+    // What the operator's staff are given (attach it to their role or group): invoking the operator routes, nothing else.
+    const operatorPolicy = new ManagedPolicy(this, 'ClaimsOperatorPolicy', {
+      description: 'Order Protection claim operators: invoke the /api/v2/admin/claims routes (SigV4), nothing else.',
+      statements: [new PolicyStatement({ actions: ['execute-api:Invoke'], resources: operatorRoutes })],
+    });
+    NagSuppressions.addResourceSuppressions(operatorPolicy, [
+      {
+        id: 'AwsSolutions-IAM5',
+        reason: 'Each resource is one operator route of this API and stage; the wildcard stands for the claim id in the path ({id}).',
+        appliesTo: [{ regex: '/^Resource::arn:.*:execute-api:.*\\/api\\/v2\\/admin\\/claims\\/\\*.*$/g' }],
+      },
+    ]);
+    new CfnOutput(this, 'ClaimsOperatorPolicyArn', { value: operatorPolicy.managedPolicyArn });
 
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY });
     new HttpStage(this, 'DefaultStage', {

@@ -66,6 +66,7 @@ export class DataStack extends Stack {
     this.signingKeys = {
       access: tokenKey('access'),
       quote: tokenKey('quote'),
+      claim: tokenKey('claim'),
       'order-number': signingKey(
         'order-number',
         'OrderNumberKeys',

@@ -39,7 +39,8 @@ describe('cdk-nag AwsSolutions', () => {
   it('still runs: a suppression needs a reason and only covers what it names', () => {
     const suppressed = JSON.stringify(api.toJSON());
     expect(suppressed).toContain('"id":"AwsSolutions-APIG4"');
-    expect(suppressed.match(/"id":"AwsSolutions-APIG4"/g)).toHaveLength(2); // the token and the quote route, nothing else
+    // The token route, the quote route, the claim session and the four claim-token routes, nothing else.
+    expect(suppressed.match(/"id":"AwsSolutions-APIG4"/g)).toHaveLength(7);
   });
 });
 
@@ -77,16 +78,31 @@ describe('routes', () => {
     ).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
   });
 
-  it('puts the access-token authorizer on every merchant route and on no other', () => {
+  it('puts the access-token authorizer on every merchant route, IAM on every operator route, and nothing on the others', () => {
     for (const [, route] of routeResources()) {
       const definition = routes.find((r) => `${r.method} ${r.path}` === route.Properties.RouteKey)!;
       if (definition.auth === 'access-token') {
         expect(route.Properties).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: expect.anything() });
+      } else if (definition.auth === 'operator') {
+        expect(route.Properties.AuthorizationType).toBe('AWS_IAM');
+        expect(route.Properties.RouteKey).toMatch(/^(GET|POST) \/api\/v2\/admin\/claims/);
       } else {
         expect(route.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
       }
     }
     expect(routeResources().find(([, r]) => r.Properties.RouteKey === 'POST /api/v2/auth/token')![1].Properties.AuthorizerId).toBeUndefined();
+  });
+
+  it('gives the operators a managed policy that invokes the operator routes of this stage and nothing else', () => {
+    const policies = resources(api, 'AWS::IAM::ManagedPolicy');
+    expect(policies).toHaveLength(1);
+    const statements = policies[0]![1].Properties.PolicyDocument.Statement as { Action: string; Resource: unknown[] }[];
+    expect(statements.map((s) => s.Action)).toEqual(['execute-api:Invoke']);
+    const operatorRoutes = routes.filter((r) => r.auth === 'operator');
+    expect(statements[0]!.Resource).toHaveLength(operatorRoutes.length);
+    const arns = JSON.stringify(statements[0]!.Resource);
+    for (const route of operatorRoutes) expect(arns).toContain(`/$default/${route.method}${route.path.replace(/\{id\}/, '*')}`);
+    expect(arns).not.toMatch(/\/api\/v2\/(orders|claims\/)/);
   });
 
   it('uses a simple-response Lambda authorizer that is never cached', () => {
@@ -155,6 +171,9 @@ describe('least privilege', () => {
       Metrics: ['DescribeStream', 'GetRecords', 'GetShardIterator', 'ListStreams'],
     },
     'webhooks-retry': { Main: ['GetItem', 'Query', 'Query', 'UpdateItem'] }, // the table, and the retry and hold indexes (one statement)
+    'claims-session': { Main: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'], Metrics: ['GetItem'] },
+    'claims-customer': { Main: ['PutItem', 'Query', 'UpdateItem'] },
+    'claims-admin': { Main: ['PutItem', 'Query', 'Query', 'UpdateItem'] }, // the table and the claim queue index
   };
 
   it('names each index a function queries exactly, and gives a function reading a table only through an index that table', () => {
@@ -179,7 +198,7 @@ describe('least privilege', () => {
   });
 
   it('lets only the functions that sign, verify or hash read each key secret', () => {
-    const readers = (secret: 'AccessTokenKeys' | 'QuoteTokenKeys' | 'OrderNumberKeys') =>
+    const readers = (secret: 'AccessTokenKeys' | 'QuoteTokenKeys' | 'ClaimTokenKeys' | 'OrderNumberKeys') =>
       Object.keys(expected)
         .filter((name) =>
           statementsOf(name).some((s) => actionsOf(s).includes('secretsmanager:GetSecretValue') && new RegExp(secret).test(JSON.stringify(s.Resource))),
@@ -189,7 +208,17 @@ describe('least privilege', () => {
     expect(readers('AccessTokenKeys')).toEqual(['auth-token', 'authorizer']);
     expect(readers('QuoteTokenKeys')).toEqual(['orders-create', 'quotes-create', 'quotes-decode']);
     // The order-number key hashes order numbers and seals list cursors.
-    expect(readers('OrderNumberKeys')).toEqual(['events', 'orders-create', 'orders-list', 'policies-list', 'webhooks-optouts']);
+    expect(readers('OrderNumberKeys')).toEqual([
+      'claims-admin',
+      'claims-session',
+      'events',
+      'orders-create',
+      'orders-list',
+      'policies-list',
+      'webhooks-optouts',
+    ]);
+    // The claim token: signed by the session, verified by the customer's claim routes, read by no other.
+    expect(readers('ClaimTokenKeys')).toEqual(['claims-customer', 'claims-session']);
     const ordersCreate = api.findResources('AWS::Lambda::Function')[functionId('orders-create')] as Resource;
     expect(JSON.stringify(ordersCreate.Properties.Environment.Variables.ORDER_NUMBER_KEYS_SECRET_ID)).toMatch(/OrderNumberKeys/);
   });

@@ -3,12 +3,12 @@ import { createClient } from '../../shared/auth/clients.js';
 import { DynamoClientStore } from '../../shared/infra/client-store.js';
 import { sharedDocumentClient } from '../../shared/infra/dynamo-client.js';
 import { countRoundTrips } from '../../shared/infra/round-trips.js';
-import type { Fixtures } from '../fixtures.js';
+import { placeOrder, type Fixtures } from '../fixtures.js';
 import type { Recorder } from '../report.js';
 
 /** 3 · DynamoDB round trips per operation, counted on the functions' shared client. */
 export async function countOperationRoundTrips(record: Recorder, fixtures: Fixtures): Promise<void> {
-  const { call, requests, tokenFor, orderId } = fixtures;
+  const { call, requests, tokenFor, orderId, client } = fixtures;
   const doc = sharedDocumentClient();
   // The cold-import section leaves the shared client's pooled sockets idle for a minute, and
   // DynamoDB Local may have reset them; one uncounted read first, so that a transport retry on a
@@ -38,6 +38,34 @@ export async function countOperationRoundTrips(record: Recorder, fixtures: Fixtu
     await trips('opt-in order (no token: client read)', 2, () => call('orders-create', requests.optInWithoutToken()));
     await trips('GET order', 1, () => call('orders-read', requests.readOrder(orderId)));
     await trips('PATCH order', 2, () => call('orders-change', requests.changeOrder(orderId, 'b-1')));
+
+    // Claims (issue 19): the customer's session, filing, and the operator's decision and payout.
+    const withCustomer = requests.optInWithoutToken();
+    const orderNumber = (withCustomer.body as { order_number: string }).order_number;
+    withCustomer.body = { ...withCustomer.body, customer: { email: 'bench.claimant@example.org' } } as typeof withCustomer.body;
+    await placeOrder(call, withCustomer);
+    let session: { claim_token: string; policies: { policy_number: string }[] } | undefined;
+    await trips('claim session (key, attempts, order number, order)', 4, async () => {
+      const answer = await call('claims-session', {
+        method: 'POST',
+        path: '/api/v2/claims/sessions',
+        body: { order_number: orderNumber, email: 'bench.claimant@example.org', public_key: client.public_key },
+      });
+      session = JSON.parse(answer.body!) as typeof session;
+    });
+    let claimId = '';
+    await trips('file a claim', 2, async () => {
+      const answer = await call('claims-customer', {
+        method: 'POST',
+        path: '/api/v2/claims',
+        headers: { authorization: `Bearer ${session!.claim_token}` },
+        body: { policy_numbers: session!.policies.map((p) => p.policy_number), reason: 'illness', description: 'Bench claim.' },
+      });
+      claimId = (JSON.parse(answer.body!) as { claim_id: string }).claim_id;
+    });
+    const operator = (path: string, body: unknown) => call('claims-admin', { method: 'POST', path, operator: 'bench-operator', body });
+    await trips('claim decision (approve)', 2, () => operator(`/api/v2/admin/claims/${claimId}/decision`, { decision: 'approve' }));
+    await trips('claim payout', 2, () => operator(`/api/v2/admin/claims/${claimId}/paid`, { payout_reference: 'BENCH-1' }));
   } finally {
     counter.detach();
   }
