@@ -120,7 +120,7 @@ function npmStart(env: Record<string, string>) {
 }
 
 describe('npm start', () => {
-  it('serves the API with the demo keys it wrote, and Ctrl-C stops DynamoDB Local too', async () => {
+  it('serves the API with the demo keys and the operator key it wrote, and Ctrl-C stops DynamoDB Local too', async () => {
     const [port, dynamoPort] = [await freePort(), await freePort()];
     const start = npmStart({ PORT: String(port), DYNAMODB_PORT: String(dynamoPort) });
 
@@ -131,9 +131,13 @@ describe('npm start', () => {
       body: JSON.stringify({ public_key: demo.public_key, secret_key: demo.secret_key }),
     });
     const page = await fetch(`${demo.base_url}/`);
+    // The operator key it wrote opens the operator routes (deployed, IAM does).
+    const { operator_key } = JSON.parse(readFileSync(join(start.demoFile, '..', 'operator.json'), 'utf8')) as { operator_key: string };
+    const queue = await fetch(`${demo.base_url}/api/v2/admin/claims`, { headers: { authorization: `Operator ${operator_key}` } });
     const javas = dynamoLocalOn(dynamoPort);
     expect(demo.base_url).toBe(`http://localhost:${port}`);
     expect(token.status).toBe(200);
+    expect(queue.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(javas.length).toBeGreaterThan(0);
 

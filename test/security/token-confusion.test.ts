@@ -167,3 +167,48 @@ describe('quote tokens', () => {
     expect(res.json.error.code).toBe('invalid_quote_token');
   });
 });
+
+describe('claim tokens and the operator key', () => {
+  const claimPath = '/api/v2/claims/clm_AAAAAAAAAAAAAAAAAAAAAAAA';
+  const claimToken = () => signToken('claim', server.demo.client_id, { ord: '00000000-0000-4000-8000-000000000000' }, 1800);
+
+  it('never takes a claim token as an access token, nor an access or quote token as a claim token', async () => {
+    const asAccess = await http('GET', `${server.baseUrl}/api/v2/orders`, { headers: { authorization: `JWT ${await claimToken()}` } });
+    expect(asAccess.status).toBe(401);
+    for (const other of [token, quote.tokens.opt_in]) {
+      const asClaim = await http('GET', `${server.baseUrl}${claimPath}`, { headers: { authorization: `Bearer ${other}` } });
+      expect(asClaim.status).toBe(401);
+      expect(asClaim.json.error.code).toBe('invalid_claim_token');
+    }
+    // A claim-shaped token signed with the access key is no claim token either.
+    const forged = await new SignJWT({ ord: '00000000-0000-4000-8000-000000000000' })
+      .setProtectedHeader({ alg: 'HS256', kid: keyOf('access').kid, typ: 'op-claim+jwt' })
+      .setIssuer('order-protection')
+      .setAudience('order-protection:claim')
+      .setSubject(server.demo.client_id)
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(keyOf('access').secret);
+    expect((await http('GET', `${server.baseUrl}${claimPath}`, { headers: { authorization: `Bearer ${forged}` } })).status).toBe(401);
+    // A genuine claim token reaches the claim routes (this claim does not exist: 404).
+    expect((await http('GET', `${server.baseUrl}${claimPath}`, { headers: { authorization: `Bearer ${await claimToken()}` } })).status).toBe(404);
+  });
+
+  it('opens the operator routes to the operator key only: not an access token, a claim token, a wrong or missing key', async () => {
+    const queue = (authorization?: string) =>
+      http('GET', `${server.baseUrl}/api/v2/admin/claims`, { headers: authorization === undefined ? {} : { authorization } });
+    for (const authorization of [
+      undefined,
+      `JWT ${token}`,
+      `Bearer ${await claimToken()}`,
+      'Operator wrong',
+      `Operator ${server.operatorKey}x`,
+      server.operatorKey,
+    ]) {
+      const res = await queue(authorization);
+      expect(res.status).toBe(401);
+      expect(res.json.error.code).toBe('operator_credentials_required');
+    }
+    expect((await queue(`Operator ${server.operatorKey}`)).status).toBe(200);
+  });
+});
