@@ -242,6 +242,22 @@ describe('transitions', () => {
     ]);
   });
 
+  it('keeps the largest text the limits allow: 20 messages of 2,000 four-byte characters beside the description, then 409 too_many_messages', async () => {
+    const order = await protectedOrder(service, shop, ['10.00']);
+    const token = await sessionToken(service, shop, order);
+    const id = (await fileClaim(service, token, { policy_numbers: [order.policies[0]!.policy_number], description: '🩺'.repeat(2000) })).json.claim_id;
+    for (let round = 0; round < 10; round++) {
+      expect((await decide(service, id, { decision: 'request_documents', note: '📄'.repeat(2000) })).status).toBe(200);
+      expect((await asCustomer(service, token, 'POST', `/api/v2/claims/${id}/respond`, { message: '📎'.repeat(2000) })).status).toBe(200);
+    }
+    const full = await asCustomer(service, token, 'GET', `/api/v2/claims/${id}`);
+    expect(full.json.messages).toHaveLength(20);
+    const refused = await decide(service, id, { decision: 'request_documents', note: 'one more' });
+    expect(refused.status).toBe(409);
+    expect(refused.json.error.code).toBe('too_many_messages');
+    expect((await decide(service, id, { decision: 'approve' })).json.status).toBe('Approved'); // a decision without a note still moves
+  });
+
   it('refuses paying a claim that is not approved', async () => {
     const { claim } = await claimedOrder();
     const res = await asOperator(service, 'POST', `/api/v2/admin/claims/${claim.claim_id}/paid`, { payout_reference: 'P-1' });
