@@ -5,7 +5,9 @@ import { AppError } from '../shared/errors.js';
 import { parseJsonBody } from '../shared/http/json-body.js';
 import { parseInput } from '../shared/http/validation.js';
 import { buildWidget } from '../widget/build.js';
+import { adminClaimsPage } from '../widget/pages/admin-claims-page.js';
 import { checkoutPage } from '../widget/pages/checkout-page.js';
+import { claimPage } from '../widget/pages/claim-page.js';
 import { dashboardPage } from '../widget/pages/dashboard-page.js';
 import type { StaticRoute } from './local-gateway.js';
 
@@ -78,6 +80,8 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
   const pages: Record<string, StaticRoute> = {
     'GET /': () => html(checkoutPage(demo.public_key)),
     'GET /dashboard': () => html(dashboardPage()),
+    'GET /claim': () => html(claimPage(demo.public_key)),
+    'GET /admin/claims': () => html(adminClaimsPage()),
     'GET /widget.js': async () => ({
       status: 200,
       headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' },

@@ -224,7 +224,7 @@ describe('transitions', () => {
     expect(policy.history.at(-1)).toMatchObject({ status: 'Claimed', reason: 'claim_approved' });
     // The same decision again answers the claim as it is; another is refused.
     expect((await decide(service, id, { decision: 'approve', amount: '95.50' })).json.history).toHaveLength(approved.json.history.length);
-    expect((await decide(service, id, { decision: 'deny' })).json.error.code).toBe('claim_not_open');
+    expect((await decide(service, id, { decision: 'deny' })).json.error.code).toBe('claim_not_submitted');
     expect((await asCustomer(service, token, 'POST', `/api/v2/claims/${id}/withdraw`)).json.error.code).toBe('claim_decided');
 
     const paid = await asOperator(service, 'POST', `/api/v2/admin/claims/${id}/paid`, { payout_reference: 'PAYOUT-2026-0001' });
@@ -271,7 +271,7 @@ describe('transitions', () => {
     expect(denied.json).toMatchObject({ status: 'Denied' });
     expect(denied.json.closed_at).not.toBeNull();
     expect(await statuses(order.service_order_id)).toEqual(['Issued']);
-    expect((await decide(service, claim.claim_id, { decision: 'approve' })).json.error.code).toBe('claim_not_open');
+    expect((await decide(service, claim.claim_id, { decision: 'approve' })).json.error.code).toBe('claim_not_submitted');
     const refiled = await fileClaim(service, token, { policy_numbers: [order.policies[0]!.policy_number] });
     expect(refiled.status).toBe(201);
     const session = await openSession(service, { order_number: order.order_number, email: order.email, public_key: shop.publicKey });
@@ -285,7 +285,7 @@ describe('transitions', () => {
     expect(withdrawn.json).toMatchObject({ status: 'Withdrawn' });
     expect((await asCustomer(service, token, 'POST', `/api/v2/claims/${claim.claim_id}/withdraw`, {})).json.status).toBe('Withdrawn');
     expect((await asCustomer(service, token, 'POST', `/api/v2/claims/${claim.claim_id}/withdraw`, { why: 1 })).status).toBe(422);
-    expect((await decide(service, claim.claim_id, { decision: 'approve' })).json.error.code).toBe('claim_not_open');
+    expect((await decide(service, claim.claim_id, { decision: 'approve' })).json.error.code).toBe('claim_not_submitted');
     const patch = await service.call('orders-change', {
       method: 'PATCH',
       path: `/api/v2/orders/${order.service_order_id}`,

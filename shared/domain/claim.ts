@@ -7,8 +7,9 @@ import { isCurrent, type Order, type OrderItem } from './order.js';
  * decides, the merchant is told. Pure: the states, what moves them, and what each move refuses.
  *
  *   Submitted ⇄ DocumentsRequested      (operator asks for documents; the customer answers)
- *   Submitted | DocumentsRequested → Approved → Paid
- *   Submitted | DocumentsRequested → Denied | Withdrawn (the customer, before a decision)
+ *   Submitted → Approved → Paid
+ *   Submitted → Denied                  (also DocumentsRequested left unanswered DOCUMENTS_WAIT_MS)
+ *   Submitted | DocumentsRequested → Withdrawn (the customer, before a decision)
  *
  * While a claim is open (Submitted or DocumentsRequested) its policies are locked: they refuse
  * change, cancel and void (409 `claim_open`). Approval makes them `Claimed`; a denial or a
@@ -174,29 +175,30 @@ function step(claim: Claim, status: ClaimStatus, by: ClaimStep['by'], now: Date,
   };
 }
 
-const notOpen = (claim: Claim, action: string) =>
-  new ConflictError('claim_not_open', `The claim is ${claim.status}; only a Submitted or DocumentsRequested claim can be ${action}.`, 'claim_id');
-
 export interface DecisionInput {
   decision: Decision;
   amount?: Cents;
   note?: string;
 }
 
-/** The operator's decision. Repeating the decision that was made (same amount) answers the claim as it is. */
+/**
+ * The operator's decision, made only on a Submitted claim: so of decisions racing on one claim
+ * exactly one is made (the first to commit moves the claim out of Submitted), and none lands on a
+ * state its operator did not see. One exception, for a customer who never answers: a claim that
+ * has awaited documents for DOCUMENTS_WAIT_MS may be denied. Repeating the decision that was made
+ * (same amount) answers the claim as it is.
+ */
 export function decide(claim: Claim, input: DecisionInput, now: Date, operator: string): Transition {
   const message = input.note ? { message: { from: 'operator' as const, at: now.toISOString(), text: input.note } } : {};
   if (input.decision === 'request_documents') {
-    if (claim.status !== 'Submitted') {
-      throw new ConflictError('claim_not_submitted', `The claim is ${claim.status}; documents can be requested only of a Submitted claim.`, 'claim_id');
-    }
+    if (claim.status !== 'Submitted') throw notSubmitted(claim, 'documents can be requested');
     if (!input.note) throw new ValidationError('note is required: tell the customer which documents to send.', 'note');
     return { claim: step(claim, 'DocumentsRequested', 'operator', now, { decided_by: operator }), ...message, closes: false };
   }
   if (input.decision === 'approve') {
     const amount = input.amount ?? claim.amount_claimed;
     if (claim.status === 'Approved' && claim.amount_approved === amount) return { unchanged: true, claim };
-    if (!isOpen(claim.status)) throw notOpen(claim, 'approved');
+    if (claim.status !== 'Submitted') throw notSubmitted(claim, 'it can be approved');
     if (amount <= 0) throw new ValidationError('amount must be more than 0 (deny the claim to pay nothing).', 'amount');
     if (amount > claim.amount_claimed) {
       throw new ValidationError(
@@ -209,9 +211,26 @@ export function decide(claim: Claim, input: DecisionInput, now: Date, operator: 
   }
   if (input.amount !== undefined) throw new ValidationError('amount is only for an approval.', 'amount');
   if (claim.status === 'Denied') return { unchanged: true, claim };
-  if (!isOpen(claim.status)) throw notOpen(claim, 'denied');
+  if (claim.status === 'DocumentsRequested') {
+    const asked = Date.parse(claim.history.at(-1)!.at);
+    if (now.getTime() - asked < DOCUMENTS_WAIT_MS) {
+      throw new ConflictError(
+        'claim_awaiting_documents',
+        `Documents were requested on ${claim.history.at(-1)!.at}; the claim can be denied without them once ${DOCUMENTS_WAIT_MS / 86_400_000} days have passed.`,
+        'claim_id',
+      );
+    }
+  } else if (claim.status !== 'Submitted') {
+    throw notSubmitted(claim, 'it can be denied');
+  }
   return { claim: step(claim, 'Denied', 'operator', now, { decided_by: operator }), ...message, policies: 'release', closes: true };
 }
+
+/** How long a claim awaits documents before the operator may deny it unanswered: 14 days. */
+export const DOCUMENTS_WAIT_MS = 14 * 24 * 60 * 60 * 1000;
+
+const notSubmitted = (claim: Claim, what: string) =>
+  new ConflictError('claim_not_submitted', `The claim is ${claim.status}; only when it is Submitted ${what}.`, 'claim_id');
 
 const formatAmount = (cents: Cents): string => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 

@@ -1,10 +1,10 @@
 import { BatchGetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Claim, ClaimStatus, ClaimText } from '../domain/claim.js';
 import type { Order, OrderItem } from '../domain/order.js';
-import { ChangeRejectedError, type ClaimPage, type ClaimStore, type ClaimWrite, type StoredClaim } from '../domain/ports.js';
+import { type ClaimPage, type ClaimStore, type ClaimWrite, type StoredClaim } from '../domain/ports.js';
 import { claimKey, claimQueueKey, claimQueueSort, claimTextKey, orderItemKey, orderKey, storedRecord } from './keys.js';
 import { CLAIM_QUEUE_INDEX } from './table-definitions.js';
-import { cancellationCodes, cancellationError, isOnlyConflict, retryOnConflict, unlessConditionFails } from './transactions.js';
+import { cancellationCodes, cancellationError, retryOnConflict, transactUnlessStale, unlessConditionFails } from './transactions.js';
 
 const claimRecord = (claim: Claim) => {
   const record: ReturnType<typeof storedRecord<Claim>> & { queue_key?: string; queue_sort?: string } = storedRecord(claimKey(claim.claim_id), 'claim', claim);
@@ -68,15 +68,8 @@ export class DynamoClaimStore implements ClaimStore {
         },
       })),
     ];
-    try {
-      await this.doc.send(new TransactWriteCommand({ TransactItems }));
-    } catch (err) {
-      const codes = cancellationCodes(err);
-      if (!codes) throw err;
-      // The order or one of its items moved since it was read: the use case reads it again and says why.
-      if (isOnlyConflict(codes) || codes.includes('ConditionalCheckFailed')) throw new ChangeRejectedError('stale');
-      throw cancellationError(codes);
-    }
+    // The order or one of its items moved since it was read: the use case reads it again and says why.
+    await transactUnlessStale(this.doc, TransactItems);
   }
 
   async get(claimId: string): Promise<StoredClaim | undefined> {

@@ -36,7 +36,7 @@ import { checkoutAction } from './metrics-store.js';
 import { queryAll } from './query-all.js';
 import type { ShardMerge } from './shard-merge.js';
 import { shardedList, shardLimit, sortRange, type ListRecord } from './sharded-list.js';
-import { cancellationCodes, cancellationError, isOnlyConflict, retryOnConflict } from './transactions.js';
+import { cancellationCodes, cancellationError, isOnlyConflict, retryOnConflict, transactUnlessStale } from './transactions.js';
 
 type OrderHeader = Omit<Order, 'items'>;
 
@@ -293,15 +293,8 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
         ]
       : receipts;
     if (TransactItems.length === 0) return;
-    try {
-      await this.doc.send(new TransactWriteCommand({ TransactItems }));
-    } catch (err) {
-      const codes = cancellationCodes(err);
-      if (!codes) throw err;
-      // The version moved, or a policy left Issued since the read: plan again on the order as it is now.
-      if (isOnlyConflict(codes) || codes.includes('ConditionalCheckFailed')) throw new ChangeRejectedError('stale');
-      throw cancellationError(codes);
-    }
+    // The version moved, or a policy left Issued since the read: plan again on the order as it is now.
+    await transactUnlessStale(this.doc, TransactItems);
     if (receipt) receipt.committed = true;
   }
 

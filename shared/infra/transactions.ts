@@ -1,4 +1,6 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ChangeRejectedError } from '../domain/ports.js';
 import { ConflictError, RateLimitError, ValidationError, type AppError } from '../errors.js';
 
 /**
@@ -73,5 +75,21 @@ export async function unlessConditionFails<T>(write: Promise<T>): Promise<T | un
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) return undefined;
     throw err;
+  }
+}
+
+/**
+ * A transaction over records read before (an order, its items): when a condition no longer holds
+ * or a concurrent transaction held a record, what was read is stale, and the use case reads again
+ * and plans anew (ChangeRejectedError 'stale'); any other cancellation is the client error it is.
+ */
+export async function transactUnlessStale(doc: DynamoDBDocumentClient, TransactItems: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<void> {
+  try {
+    await doc.send(new TransactWriteCommand({ TransactItems }));
+  } catch (err) {
+    const codes = cancellationCodes(err);
+    if (!codes) throw err;
+    if (isOnlyConflict(codes) || codes.includes('ConditionalCheckFailed')) throw new ChangeRejectedError('stale');
+    throw cancellationError(codes);
   }
 }

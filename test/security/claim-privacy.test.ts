@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TEXT_KEPT_MS } from '../../shared/domain/claim.js';
 import { readClaim } from '../../shared/domain/claims.js';
 import { DynamoClaimStore } from '../../shared/infra/claim-store.js';
+import { captureLogs } from '../support/logs.js';
 import type { Service } from '../support/service.js';
 
 /**
@@ -23,7 +24,7 @@ process.env.WEBHOOK_URLS = 'local';
 let service: Service;
 let receiver: Server;
 let receiverUrl: string;
-const logs: string[] = [];
+let logs: string[] = [];
 const received: { headers: IncomingHttpHeaders; body: string }[] = [];
 
 const DESCRIPTION = 'Diagnosed with Zyxomatosis (marker-desc-8731) by Dr Quill on the morning of the concert.';
@@ -33,13 +34,7 @@ const REFUSED = 'Refused request text marker-refused-9902.';
 const markers = ['Zyxomatosis', 'marker-desc-8731', 'marker-note-4410', 'marker-answer-2286', 'marker-refused-9902', 'Dr Quill', 'St Quill'];
 
 beforeAll(async () => {
-  process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
-  for (const stream of [process.stdout, process.stderr]) {
-    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      logs.push(String(chunk));
-      return true;
-    });
-  }
+  logs = captureLogs();
   const { startService } = await import('../support/service.js');
   service = await startService();
   receiver = createServer((req, res) => {

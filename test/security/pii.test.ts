@@ -2,6 +2,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PAYMENT_TYPES } from '../../shared/domain/coded-values.js';
 import { DynamoOrderStore } from '../../shared/infra/order-store.js';
+import { captureLogs } from '../support/logs.js';
 import type { Service } from '../support/service.js';
 
 /**
@@ -12,7 +13,7 @@ import type { Service } from '../support/service.js';
  * must hold coded values only, whatever was typed into which field.
  */
 let service: Service;
-const logs: string[] = [];
+let logs: string[] = [];
 
 const person = {
   first_name: 'Philippa',
@@ -26,14 +27,8 @@ const neverAnywhere = ['555-0199', '4155550199', 'Amphitheatre', 'Suite 9876', '
 const notOutsideOrders = ['Philippa', 'Quintessence', 'philippa.q@example.net'];
 
 beforeAll(async () => {
-  process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
   process.env.POWERTOOLS_METRICS_DISABLED = 'false';
-  for (const stream of [process.stdout, process.stderr]) {
-    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      logs.push(String(chunk));
-      return true;
-    });
-  }
+  logs = captureLogs();
   const { startService } = await import('../support/service.js');
   service = await startService();
 });

@@ -1,0 +1,237 @@
+import { mkdirSync } from 'node:fs';
+import axe from 'axe-core';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoSiteRoutes } from '../../scripts/demo-site.js';
+import { CHROMIUM } from '../../scripts/ensure-chromium.js';
+import { accessToken, http } from '../support/http.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+/**
+ * The claim pages in a real browser (Debian's Chromium): a customer finds their order on /claim
+ * (by keyboard) and files a claim, the operator approves it on /admin/claims, the customer sees it
+ * approved, and the demo receiver got both webhook events, verified.
+ */
+let server: TestServer;
+let browser: Browser;
+let customer: Page;
+let operator: Page;
+const shots = join(process.cwd(), 'test-results');
+const email = 'claire.mant@example.org';
+const orderNumber = `CLM-${Date.now().toString(36).toUpperCase()}`;
+let claimId = '';
+
+beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
+  server = await startTestServer({ staticRoutes: demoSiteRoutes });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'], // Playwright gives each launch a fresh, empty profile
+  });
+  customer = await browser.newPage();
+
+  operator = await browser.newPage();
+
+  // An order with a customer e-mail, placed by the demo client's back-end.
+  const token = await accessToken(server.baseUrl, server.demo);
+  const ticket = (name: string, reference_number: string, cost: string) => ({
+    name,
+    reference_number,
+    cost,
+    event: { name: 'Spring Concert', start_date: '2027-04-10', start_time: '19:30' },
+  });
+  const order = await http('POST', `${server.baseUrl}/api/v2/orders`, {
+    headers: { authorization: `JWT ${token}` },
+    body: {
+      order_number: orderNumber,
+      currency: 'USD',
+      items: [ticket('Seat A1', `${orderNumber}-a`, '80.00'), ticket('Seat B2 <b>VIP</b>', `${orderNumber}-b`, '45.00')],
+      customer: { first_name: 'Claire', last_name: 'Mant', email },
+    },
+  });
+  expect(order.status, order.text).toBe(201);
+  expect(order.json.policies).toHaveLength(2);
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** axe-core's findings on the page as it is now (rule ids and what they hit); none is the goal. */
+async function accessibilityViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: axe.source });
+  const results = await page.evaluate(async () => (window as unknown as { axe: typeof axe }).axe.run(document));
+  return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id);
+
+describe('claims', () => {
+  it('the customer finds the order by keyboard and files a claim for one ticket', async () => {
+    await customer.goto(`${server.baseUrl}/claim?pk=pk_test_another_shop`);
+    expect(await customer.getByLabel("Shop's public key").inputValue()).toBe('pk_test_another_shop'); // ?pk= overrides the page's own key
+    await customer.goto(`${server.baseUrl}/claim`);
+    expect(await customer.getByLabel("Shop's public key").inputValue()).toBe(server.demo.public_key);
+
+    // Step 1 by keyboard only: Tab past the nav link to the order number, type, Tab, type, Enter.
+    await customer.locator('body').click({ position: { x: 1, y: 1 } });
+    await customer.keyboard.press('Tab'); // the link to the demo checkout
+    await customer.keyboard.press('Tab'); // Order number
+    expect(await focusedId(customer)).toBe('order-number');
+    await customer.keyboard.type(orderNumber);
+    await customer.keyboard.press('Tab');
+    await customer.keyboard.type(email);
+    await customer.keyboard.press('Enter');
+
+    const seatA = customer.getByRole('checkbox', { name: /^Seat A1, Spring Concert on 2027-04-10 at 19:30 \(covered up to \$80\.00\)$/ });
+    await seatA.waitFor();
+    expect(await focusedId(customer)).toBe('order-title'); // focus moved to the new step
+    expect(await customer.getByRole('group', { name: 'Tickets to claim for' }).getByRole('checkbox').count()).toBe(2);
+    expect(await customer.getByRole('checkbox', { name: /^Seat B2 <b>VIP<\/b>, / }).count()).toBe(1); // the API's text, as text
+    expect(await customer.locator('#policy-list b').count()).toBe(0);
+    expect(await customer.locator('#announce').textContent()).toBe('Order found. 2 tickets can be claimed.');
+    expect(await customer.locator('#no-claims').isVisible()).toBe(true);
+    expect(await accessibilityViolations(customer)).toEqual([]);
+    await customer.screenshot({ path: join(shots, 'claim-order-found.png'), fullPage: true });
+
+    // Step 2 by keyboard too: Space on the first ticket, type-ahead in the reason, type the description, Enter on Submit.
+    expect(await focusedId(customer)).toBe('order-title');
+    await customer.keyboard.press('Tab'); // Seat A1
+    await customer.keyboard.press('Space');
+    expect(await seatA.isChecked()).toBe(true);
+    await customer.keyboard.press('Tab'); // Seat B2
+    await customer.keyboard.press('Tab'); // Reason
+    expect(await focusedId(customer)).toBe('reason');
+    await customer.keyboard.press('i'); // type-ahead: "Illness"
+    expect(await customer.getByLabel('Reason').inputValue()).toBe('illness');
+    await customer.keyboard.press('Tab');
+    const description = 'Fever the night before the concert; doctor’s note available.';
+    await customer.keyboard.type(description);
+    expect(await customer.locator('#description-count').textContent()).toBe(`${description.length} of 2000 characters`);
+    await customer.keyboard.press('Tab'); // Submit claim
+    await customer.keyboard.press('Enter');
+
+    await expect.poll(() => customer.locator('#claim-status').textContent()).toBe('Submitted');
+    expect(await focusedId(customer)).toBe('claim-title');
+    claimId = (await customer.locator('#claim-id').textContent()) ?? '';
+    expect(claimId).toMatch(/^clm_[0-9A-Za-z]{24}$/);
+    expect(await customer.locator('#announce').textContent()).toBe('Your claim was submitted. Status: Submitted.');
+    expect(await customer.locator('#claim-amount').textContent()).toBe('$80.00');
+    expect(await customer.locator('#claim-reason').textContent()).toBe('Illness');
+    expect(await customer.locator('#claim-description').textContent()).toBe(description);
+    expect(await customer.getByRole('button', { name: 'Withdraw claim' }).isVisible()).toBe(true);
+    expect(await customer.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]); // the claim token stays in memory
+    expect(await accessibilityViolations(customer)).toEqual([]);
+    await customer.screenshot({ path: join(shots, 'claim-submitted.png'), fullPage: true });
+  });
+
+  it("shows the API's errors in the alert, with focus on the field they name or on the alert", async () => {
+    await customer.getByRole('button', { name: 'Back to your order' }).click();
+    await customer.getByRole('button', { name: `View claim ${claimId}` }).waitFor();
+    expect(await customer.getByRole('checkbox').count()).toBe(1); // Seat A1 is under the open claim
+    await customer.getByRole('checkbox', { name: /^Seat B2/ }).check();
+    await customer.getByLabel('Reason').selectOption('other');
+    await customer.getByLabel('What happened?').fill('x'.repeat(10));
+    // A policy number the order does not have (as if the page were stale): the API's 404 is shown, and focus goes to the ticket it names.
+    await customer.evaluate(() => {
+      (document.querySelector('#policy-list input') as HTMLInputElement).value = 'OP-0000-0000-0000';
+    });
+    await customer.getByRole('button', { name: 'Submit claim' }).click();
+    const alert = customer.getByRole('alert');
+    await expect.poll(() => alert.textContent()).toBe('No policy with this number in this order.');
+    expect(await focusedId(customer)).toBe('policy-0');
+    expect(await customer.locator('#policy-0').getAttribute('aria-invalid')).toBe('true');
+
+    // Another order: a wrong e-mail is the API's 404, shown in the alert, which takes the focus.
+    await customer.getByRole('button', { name: 'Find another order' }).click();
+    expect(await alert.textContent()).toBe('');
+    await customer.getByLabel('E-mail').fill('someone.else@example.org');
+    await customer.getByRole('button', { name: 'Find my order' }).click();
+    await expect
+      .poll(() => alert.textContent())
+      .toBe('No order matches this order number, e-mail address and shop. Check them against your order confirmation.');
+    expect(await focusedId(customer)).toBe('error');
+    await customer.getByLabel('E-mail').fill(email);
+    await customer.getByRole('button', { name: 'Find my order' }).click();
+    await customer.getByRole('button', { name: `View claim ${claimId}` }).click();
+    await expect.poll(() => customer.locator('#claim-status').textContent()).toBe('Submitted');
+    expect(await alert.textContent()).toBe('');
+  });
+
+  it('the operator loads the queue, reviews the claim and approves it', async () => {
+    await operator.goto(`${server.baseUrl}/admin/claims`);
+    // A wrong key: the API's 401 in the alert, focus back on the key.
+    await operator.getByLabel('Operator key').fill('opk_wrong');
+    await operator.getByRole('button', { name: 'Load', exact: true }).click();
+    await expect.poll(() => operator.getByRole('alert').textContent()).toMatch(/^An operator credential is required/);
+    expect(await focusedId(operator)).toBe('operator-key');
+
+    await operator.getByLabel('Operator key').fill(server.operatorKey);
+    await operator.reload(); // the key is kept for the tab
+    expect(await operator.getByLabel('Operator key').inputValue()).toBe(server.operatorKey);
+    expect(await operator.getByLabel('Status').inputValue()).toBe('Submitted');
+    await operator.getByRole('button', { name: 'Load', exact: true }).click();
+
+    const review = operator.getByRole('button', { name: `Review ${claimId}` });
+    await review.waitFor();
+    expect(await operator.locator('#queue-count').textContent()).toBe('1 shown, oldest first.');
+    expect(await operator.getByRole('button', { name: 'Load more' }).isVisible()).toBe(false);
+    const row = operator.getByRole('row').filter({ has: review });
+    expect(await row.getByRole('cell').allTextContents()).toEqual([
+      claimId,
+      expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/),
+      'Submitted',
+      'Illness',
+      '$80.00',
+      server.demo.client_id,
+      `Review ${claimId}`,
+    ]);
+    await review.click();
+    await expect.poll(() => operator.locator('#review-title').textContent()).toBe(`Claim ${claimId}`);
+    expect(await operator.evaluate(() => document.activeElement?.id)).toBe('review-title');
+    expect(await operator.locator('#review-description').textContent()).toBe('Fever the night before the concert; doctor’s note available.');
+    expect(await operator.getByRole('table', { name: 'Policies of the claim' }).locator('tbody tr').count()).toBe(1);
+    expect(await operator.getByLabel('Amount to approve').inputValue()).toBe('80.00');
+    expect(await accessibilityViolations(operator)).toEqual([]);
+    await operator.screenshot({ path: join(shots, 'admin-claims-review.png'), fullPage: true });
+
+    await operator.getByRole('radio', { name: 'Approve' }).check();
+    await operator.getByRole('button', { name: 'Submit decision' }).click();
+
+    await expect.poll(() => operator.locator('#review-status').textContent()).toBe('Approved');
+    expect(await operator.locator('#review-approved').textContent()).toBe('$80.00');
+    expect(await operator.locator('#announce').textContent()).toBe(`Claim ${claimId} approved. Status: Approved.`);
+    expect(await row.getByRole('cell').nth(2).textContent()).toBe('Approved');
+    expect(await operator.getByRole('button', { name: 'Record payout' }).isVisible()).toBe(true);
+    expect(await operator.locator('#decision-form').isVisible()).toBe(false);
+  });
+
+  it('the customer refreshes and sees the claim approved', async () => {
+    await customer.getByRole('button', { name: 'Refresh status' }).click();
+    await expect.poll(() => customer.locator('#claim-status').textContent()).toBe('Approved');
+    expect(await customer.locator('#announce').textContent()).toBe('Your claim is now Approved.');
+    expect(await customer.locator('#claim-approved').textContent()).toBe('$80.00');
+    expect(await customer.locator('#claim-history li').allTextContents()).toEqual([
+      expect.stringMatching(/^Submitted, .+ UTC, by you$/),
+      expect.stringMatching(/^Approved, .+ UTC, by the claims team$/),
+    ]);
+    expect(await customer.getByRole('button', { name: 'Withdraw claim' }).isVisible()).toBe(false);
+    expect(await accessibilityViolations(customer)).toEqual([]);
+    await customer.screenshot({ path: join(shots, 'claim-approved.png'), fullPage: true });
+  });
+
+  it('sent claim.submitted and claim.approved to the demo receiver, both verified', async () => {
+    const received = async () => {
+      const res = await fetch(`${server.baseUrl}/demo/events`);
+      return ((await res.json()) as { received: { type: string; verified: boolean }[] }).received;
+    };
+    await expect
+      .poll(async () => (await received()).map((r) => r.type), { timeout: 15_000, interval: 250 })
+      .toEqual(expect.arrayContaining(['claim.submitted', 'claim.approved']));
+    const claimEvents = (await received()).filter((r) => r.type.startsWith('claim.') || !r.verified);
+    expect(claimEvents.map((r) => [r.type, r.verified]).sort()).toEqual([
+      ['claim.approved', true],
+      ['claim.submitted', true],
+    ]);
+  });
+});

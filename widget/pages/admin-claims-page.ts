@@ -1,0 +1,353 @@
+/**
+ * The operator's claims queue at `/admin/claims` of `npm start`: the operator key (kept in
+ * sessionStorage, so a reload keeps it and closing the tab forgets it), the queue by status with
+ * "Load more", and a review panel with the claim's text and the decision and payout forms. Every
+ * string from the API goes into the DOM as text.
+ */
+export function adminClaimsPage(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Claims queue · Order Protection</title>
+<style>
+  [hidden] { display: none !important; }
+  body { font: 16px/1.5 system-ui, sans-serif; max-width: 64rem; margin: 2rem auto; padding: 0 1rem; color: #1d2433; }
+  label, legend { font-weight: 600; }
+  input[type=text], input[type=password], select, textarea { font: inherit; padding: .4rem; border: 1px solid #6b7386; border-radius: .3rem; }
+  textarea { display: block; width: 100%; box-sizing: border-box; min-height: 5rem; margin: .25rem 0 .75rem; }
+  .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
+  .filters div { display: flex; flex-direction: column; }
+  fieldset { border: 1px solid #c3cbdc; border-radius: .4rem; margin: 0 0 1rem; padding: .5rem 1rem; }
+  fieldset label { font-weight: normal; margin-right: 1rem; cursor: pointer; }
+  .field { margin-bottom: .75rem; }
+  .field label { display: block; }
+  .hint { color: #4a5366; font-size: .9rem; margin: .25rem 0 .5rem; }
+  button { font: inherit; padding: .4rem 1rem; border-radius: .4rem; border: 1px solid #2b5fd9; background: #2b5fd9; color: white; cursor: pointer; }
+  button.secondary { background: white; color: #2b5fd9; }
+  button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, a:focus-visible { outline: 3px solid #e07a1f; outline-offset: 2px; }
+  [aria-invalid=true] { border-color: #b3261e; }
+  table { width: 100%; border-collapse: collapse; margin: 1rem 0; }
+  td, th { padding: .4rem; border-bottom: 1px solid #dde; text-align: left; vertical-align: top; }
+  td.money { text-align: right; }
+  code { font-size: .9rem; }
+  .error { color: #8a1c14; background: #fdecea; border-left: 4px solid #b3261e; padding: .5rem 1rem; margin: 1rem 0; }
+  .error:empty { padding: 0; margin: 0; border: 0; }
+  .notice { background: #f3f6fc; border-radius: .4rem; padding: .5rem 1rem; margin: 1rem 0; }
+  .notice:empty { padding: 0; margin: 0; }
+  #review { border-top: 2px solid #2b5fd9; margin-top: 1.5rem; }
+  dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
+  dl div { display: contents; }
+  dt { font-weight: 600; }
+  dd { margin: 0; }
+  .text { white-space: pre-wrap; background: #f7f8fb; padding: .5rem 1rem; border-radius: .4rem; }
+  .vh { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
+  nav { margin-bottom: 1rem; }
+  h2:focus, #error:focus { outline: none; }
+</style>
+</head>
+<body>
+<nav><a href="/dashboard">Conversion dashboard</a></nav>
+<main>
+<h1>Claims queue</h1>
+<div id="error" class="error" role="alert" tabindex="-1"></div>
+<div id="announce" class="notice" role="status" aria-live="polite"></div>
+<form id="load-form" class="filters">
+  <div>
+    <label for="operator-key">Operator key</label>
+    <input type="password" id="operator-key" name="operator_key" required autocomplete="off" spellcheck="false" aria-describedby="operator-key-hint">
+  </div>
+  <div>
+    <label for="status-filter">Status</label>
+    <select id="status-filter" name="status">
+      <option value="Submitted" selected>Submitted</option>
+      <option value="DocumentsRequested">Documents requested</option>
+      <option value="Approved">Approved</option>
+      <option value="Denied">Denied</option>
+      <option value="Withdrawn">Withdrawn</option>
+      <option value="Paid">Paid</option>
+    </select>
+  </div>
+  <button type="submit">Load</button>
+</form>
+<p class="hint" id="operator-key-hint">The key npm start printed (also in .local/operator.json). Kept for this tab only.</p>
+
+<section id="queue" aria-labelledby="queue-title" hidden>
+<h2 id="queue-title" tabindex="-1">Claims</h2>
+<table aria-labelledby="queue-title">
+  <thead><tr><th scope="col">Claim</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col">Amount claimed</th><th scope="col">Merchant</th><th scope="col"><span class="vh">Actions</span></th></tr></thead>
+  <tbody id="rows"></tbody>
+</table>
+<p id="queue-count" role="status"></p>
+<button type="button" id="load-more" class="secondary" hidden>Load more</button>
+</section>
+
+<section id="review" aria-labelledby="review-title" hidden>
+<h2 id="review-title" tabindex="-1">Claim</h2>
+<dl>
+  <div><dt>Status</dt><dd id="review-status"></dd></div>
+  <div><dt>Reason</dt><dd id="review-reason"></dd></div>
+  <div><dt>Merchant</dt><dd id="review-client"></dd></div>
+  <div><dt>Order</dt><dd id="review-order"></dd></div>
+  <div><dt>Amount claimed</dt><dd id="review-amount"></dd></div>
+  <div><dt>Amount approved</dt><dd id="review-approved"></dd></div>
+  <div><dt>Payout reference</dt><dd id="review-payout"></dd></div>
+  <div><dt>Created</dt><dd id="review-created"></dd></div>
+</dl>
+<h3>Description</h3>
+<p id="review-description" class="text"></p>
+<h3>Policies</h3>
+<table aria-label="Policies of the claim">
+  <thead><tr><th scope="col">Policy</th><th scope="col">Ticket reference</th><th scope="col">Coverage</th></tr></thead>
+  <tbody id="review-policies"></tbody>
+</table>
+<h3>Messages</h3>
+<p id="review-no-messages">No messages.</p>
+<ol id="review-messages"></ol>
+<h3>History</h3>
+<ol id="review-history"></ol>
+
+<form id="decision-form" hidden>
+  <h3>Decide the claim</h3>
+  <fieldset>
+    <legend>Decision</legend>
+    <label><input type="radio" name="decision" value="approve"> Approve</label>
+    <label><input type="radio" name="decision" value="deny"> Deny</label>
+    <label id="request-documents-choice"><input type="radio" name="decision" value="request_documents"> Request documents</label>
+  </fieldset>
+  <div class="field">
+    <label for="amount">Amount to approve</label>
+    <input type="text" id="amount" name="amount" inputmode="decimal" autocomplete="off" aria-describedby="amount-hint">
+    <p class="hint" id="amount-hint">Used when approving; at most the claimed policies' coverage.</p>
+  </div>
+  <div class="field">
+    <label for="note">Note to the customer</label>
+    <textarea id="note" name="note" maxlength="2000" aria-describedby="note-hint"></textarea>
+    <p class="hint" id="note-hint">Required to request documents; the customer sees it.</p>
+  </div>
+  <button type="submit">Submit decision</button>
+</form>
+
+<form id="paid-form" hidden>
+  <h3>Record payout</h3>
+  <div class="field">
+    <label for="payout-reference">Payout reference</label>
+    <input type="text" id="payout-reference" name="payout_reference" required maxlength="100" autocomplete="off">
+  </div>
+  <button type="submit">Record payout</button>
+</form>
+</section>
+</main>
+<script>
+(() => {
+  const REASONS = { illness: 'Illness', injury: 'Injury', travel_disruption: 'Travel disruption', bereavement: 'Bereavement', severe_weather: 'Severe weather', other: 'Other' };
+  const STATUSES = { Submitted: 'Submitted', DocumentsRequested: 'Documents requested', Approved: 'Approved', Denied: 'Denied', Withdrawn: 'Withdrawn', Paid: 'Paid' };
+  const DONE = { approve: 'approved', deny: 'denied', request_documents: 'sent back to the customer for documents' };
+  const STORED_KEY = 'order-protection.operator-key';
+  const $ = (id) => document.getElementById(id);
+  const keyField = $('operator-key');
+  keyField.value = sessionStorage.getItem(STORED_KEY) || '';
+  keyField.addEventListener('input', () => sessionStorage.setItem(STORED_KEY, keyField.value));
+
+  const money = (amount, currency) => {
+    try {
+      return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(Number(amount));
+    } catch {
+      return currency + ' ' + amount;
+    }
+  };
+  const when = (at) => at.slice(0, 16).replace('T', ' ') + ' UTC';
+  const label = (map, value) => map[value] || value;
+  const el = (tag, text) => {
+    const node = document.createElement(tag);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+
+  const errorBox = $('error');
+  let invalid = [];
+  const announce = (text) => {
+    $('announce').textContent = text;
+  };
+  function clearError() {
+    errorBox.textContent = '';
+    for (const field of invalid) field.removeAttribute('aria-invalid');
+    invalid = [];
+  }
+  // The API's own message, in the alert; focus goes to the field it names, else to the alert.
+  function showError(err, fields) {
+    announce('');
+    errorBox.textContent = (err && err.message) || 'Something went wrong. Please try again.';
+    const param = (err && err.param) || '';
+    const code = (err && err.code) || '';
+    const name = code === 'operator_credentials_required' ? 'operator_key' : Object.keys(fields || {}).find((prefix) => param === prefix || param.startsWith(prefix + '['));
+    const field = name === 'operator_key' ? keyField : name ? fields[name]() : null;
+    if (field) {
+      field.setAttribute('aria-invalid', 'true');
+      invalid.push(field);
+      field.focus();
+    } else {
+      errorBox.focus();
+    }
+  }
+
+  async function api(method, path, body) {
+    const headers = { accept: 'application/json', authorization: 'Operator ' + keyField.value.trim() };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let res;
+    try {
+      res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch {
+      throw { message: 'The API could not be reached.' };
+    }
+    const data = await res.json().catch(() => null);
+    if (!res.ok) throw (data && data.error) || { message: (data && data.message) || 'The API answered ' + res.status + '.' };
+    return data;
+  }
+  let busy = false;
+  async function run(action, fields) {
+    if (busy) return;
+    busy = true;
+    clearError();
+    try {
+      await action();
+    } catch (err) {
+      showError(err, fields);
+    } finally {
+      busy = false;
+    }
+  }
+
+  // The queue.
+  let listed = { status: 'Submitted', cursor: null, count: 0 };
+  function row(claim) {
+    const tr = document.createElement('tr');
+    tr.dataset.claimId = claim.claim_id;
+    const id = el('td');
+    id.append(el('code', claim.claim_id));
+    const amount = el('td', money(claim.amount_claimed, claim.currency));
+    amount.className = 'money';
+    const status = el('td', label(STATUSES, claim.status));
+    status.className = 'status';
+    const action = el('td');
+    const review = el('button', 'Review');
+    review.type = 'button';
+    review.className = 'secondary';
+    review.append(el('span', ' ' + claim.claim_id));
+    review.lastChild.className = 'vh';
+    review.addEventListener('click', () => void run(async () => showReview(await api('GET', '/api/v2/admin/claims/' + encodeURIComponent(claim.claim_id)), true)));
+    action.append(review);
+    tr.append(id, el('td', when(claim.created)), status, el('td', label(REASONS, claim.reason)), amount, el('td', claim.client_id), action);
+    return tr;
+  }
+  async function loadPage(first) {
+    const query = new URLSearchParams({ status: listed.status, limit: '20' });
+    if (!first) query.set('cursor', listed.cursor);
+    const page = await api('GET', '/api/v2/admin/claims?' + query);
+    if (first) {
+      $('rows').replaceChildren();
+      listed.count = 0;
+      $('review').hidden = true;
+    }
+    $('rows').append(...page.data.map(row));
+    listed.count += page.data.length;
+    listed.cursor = page.next_cursor;
+    $('load-more').hidden = !page.has_more;
+    const what = label(STATUSES, listed.status);
+    $('queue-title').textContent = what + ' claims';
+    $('queue-count').textContent = listed.count === 0 ? 'No ' + what.toLowerCase() + ' claims.' : listed.count + ' shown, oldest first' + (page.has_more ? '; more to load.' : '.');
+    $('queue').hidden = false;
+    announce(first ? '' : 'More claims loaded.');
+  }
+  $('load-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    sessionStorage.setItem(STORED_KEY, keyField.value);
+    listed = { status: $('status-filter').value, cursor: null, count: 0 };
+    void run(async () => {
+      await loadPage(true);
+      $('queue-title').focus();
+    });
+  });
+  $('load-more').addEventListener('click', () => void run(() => loadPage(false)));
+
+  // One claim.
+  let current = null;
+  function showReview(claim, focus) {
+    current = claim;
+    $('review-title').textContent = 'Claim ' + claim.claim_id;
+    $('review-status').textContent = label(STATUSES, claim.status);
+    $('review-status').dataset.status = claim.status;
+    $('review-reason').textContent = label(REASONS, claim.reason);
+    $('review-client').textContent = claim.client_id;
+    $('review-order').textContent = claim.service_order_id;
+    $('review-amount').textContent = money(claim.amount_claimed, claim.currency);
+    $('review-approved').textContent = claim.amount_approved === null ? '–' : money(claim.amount_approved, claim.currency);
+    $('review-payout').textContent = claim.payout_reference || '–';
+    $('review-created').textContent = when(claim.created);
+    $('review-description').textContent = claim.text_erased ? '(erased 90 days after the claim closed)' : claim.description || '';
+    $('review-policies').replaceChildren(
+      ...claim.policies.map((p) => {
+        const tr = document.createElement('tr');
+        const coverage = el('td', money(p.coverage_amount, claim.currency));
+        coverage.className = 'money';
+        tr.append(el('td', p.policy_number), el('td', p.reference_number), coverage);
+        return tr;
+      }),
+    );
+    $('review-messages').replaceChildren(...claim.messages.map((m) => el('li', (m.from === 'operator' ? 'Operator' : 'Customer') + ', ' + when(m.at) + ': ' + m.text)));
+    $('review-no-messages').hidden = claim.messages.length > 0;
+    $('review-history').replaceChildren(...claim.history.map((h) => el('li', label(STATUSES, h.status) + ', ' + when(h.at) + ', by the ' + h.by)));
+
+    const open = claim.status === 'Submitted' || claim.status === 'DocumentsRequested';
+    $('decision-form').hidden = !open;
+    if (focus || !open) {
+      $('decision-form').reset();
+      $('amount').value = claim.amount_claimed;
+    }
+    $('request-documents-choice').hidden = claim.status !== 'Submitted';
+    $('paid-form').hidden = claim.status !== 'Approved';
+    $('review').hidden = false;
+    // The queue's row follows the claim.
+    const tr = Array.from($('rows').rows).find((r) => r.dataset.claimId === claim.claim_id);
+    if (tr) tr.querySelector('.status').textContent = label(STATUSES, claim.status);
+    if (focus) $('review-title').focus();
+  }
+  const radios = () => Array.from(document.querySelectorAll('#decision-form input[name=decision]'));
+  $('decision-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const chosen = radios().find((r) => r.checked);
+    void run(
+      async () => {
+        if (!chosen) throw { message: 'Choose a decision: approve, deny or request documents.', param: 'decision' };
+        const body = { decision: chosen.value };
+        const amount = $('amount').value.trim();
+        const note = $('note').value.trim();
+        if (chosen.value === 'approve' && amount) body.amount = amount;
+        if (note) body.note = note;
+        const claim = await api('POST', '/api/v2/admin/claims/' + encodeURIComponent(current.claim_id) + '/decision', body);
+        showReview(claim, false);
+        $('review-title').focus();
+        announce('Claim ' + claim.claim_id + ' ' + DONE[chosen.value] + '. Status: ' + label(STATUSES, claim.status) + '.');
+      },
+      { decision: () => radios()[0], amount: () => $('amount'), note: () => $('note') },
+    );
+  });
+  $('paid-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    void run(
+      async () => {
+        const claim = await api('POST', '/api/v2/admin/claims/' + encodeURIComponent(current.claim_id) + '/paid', { payout_reference: $('payout-reference').value.trim() });
+        $('paid-form').reset();
+        showReview(claim, false);
+        $('review-title').focus();
+        announce('Payout recorded for claim ' + claim.claim_id + '. Status: ' + label(STATUSES, claim.status) + '.');
+      },
+      { payout_reference: () => $('payout-reference') },
+    );
+  });
+})();
+</script>
+</body>
+</html>`;
+}
