@@ -1,3 +1,5 @@
+import { CLAIM_PAGES_CSS, claimPagesScript } from './page-kit.js';
+
 /**
  * The operator's claims queue at `/admin/claims` of `npm start`: the operator key (kept in
  * sessionStorage, so a reload keeps it and closing the tab forgets it), the queue by status with
@@ -5,6 +7,14 @@
  * string from the API goes into the DOM as text.
  */
 export function adminClaimsPage(): string {
+  // The helpers shared with /claim (page-kit.ts), with this page's words for a failed request; a
+  // missing or wrong operator credential puts the focus on the key.
+  const kit = claimPagesScript({
+    unreachable: 'The API could not be reached.',
+    failed: 'The API answered {status}.',
+    answerMessage: true,
+    fieldByCode: { operator_credentials_required: 'operator-key' },
+  });
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -12,39 +22,25 @@ export function adminClaimsPage(): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Claims queue · Order Protection</title>
 <style>
-  [hidden] { display: none !important; }
+${CLAIM_PAGES_CSS}
   body { font: 16px/1.5 system-ui, sans-serif; max-width: 64rem; margin: 2rem auto; padding: 0 1rem; color: #1d2433; }
   label, legend { font-weight: 600; }
   input[type=text], input[type=password], select, textarea { font: inherit; padding: .4rem; border: 1px solid #6b7386; border-radius: .3rem; }
   textarea { display: block; width: 100%; box-sizing: border-box; min-height: 5rem; margin: .25rem 0 .75rem; }
   .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
   .filters div { display: flex; flex-direction: column; }
-  fieldset { border: 1px solid #c3cbdc; border-radius: .4rem; margin: 0 0 1rem; padding: .5rem 1rem; }
   fieldset label { font-weight: normal; margin-right: 1rem; cursor: pointer; }
   .field { margin-bottom: .75rem; }
   .field label { display: block; }
   .hint { color: #4a5366; font-size: .9rem; margin: .25rem 0 .5rem; }
   button { font: inherit; padding: .4rem 1rem; border-radius: .4rem; border: 1px solid #2b5fd9; background: #2b5fd9; color: white; cursor: pointer; }
-  button.secondary { background: white; color: #2b5fd9; }
-  button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, a:focus-visible { outline: 3px solid #e07a1f; outline-offset: 2px; }
-  [aria-invalid=true] { border-color: #b3261e; }
   table { width: 100%; border-collapse: collapse; margin: 1rem 0; }
   td, th { padding: .4rem; border-bottom: 1px solid #dde; text-align: left; vertical-align: top; }
   td.money { text-align: right; }
   code { font-size: .9rem; }
-  .error { color: #8a1c14; background: #fdecea; border-left: 4px solid #b3261e; padding: .5rem 1rem; margin: 1rem 0; }
-  .error:empty { padding: 0; margin: 0; border: 0; }
-  .notice { background: #f3f6fc; border-radius: .4rem; padding: .5rem 1rem; margin: 1rem 0; }
-  .notice:empty { padding: 0; margin: 0; }
   #review { border-top: 2px solid #2b5fd9; margin-top: 1.5rem; }
-  dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
-  dl div { display: contents; }
-  dt { font-weight: 600; }
-  dd { margin: 0; }
   .text { white-space: pre-wrap; background: #f7f8fb; padding: .5rem 1rem; border-radius: .4rem; }
   .vh { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
-  nav { margin-bottom: 1rem; }
-  h2:focus, #error:focus { outline: none; }
 </style>
 </head>
 <body>
@@ -141,83 +137,14 @@ export function adminClaimsPage(): string {
 </main>
 <script>
 (() => {
-  const REASONS = { illness: 'Illness', injury: 'Injury', travel_disruption: 'Travel disruption', bereavement: 'Bereavement', severe_weather: 'Severe weather', other: 'Other' };
-  const STATUSES = { Submitted: 'Submitted', DocumentsRequested: 'Documents requested', Approved: 'Approved', Denied: 'Denied', Withdrawn: 'Withdrawn', Paid: 'Paid' };
+  // page-kit.ts: REASONS, STATUSES, $, el, label, money, when, announce, clearError, showError, request, run.
+${kit}
   const DONE = { approve: 'approved', deny: 'denied', request_documents: 'sent back to the customer for documents' };
   const STORED_KEY = 'order-protection.operator-key';
-  const $ = (id) => document.getElementById(id);
   const keyField = $('operator-key');
   keyField.value = sessionStorage.getItem(STORED_KEY) || '';
   keyField.addEventListener('input', () => sessionStorage.setItem(STORED_KEY, keyField.value));
-
-  const money = (amount, currency) => {
-    try {
-      return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(Number(amount));
-    } catch {
-      return currency + ' ' + amount;
-    }
-  };
-  const when = (at) => at.slice(0, 16).replace('T', ' ') + ' UTC';
-  const label = (map, value) => map[value] || value;
-  const el = (tag, text) => {
-    const node = document.createElement(tag);
-    if (text !== undefined) node.textContent = text;
-    return node;
-  };
-
-  const errorBox = $('error');
-  let invalid = [];
-  const announce = (text) => {
-    $('announce').textContent = text;
-  };
-  function clearError() {
-    errorBox.textContent = '';
-    for (const field of invalid) field.removeAttribute('aria-invalid');
-    invalid = [];
-  }
-  // The API's own message, in the alert; focus goes to the field it names, else to the alert.
-  function showError(err, fields) {
-    announce('');
-    errorBox.textContent = (err && err.message) || 'Something went wrong. Please try again.';
-    const param = (err && err.param) || '';
-    const code = (err && err.code) || '';
-    const name = code === 'operator_credentials_required' ? 'operator_key' : Object.keys(fields || {}).find((prefix) => param === prefix || param.startsWith(prefix + '['));
-    const field = name === 'operator_key' ? keyField : name ? fields[name]() : null;
-    if (field) {
-      field.setAttribute('aria-invalid', 'true');
-      invalid.push(field);
-      field.focus();
-    } else {
-      errorBox.focus();
-    }
-  }
-
-  async function api(method, path, body) {
-    const headers = { accept: 'application/json', authorization: 'Operator ' + keyField.value.trim() };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    let res;
-    try {
-      res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    } catch {
-      throw { message: 'The API could not be reached.' };
-    }
-    const data = await res.json().catch(() => null);
-    if (!res.ok) throw (data && data.error) || { message: (data && data.message) || 'The API answered ' + res.status + '.' };
-    return data;
-  }
-  let busy = false;
-  async function run(action, fields) {
-    if (busy) return;
-    busy = true;
-    clearError();
-    try {
-      await action();
-    } catch (err) {
-      showError(err, fields);
-    } finally {
-      busy = false;
-    }
-  }
+  const api = (method, path, body) => request(method, path, body, 'Operator ' + keyField.value.trim());
 
   // The queue.
   let listed = { status: 'Submitted', cursor: null, count: 0 };

@@ -1,3 +1,5 @@
+import { CLAIM_PAGES_CSS, claimPagesScript } from './page-kit.js';
+
 /**
  * The customer's claim page at `/claim` of `npm start`: find the order (order number, e-mail and
  * the shop's public key, which `?pk=` overrides), file a claim for some of its policies, then
@@ -6,6 +8,12 @@
  */
 export function claimPage(publicKey: string): string {
   const key = JSON.stringify(publicKey).replace(/</g, '\\u003c');
+  // The helpers shared with /admin/claims (page-kit.ts), with this page's words for a failed request.
+  const kit = claimPagesScript({
+    unreachable: 'The claims service could not be reached. Check your connection and try again.',
+    failed: 'The claims service answered {status}. Please try again.',
+    answerMessage: false,
+  });
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -13,31 +21,17 @@ export function claimPage(publicKey: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Claim a refund · Order Protection</title>
 <style>
-  [hidden] { display: none !important; }
+${CLAIM_PAGES_CSS}
   body { font: 16px/1.5 system-ui, sans-serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem; color: #1d2433; }
   label, legend { display: block; font-weight: 600; }
   input[type=text], input[type=email], select, textarea { display: block; width: 100%; box-sizing: border-box; font: inherit; padding: .4rem; margin: .25rem 0 .75rem; border: 1px solid #6b7386; border-radius: .3rem; }
   textarea { min-height: 6rem; }
-  fieldset { border: 1px solid #c3cbdc; border-radius: .4rem; margin: 0 0 1rem; padding: .5rem 1rem; }
   .choice { display: flex; gap: .5rem; align-items: baseline; padding: .25rem 0; }
   .choice label { font-weight: normal; cursor: pointer; }
   .hint { color: #4a5366; font-size: .9rem; margin: -.5rem 0 .75rem; }
   button { font: inherit; padding: .5rem 1.25rem; border-radius: .4rem; border: 1px solid #2b5fd9; background: #2b5fd9; color: white; cursor: pointer; }
-  button.secondary { background: white; color: #2b5fd9; }
-  button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, a:focus-visible { outline: 3px solid #e07a1f; outline-offset: 2px; }
-  [aria-invalid=true] { border-color: #b3261e; }
-  .error { color: #8a1c14; background: #fdecea; border-left: 4px solid #b3261e; padding: .5rem 1rem; margin: 1rem 0; }
-  .error:empty { padding: 0; margin: 0; border: 0; }
-  .notice { background: #f3f6fc; border-radius: .4rem; padding: .5rem 1rem; margin: 1rem 0; }
-  .notice:empty { padding: 0; margin: 0; }
-  dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
-  dl div { display: contents; }
-  dt { font-weight: 600; }
-  dd { margin: 0; }
   .actions { display: flex; flex-wrap: wrap; gap: .5rem; }
   ol, ul { padding-left: 1.25rem; }
-  nav { margin-bottom: 1rem; }
-  h2:focus, #error:focus { outline: none; }
 </style>
 </head>
 <body>
@@ -125,73 +119,16 @@ export function claimPage(publicKey: string): string {
 </main>
 <script>
 (() => {
-  const REASONS = { illness: 'Illness', injury: 'Injury', travel_disruption: 'Travel disruption', bereavement: 'Bereavement', severe_weather: 'Severe weather', other: 'Other' };
-  const STATUSES = { Submitted: 'Submitted', DocumentsRequested: 'Documents requested', Approved: 'Approved', Denied: 'Denied', Withdrawn: 'Withdrawn', Paid: 'Paid' };
+  // page-kit.ts: REASONS, STATUSES, $, el, label, money, when, announce, clearError, showError, request, run.
+${kit}
   const OPEN = ['Submitted', 'DocumentsRequested'];
-  const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.search);
   $('public-key').value = params.get('pk') || ${key};
 
   // The claim token is kept here only: never in storage, gone with the page.
   let token = null;
-  let currency = 'USD';
   let current = null;
-
-  const money = (amount, cur) => {
-    try {
-      return new Intl.NumberFormat('en-US', { style: 'currency', currency: cur || currency }).format(Number(amount));
-    } catch {
-      return (cur || currency) + ' ' + amount;
-    }
-  };
-  const when = (at) => at.slice(0, 16).replace('T', ' ') + ' UTC';
-  const label = (map, value) => map[value] || value;
-  const el = (tag, text) => {
-    const node = document.createElement(tag);
-    if (text !== undefined) node.textContent = text;
-    return node;
-  };
-
-  const errorBox = $('error');
-  let invalid = [];
-  function clearError() {
-    errorBox.textContent = '';
-    for (const field of invalid) field.removeAttribute('aria-invalid');
-    invalid = [];
-  }
-  // The API's own message, in the alert; focus goes to the field it names, else to the alert.
-  function showError(err, fields) {
-    announce('');
-    errorBox.textContent = (err && err.message) || 'Something went wrong. Please try again.';
-    const param = (err && err.param) || '';
-    const name = Object.keys(fields || {}).find((prefix) => param === prefix || param.startsWith(prefix + '[') || param.startsWith(prefix + '.'));
-    const field = name ? fields[name]() : null;
-    if (field) {
-      field.setAttribute('aria-invalid', 'true');
-      invalid.push(field);
-      field.focus();
-    } else {
-      errorBox.focus();
-    }
-  }
-  const announce = (text) => {
-    $('announce').textContent = text;
-  };
-
-  async function api(method, path, body, withToken = true) {
-    const headers = { accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (withToken && token) headers.authorization = 'Bearer ' + token;
-    let res;
-    try {
-      res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    } catch {
-      throw { message: 'The claims service could not be reached. Check your connection and try again.' };
-    }
-    const data = await res.json().catch(() => null);
-    if (!res.ok) throw (data && data.error) || { message: 'The claims service answered ' + res.status + '. Please try again.' };
-    return data;
-  }
+  const api = (method, path, body, withToken = true) => request(method, path, body, withToken && token ? 'Bearer ' + token : undefined);
 
   function show(section) {
     for (const id of ['find', 'order', 'claim']) $(id).hidden = id !== section;
@@ -208,21 +145,7 @@ export function claimPage(publicKey: string): string {
       false,
     );
     token = session.claim_token;
-    currency = session.currency;
     return session;
-  }
-  let busy = false;
-  async function run(action, fields) {
-    if (busy) return;
-    busy = true;
-    clearError();
-    try {
-      await action();
-    } catch (err) {
-      showError(err, fields);
-    } finally {
-      busy = false;
-    }
   }
   $('find-form').addEventListener('submit', (event) => {
     event.preventDefault();
