@@ -45,7 +45,7 @@ export async function countOperationRoundTrips(record: Recorder, fixtures: Fixtu
     withCustomer.body = { ...withCustomer.body, customer: { email: 'bench.claimant@example.org' } } as typeof withCustomer.body;
     await placeOrder(call, withCustomer);
     let session: { claim_token: string; policies: { policy_number: string }[] } | undefined;
-    await trips('claim session (key, attempts, order number, order)', 4, async () => {
+    await trips('claim session (key, reserve attempts, order number, order, give back)', 5, async () => {
       const answer = await call('claims-session', {
         method: 'POST',
         path: '/api/v2/claims/sessions',

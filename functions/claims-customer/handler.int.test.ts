@@ -67,14 +67,33 @@ describe('claim sessions', () => {
     expect((await openSession(service, { order_number: another.order_number, email: another.email, public_key: shop.publicKey })).status).toBe(201);
   });
 
+  it('holds the limit against a burst: of 40 concurrent guesses (the right one among them) at most 5 are tried, then 429 for the right e-mail too', async () => {
+    const order = await protectedOrder(service, shop, ['10.00']);
+    const guesses = Array.from({ length: 40 }, (_, i) => (i === 37 ? order.email : `burst${i}@example.org`));
+    const answers = await Promise.all(guesses.map((email) => openSession(service, { order_number: order.order_number, email, public_key: shop.publicKey })));
+    const tried = answers.filter((res) => res.status !== 429);
+    expect(tried.length).toBeLessThanOrEqual(5);
+    expect(answers.filter((res) => res.status === 429).length).toBeGreaterThanOrEqual(35);
+    const after = await openSession(service, { order_number: order.order_number, email: order.email, public_key: shop.publicKey });
+    expect(after.status).toBe(tried.some((res) => res.status === 201) ? 201 : 429);
+  });
+
+  it('counts failures only: sessions that find the order give their attempt back', async () => {
+    const order = await protectedOrder(service, shop, ['10.00']);
+    const right = { order_number: order.order_number, email: order.email, public_key: shop.publicKey };
+    for (let i = 0; i < 8; i++) expect((await openSession(service, right)).status).toBe(201);
+    for (let i = 0; i < 4; i++) expect((await openSession(service, { ...right, email: `wrong${i}@example.org` })).status).toBe(404);
+    expect((await openSession(service, right)).status).toBe(201);
+  });
+
   it('refuses a public key after 100 failed attempts in the window, whatever the order', async () => {
     const busy = await claimShop(service, 'Guessed Shop');
     const order = await protectedOrder(service, busy, ['10.00']);
-    for (let batch = 0; batch < 10; batch++) {
-      await Promise.all(
-        Array.from({ length: 10 }, (_, i) => openSession(service, { order_number: `nope-${batch}-${i}`, email: 'x@example.org', public_key: busy.publicKey })),
-      );
-    }
+    const answers = await Promise.all(
+      Array.from({ length: 130 }, (_, i) => openSession(service, { order_number: `nope-${i}`, email: 'x@example.org', public_key: busy.publicKey })),
+    );
+    expect(answers.filter((res) => res.status === 404)).toHaveLength(100); // a burst passes no further than the limit
+    expect(answers.filter((res) => res.status === 429)).toHaveLength(30);
     const res = await openSession(service, { order_number: order.order_number, email: order.email, public_key: busy.publicKey });
     expect(res.status).toBe(429);
   });
@@ -256,6 +275,36 @@ describe('transitions', () => {
     expect(refused.status).toBe(409);
     expect(refused.json.error.code).toBe('too_many_messages');
     expect((await decide(service, id, { decision: 'approve' })).json.status).toBe('Approved'); // a decision without a note still moves
+  });
+
+  it('approves more than one item’s 1,000,000.00 when the coverage allows; amount only on an approval; a repeat with a new note is refused', async () => {
+    const { claim } = await claimedOrder(['1000000.00', '1000000.00'], [0, 1]);
+    expect((await decide(service, claim.claim_id, { decision: 'request_documents', note: 'x', amount: '5.00' })).json.error.param).toBe('amount');
+    const approved = await decide(service, claim.claim_id, { decision: 'approve', amount: '1500000.50' });
+    expect(approved.json).toMatchObject({ status: 'Approved', amount_claimed: '2000000.00', amount_approved: '1500000.50' });
+    expect((await decide(service, claim.claim_id, { decision: 'approve', amount: '1500000.50' })).status).toBe(200);
+    const withNote = await decide(service, claim.claim_id, { decision: 'approve', amount: '1500000.50', note: 'one more thing' });
+    expect(withNote.status).toBe(409);
+    expect(withNote.json.error.code).toBe('claim_not_submitted');
+  });
+
+  it('shows the lock on the merchant’s order while the claim is open, and never keeps a claim_open answer under an Idempotency-Key', async () => {
+    const { order, token, claim } = await claimedOrder(['80.00']);
+    expect((await readOrder(order.service_order_id)).json.policies[0].open_claim).toBe(claim.claim_id);
+    const patch = () =>
+      service.call('orders-change', {
+        method: 'PATCH',
+        path: `/api/v2/orders/${order.service_order_id}`,
+        clientId: shop.clientId,
+        headers: { 'idempotency-key': `claim-lock-${claim.claim_id}` },
+        body: { items: [{ name: 'Seat 1', old_reference_number: 'seat-1', reference_number: 'seat-1b', cost: '90.00' }] },
+      });
+    expect((await patch()).json.error.code).toBe('claim_open');
+    await asCustomer(service, token, 'POST', `/api/v2/claims/${claim.claim_id}/withdraw`);
+    expect((await readOrder(order.service_order_id)).json.policies[0]).not.toHaveProperty('open_claim');
+    const retried = await patch();
+    expect(retried.status).toBe(200);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it('refuses paying a claim that is not approved', async () => {

@@ -103,7 +103,11 @@ export const claimableItems = (order: Order): OrderItem[] =>
   order.items.filter((item) => isCurrent(item) && item.policy.status === 'Issued' && item.open_claim === undefined);
 
 const claimOpen = (claimId: string, param: string) =>
-  new ConflictError('claim_open', `The policy is under an open claim (${claimId}); it can change again once the claim is decided or withdrawn.`, param);
+  new ConflictError(
+    'claim_open',
+    `The policy is under an open claim (${claimId}): it cannot change until the claim is denied or withdrawn (an approval makes it Claimed for good).`,
+    param,
+  );
 
 /** 409 `claim_open` when any of these items is under an open claim (change, cancel and void call it). */
 export function refuseIfClaimed(items: readonly OrderItem[], param: (item: OrderItem, index: number) => string): void {
@@ -115,7 +119,7 @@ export function refuseIfClaimed(items: readonly OrderItem[], param: (item: Order
 /** A new claim on these policies of the order, with its text; refuses a policy that cannot be claimed, naming it. */
 export function fileClaim(order: Order, input: FileClaimInput, claimId: string, now: Date): { claim: Claim; text: ClaimText; items: OrderItem[] } {
   if ((order.claim_ids?.length ?? 0) >= MAX_ORDER_CLAIMS) {
-    throw new ConflictError('too_many_claims', `An order may have at most ${MAX_ORDER_CLAIMS} claims; contact the merchant.`);
+    throw new ConflictError('too_many_claims', `An order may have at most ${MAX_ORDER_CLAIMS} claims, withdrawn ones included; this one has them all.`);
   }
   const byNumber = new Map(order.items.map((item) => [item.policy.policy_number, item]));
   const seen = new Set<string>();
@@ -186,10 +190,13 @@ export interface DecisionInput {
  * exactly one is made (the first to commit moves the claim out of Submitted), and none lands on a
  * state its operator did not see. One exception, for a customer who never answers: a claim that
  * has awaited documents for DOCUMENTS_WAIT_MS may be denied. Repeating the decision that was made
- * (same amount) answers the claim as it is.
+ * (same amount, no note) answers the claim as it is.
  */
 export function decide(claim: Claim, input: DecisionInput, now: Date, operator: string): Transition {
   const message = input.note ? { message: { from: 'operator' as const, at: now.toISOString(), text: input.note } } : {};
+  // A repeat is the same decision without a new note: a note is something new to say, never dropped.
+  const repeat = (status: ClaimStatus) => claim.status === status && input.note === undefined;
+  if (input.decision !== 'approve' && input.amount !== undefined) throw new ValidationError('amount is only for an approval.', 'amount');
   if (input.decision === 'request_documents') {
     if (claim.status !== 'Submitted') throw notSubmitted(claim, 'documents can be requested');
     if (!input.note) throw new ValidationError('note is required: tell the customer which documents to send.', 'note');
@@ -197,7 +204,7 @@ export function decide(claim: Claim, input: DecisionInput, now: Date, operator: 
   }
   if (input.decision === 'approve') {
     const amount = input.amount ?? claim.amount_claimed;
-    if (claim.status === 'Approved' && claim.amount_approved === amount) return { unchanged: true, claim };
+    if (repeat('Approved') && claim.amount_approved === amount) return { unchanged: true, claim };
     if (claim.status !== 'Submitted') throw notSubmitted(claim, 'it can be approved');
     if (amount <= 0) throw new ValidationError('amount must be more than 0 (deny the claim to pay nothing).', 'amount');
     if (amount > claim.amount_claimed) {
@@ -209,8 +216,7 @@ export function decide(claim: Claim, input: DecisionInput, now: Date, operator: 
     }
     return { claim: step(claim, 'Approved', 'operator', now, { amount_approved: amount, decided_by: operator }), ...message, policies: 'claim', closes: false };
   }
-  if (input.amount !== undefined) throw new ValidationError('amount is only for an approval.', 'amount');
-  if (claim.status === 'Denied') return { unchanged: true, claim };
+  if (repeat('Denied')) return { unchanged: true, claim };
   if (claim.status === 'DocumentsRequested') {
     const asked = Date.parse(claim.history.at(-1)!.at);
     if (now.getTime() - asked < DOCUMENTS_WAIT_MS) {

@@ -6,6 +6,7 @@ import {
   fileClaim,
   markPaid,
   MAX_CLAIM_MESSAGES,
+  MAX_ORDER_CLAIMS,
   respond,
   visibleText,
   withdraw,
@@ -54,8 +55,10 @@ const sameEmail = (a: string, b: string): boolean => a.trim().toLowerCase() === 
 
 /**
  * Opens a customer's claim session: the order whose number and e-mail match, for the shop of the
- * public key, with its claimable policies and its claims. Any mismatch is the same 404. Failed
- * attempts are counted per order number and per public key; past the limit the session answers
+ * public key, with its claimable policies and its claims. Any mismatch is the same 404. Attempts
+ * are counted per order number and per public key, reserved before the lookup (so that no burst
+ * of concurrent guesses passes the limit) and given back when the order is found: past
+ * FAILED_SESSIONS_PER_ORDER / FAILED_SESSIONS_PER_KEY failures in a window the session answers
  * 429 (Retry-After) whatever the input, until the window ends. An unknown public key counts
  * nothing (nothing is behind it, and counting it would let anyone write items).
  */
@@ -68,22 +71,24 @@ export async function openSession(deps: SessionDeps, input: SessionInput): Promi
     { scope: `ORDER#${client.client_id}#${hash}`, limit: FAILED_SESSIONS_PER_ORDER },
     { scope: `KEY#${client.client_id}`, limit: FAILED_SESSIONS_PER_KEY },
   ];
-  const wait = await deps.limits.retryAfter(scopes, now);
+  const wait = await deps.limits.reserve(scopes, now);
   if (wait !== undefined) {
     throw new RateLimitError('too_many_attempts', 'Too many attempts to find this order; try again later.', wait);
   }
   const orderId = await deps.orderIdByHash(client.client_id, hash);
   const order = orderId === undefined ? undefined : await deps.orders.get(client.client_id, orderId);
   const email = order?.customer?.email;
-  if (!order || !email || !sameEmail(email, input.email)) {
-    await deps.limits.recordFailure(
+  // A failure stays counted; a found order gives its attempt back.
+  if (!order || !email || !sameEmail(email, input.email)) throw noSuchOrder();
+  const [claims] = await Promise.all([
+    order.claim_ids?.length ? deps.claims.getMany(order.claim_ids) : [],
+    deps.limits.giveBack(
       scopes.map(({ scope }) => scope),
       now,
-    );
-    throw noSuchOrder();
-  }
-  const claims = order.claim_ids?.length ? await deps.claims.getMany(order.claim_ids) : [];
-  return { order, claimable: claimableItems(order), claims };
+    ),
+  ]);
+  const full = (order.claim_ids?.length ?? 0) >= MAX_ORDER_CLAIMS;
+  return { order, claimable: full ? [] : claimableItems(order), claims };
 }
 
 export interface FileDeps {

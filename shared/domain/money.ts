@@ -8,16 +8,22 @@ export type Cents = number;
 export type RatePpm = number;
 
 const MAX_COST_CENTS: Cents = 100_000_000; // 1,000,000.00
-const AMOUNT = /^(0|[1-9]\d{0,6})(?:\.(\d{1,2}))?$/;
+const AMOUNT = /^(0|[1-9]\d{0,8})(?:\.(\d{1,2}))?$/;
 const RATE = /^0?\.(\d{1,6})$|^1(?:\.0{1,6})?$/;
 
-/** Parses "10", "10.5", "10.50" into cents; undefined when the text is not such an amount. */
-export function parseCents(text: string): Cents | undefined {
+/** Parses "10", "10.5", "10.50" into cents; undefined when the text is not such an amount (at most an item's 1,000,000.00). */
+export const parseCents = (text: string): Cents | undefined => parseAmount(text, MAX_COST_CENTS);
+
+/** As parseCents, up to `max` cents. */
+export function parseAmount(text: string, max: Cents): Cents | undefined {
   const match = AMOUNT.exec(text);
   if (!match) return undefined;
   const cents = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
-  return cents <= MAX_COST_CENTS ? cents : undefined;
+  return cents <= max ? cents : undefined;
 }
+
+/** The most an order's items can cost together (100 items of 1,000,000.00): a claim's coverage is at most this. */
+export const MAX_ORDER_CENTS: Cents = 100 * MAX_COST_CENTS;
 
 /** 1234 → "12.34"; always two fraction digits. */
 export function formatCents(cents: Cents): string {

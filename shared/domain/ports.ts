@@ -202,10 +202,18 @@ export interface ClaimStore {
   queue(status: ClaimStatus, query: { after?: string; limit: number }): Promise<ClaimPage>;
 }
 
-/** Failed claim-session attempts, counted per scope (a public key, an order number) in fixed windows. */
+/**
+ * Claim-session attempts, counted per scope (an order number, a public key) in fixed windows. An
+ * attempt is reserved before it is tried (so a burst of concurrent attempts cannot pass a limit
+ * that is read first and counted after) and given back when it succeeds: what stays counted are
+ * the failures.
+ */
 export interface AttemptLimits {
-  /** Seconds until the first of these scopes that is over its limit frees again; undefined when none is. */
-  retryAfter(scopes: readonly { scope: string; limit: number }[], now: Date): Promise<number | undefined>;
-  /** Counts one failed attempt against each scope. */
-  recordFailure(scopes: readonly string[], now: Date): Promise<void>;
+  /**
+   * Counts one attempt against every scope, atomically, unless one of them is at its limit: then
+   * nothing stays counted and the seconds until the window ends are returned.
+   */
+  reserve(scopes: readonly { scope: string; limit: number }[], now: Date): Promise<number | undefined>;
+  /** Gives back attempts reserved at `now` that succeeded. */
+  giveBack(scopes: readonly string[], now: Date): Promise<void>;
 }

@@ -20,6 +20,7 @@ export const EVENT_TYPES = [
   'claim.approved',
   'claim.denied',
   'claim.paid',
+  'claim.withdrawn',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

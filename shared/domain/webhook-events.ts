@@ -115,10 +115,11 @@ const CLAIM_EVENT: Partial<Record<ClaimStatus, EventType>> = {
   Approved: 'claim.approved',
   Denied: 'claim.denied',
   Paid: 'claim.paid',
+  Withdrawn: 'claim.withdrawn',
 };
 
 /**
- * `claim.submitted` (a new claim), `claim.approved`, `claim.denied`, `claim.paid` (its status moved
+ * `claim.submitted` (a new claim), `claim.approved`, `claim.denied`, `claim.paid`, `claim.withdrawn` (its status moved
  * there), from the claim's record: its facts only. The description and messages live in another
  * record and never reach an event; the reason is left out too (with the order it would tell the
  * merchant about a customer's health). A claim answered after a request for documents goes back to

@@ -47,6 +47,16 @@ const asAnswer = (response: Response): StoredAnswer => ({
   body: response.body ?? '',
 });
 
+/**
+ * 409s that describe a passing state, not the request: the same request may succeed once it has
+ * passed (a concurrent change, an open claim decided or withdrawn), so they are never kept.
+ */
+const PASSING_CONFLICTS = new Set(['order_busy', 'conflict', 'claim_open']);
+
+/** Whether an error is this request's answer for good: a 404, or a 409 no later state changes (policy_not_issued, order_exists…). */
+const isLastingAnswer = (err: unknown): err is AppError =>
+  err instanceof AppError && (err.status === 404 || (err.status === 409 && !PASSING_CONFLICTS.has(err.code)));
+
 const replayed = (response: Response): Response => ({ ...response, headers: { ...response.headers, 'idempotent-replayed': 'true' } });
 
 export async function idempotent(
@@ -83,11 +93,11 @@ export async function idempotent(
   try {
     response = await run(receipt);
   } catch (err) {
-    if (!(err instanceof AppError) || err.status >= 500 || err instanceof ValidationError) {
+    if (!isLastingAnswer(err)) {
       await store.release(clientId, key);
       throw err;
     }
-    response = errorResponse(err, info.requestId); // a 404 or 409 is the answer to this request: keep it
+    response = errorResponse(err, info.requestId); // a 404 or a lasting 409 is the answer to this request: keep it
   }
   if (!receipt.committed) {
     try {

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { EVENT_TYPES } from '../domain/webhook-endpoints.js';
 import { MAX_CHANGES, MAX_CHECKOUT_ITEMS } from '../domain/limits.js';
 import { isOrderId } from '../domain/ids.js';
-import { parseCents } from '../domain/money.js';
+import { MAX_ORDER_CENTS, parseAmount, parseCents } from '../domain/money.js';
 import { NotFoundError } from '../errors.js';
 import { CANCEL_REASONS } from '../domain/settle-policy.js';
 import { CLAIM_REASONS, CLAIM_STATUSES, MAX_CLAIM_POLICIES, MAX_CLAIM_TEXT } from '../domain/claim.js';
@@ -302,10 +302,17 @@ export const FileClaimRequest = v.strictObject({
 /** POST /claims/{id}/respond: the customer's answer to a request for documents. */
 export const ClaimMessageRequest = v.strictObject({ message: ClaimText });
 
+/** An approved amount: up to a whole order's coverage (above one item's 1,000,000.00). */
+const ClaimAmount = v.pipe(
+  v.string('must be a decimal amount written as a string'),
+  v.check((text) => parseAmount(text, MAX_ORDER_CENTS) !== undefined, 'must be a decimal string with at most 2 fraction digits, such as "75.00"'),
+  v.transform((text) => parseAmount(text, MAX_ORDER_CENTS) as number),
+);
+
 /** POST /admin/claims/{id}/decision. */
 export const ClaimDecisionRequest = v.strictObject({
   decision: v.picklist(['approve', 'deny', 'request_documents'], 'must be approve, deny or request_documents'),
-  amount: v.optional(Money),
+  amount: v.optional(ClaimAmount),
   note: v.optional(ClaimText),
 });
 

@@ -1,14 +1,17 @@
-import { BatchGetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AttemptLimits } from '../domain/ports.js';
 import { attemptWindowKey } from './keys.js';
+import { cancellationCodes, cancellationError, retryOnConflict } from './transactions.js';
 
-/** The window failed attempts are counted in. */
+/** The window attempts are counted in. */
 export const ATTEMPT_WINDOW_MS = 15 * 60_000;
 
 /**
- * Failed attempts per scope in fixed 15-minute windows: one counter item per scope and window,
- * deleted by TTL an hour after its window. Checking costs one BatchGetItem; a failure one atomic
- * ADD per scope. Nothing is written on the success path.
+ * Attempts per scope in fixed 15-minute windows: one counter item per scope and window, deleted
+ * by TTL an hour after its window. Reserving is one transaction of a conditional ADD per scope:
+ * every counter moves, or none does when one is at its limit, and concurrent attempts each see
+ * the counts the others left, so no burst passes a limit. Giving a successful attempt back is one
+ * transaction of an ADD of -1 per scope (the counters exist: they were written in this window).
  */
 export class DynamoAttemptLimits implements AttemptLimits {
   constructor(
@@ -16,30 +19,39 @@ export class DynamoAttemptLimits implements AttemptLimits {
     private readonly tableName: string,
   ) {}
 
-  async retryAfter(scopes: readonly { scope: string; limit: number }[], now: Date): Promise<number | undefined> {
-    const window = Math.floor(now.getTime() / ATTEMPT_WINDOW_MS);
-    const { Responses } = await this.doc.send(
-      new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: scopes.map(({ scope }) => attemptWindowKey(scope, window)), ConsistentRead: true } } }),
-    );
-    const counts = new Map((Responses?.[this.tableName] ?? []).map((record) => [String(record.PK), Number(record.failures ?? 0)]));
-    const over = scopes.some(({ scope, limit }) => (counts.get(attemptWindowKey(scope, window).PK) ?? 0) >= limit);
-    return over ? Math.ceil(((window + 1) * ATTEMPT_WINDOW_MS - now.getTime()) / 1000) : undefined;
-  }
-
-  async recordFailure(scopes: readonly string[], now: Date): Promise<void> {
+  async reserve(scopes: readonly { scope: string; limit: number }[], now: Date): Promise<number | undefined> {
     const window = Math.floor(now.getTime() / ATTEMPT_WINDOW_MS);
     const expires = Math.floor(((window + 1) * ATTEMPT_WINDOW_MS) / 1000) + 3600;
-    await Promise.all(
-      scopes.map((scope) =>
-        this.doc.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: attemptWindowKey(scope, window),
-            UpdateExpression: 'SET entity = :entity, expires_at = :expires ADD failures :one',
-            ExpressionAttributeValues: { ':entity': 'attempts', ':expires': expires, ':one': 1 },
-          }),
-        ),
-      ),
-    );
+    const TransactItems = scopes.map(({ scope, limit }) => ({
+      Update: {
+        TableName: this.tableName,
+        Key: attemptWindowKey(scope, window),
+        UpdateExpression: 'SET entity = :entity, expires_at = :expires ADD failures :one',
+        ConditionExpression: 'attribute_not_exists(failures) OR failures < :limit',
+        ExpressionAttributeValues: { ':entity': 'attempts', ':expires': expires, ':one': 1, ':limit': limit },
+      },
+    }));
+    try {
+      await retryOnConflict(() => this.doc.send(new TransactWriteCommand({ TransactItems })));
+      return undefined;
+    } catch (err) {
+      const codes = cancellationCodes(err);
+      if (!codes) throw err;
+      if (codes.includes('ConditionalCheckFailed')) return Math.ceil(((window + 1) * ATTEMPT_WINDOW_MS - now.getTime()) / 1000);
+      throw cancellationError(codes);
+    }
+  }
+
+  async giveBack(scopes: readonly string[], now: Date): Promise<void> {
+    const window = Math.floor(now.getTime() / ATTEMPT_WINDOW_MS);
+    const TransactItems = scopes.map((scope) => ({
+      Update: {
+        TableName: this.tableName,
+        Key: attemptWindowKey(scope, window),
+        UpdateExpression: 'ADD failures :minus',
+        ExpressionAttributeValues: { ':minus': -1 },
+      },
+    }));
+    await retryOnConflict(() => this.doc.send(new TransactWriteCommand({ TransactItems })));
   }
 }

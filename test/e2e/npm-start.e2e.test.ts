@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testEndpoint } from '../support/dynamo.js';
 
@@ -84,7 +85,10 @@ function npmStart(env: Record<string, string>) {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'METRICS_TABLE_NAME', 'SIGNING_KEYS'].includes(name)),
   );
-  const server = spawn(process.execPath, [join(process.cwd(), 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(process.cwd(), 'scripts', 'local-server.ts')], {
+  // As package.json's start script runs it: one node process (tsx as a loader, not tsx's CLI, whose
+  // parent process gives the child 30 ms to confirm it handles Ctrl-C and else kills it: exit 130 on a busy machine).
+  const tsxLoader = pathToFileURL(join(process.cwd(), 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+  const server = spawn(process.execPath, ['--import', tsxLoader, join(process.cwd(), 'scripts', 'local-server.ts')], {
     cwd,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],

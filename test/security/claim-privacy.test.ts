@@ -14,7 +14,7 @@ import type { Service } from '../support/service.js';
  * filed, documents asked for and given, approved and paid; another denied, another withdrawn, and
  * refused requests carrying the text — through the real handlers, DynamoDB Local's stream, the
  * webhook dispatcher and a real receiver, with every log line captured at DEBUG. Then: the merchant
- * got claim.submitted, claim.approved, claim.paid and claim.denied, signed, with ids, statuses and
+ * got claim.submitted, claim.approved, claim.paid, claim.denied and claim.withdrawn, signed, with ids, statuses and
  * amounts only; the text is in no log line, no event, no delivery record, not in the metrics table,
  * and in the main table only in the claims' own text records — which the clock, moved past the
  * erase time, no longer shows.
@@ -62,7 +62,7 @@ describe('a claim’s text', () => {
       method: 'POST',
       path: '/api/v2/webhook_endpoints',
       clientId: shop.clientId,
-      body: { url: receiverUrl, events: ['claim.submitted', 'claim.approved', 'claim.denied', 'claim.paid'] },
+      body: { url: receiverUrl, events: ['claim.submitted', 'claim.approved', 'claim.denied', 'claim.paid', 'claim.withdrawn'] },
     });
     expect(endpoint.status).toBe(201);
 
@@ -98,13 +98,13 @@ describe('a claim’s text', () => {
 
     // The merchant hears of each step, signed, with facts only.
     await service.drainStreams();
-    await expect.poll(() => received.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(5);
+    await expect.poll(() => received.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(7);
     const hook = new Webhook(endpoint.json.secret as string);
     const events = received.map(
       (delivery) => hook.verify(delivery.body, delivery.headers as Record<string, string>) as { type: string; data: Record<string, any> },
     );
     expect(events.map((event) => event.type).sort()).toEqual(
-      ['claim.approved', 'claim.denied', 'claim.paid', 'claim.submitted', 'claim.submitted', 'claim.submitted'].sort(),
+      ['claim.approved', 'claim.denied', 'claim.paid', 'claim.submitted', 'claim.submitted', 'claim.submitted', 'claim.withdrawn'].sort(),
     );
     const approved = events.find((event) => event.type === 'claim.approved')!;
     expect(approved.data).toEqual({
