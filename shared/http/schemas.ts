@@ -318,7 +318,12 @@ export const ClaimDecisionRequest = v.strictObject({
 
 /** POST /admin/claims/{id}/paid: the payout's reference in the operator's payment system. */
 export const ClaimPaidRequest = v.strictObject({
-  payout_reference: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters')),
+  payout_reference: v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(1, 'must not be empty'),
+    v.check((text) => [...text].length <= 100, 'must be at most 100 characters'),
+  ),
 });
 
 /** GET /admin/claims?status&limit&cursor. */

@@ -10,8 +10,10 @@ import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
  * The claim pages in a real browser (Debian's Chromium): a customer finds their order on /claim
- * (by keyboard) and files a claim, the operator approves it on /admin/claims, the customer sees it
- * approved, and the demo receiver got both webhook events, verified.
+ * (by keyboard) and files a claim, the operator asks for documents on /admin/claims (then only the
+ * 14-day deny is offered), the customer answers, the operator approves, the customer sees it
+ * approved; a session that ended and a refused payout are shown plainly; the demo receiver got the
+ * webhook events, verified.
  */
 let server: TestServer;
 let browser: Browser;
@@ -20,6 +22,8 @@ let operator: Page;
 const shots = join(process.cwd(), 'test-results');
 const email = 'claire.mant@example.org';
 const orderNumber = `CLM-${Date.now().toString(36).toUpperCase()}`;
+const note = 'Please send the doctor’s note.';
+const answer = 'Attached: the doctor’s note of 9 April. 🩺';
 let claimId = '';
 
 beforeAll(async () => {
@@ -60,11 +64,13 @@ afterAll(async () => {
 
 /** axe-core's findings on the page as it is now (rule ids and what they hit); none is the goal. */
 async function accessibilityViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axe.source });
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axe.source }); // once per document
   const results = await page.evaluate(async () => (window as unknown as { axe: typeof axe }).axe.run(document));
   return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id);
+/** The operator's queue row of the claim. */
+const queueRow = () => operator.getByRole('row').filter({ has: operator.getByRole('button', { name: `Review ${claimId}` }) });
 
 describe('claims', () => {
   it('the customer finds the order by keyboard and files a claim for one ticket', async () => {
@@ -131,7 +137,18 @@ describe('claims', () => {
     expect(await customer.getByRole('checkbox').count()).toBe(1); // Seat A1 is under the open claim
     await customer.getByRole('checkbox', { name: /^Seat B2/ }).check();
     await customer.getByLabel('Reason').selectOption('other');
+    // Characters are counted as the API counts them: an emoji is one. Over 2000 the form says so and cannot be sent.
+    const count = customer.locator('#description-count');
+    const submit = customer.getByRole('button', { name: 'Submit claim' });
+    await customer.getByLabel('What happened?').fill('😀'.repeat(1500));
+    expect(await count.textContent()).toBe('1500 of 2000 characters');
+    expect(await submit.isEnabled()).toBe(true);
+    await customer.getByLabel('What happened?').fill('😀'.repeat(1999) + 'xx');
+    expect(await count.textContent()).toBe('2001 of 2000 characters — too long');
+    expect(await count.getAttribute('class')).toContain('too-long');
+    expect(await submit.isEnabled()).toBe(false);
     await customer.getByLabel('What happened?').fill('x'.repeat(10));
+    expect(await submit.isEnabled()).toBe(true);
     // A policy number the order does not have (as if the page were stale): the API's 404 is shown, and focus goes to the ticket it names.
     await customer.evaluate(() => {
       (document.querySelector('#policy-list input') as HTMLInputElement).value = 'OP-0000-0000-0000';
@@ -158,7 +175,7 @@ describe('claims', () => {
     expect(await alert.textContent()).toBe('');
   });
 
-  it('the operator loads the queue, reviews the claim and approves it', async () => {
+  it('the operator reviews the claim and asks for documents; then only the 14-day deny is offered', async () => {
     await operator.goto(`${server.baseUrl}/admin/claims`);
     // A wrong key: the API's 401 in the alert, focus back on the key.
     await operator.getByLabel('Operator key').fill('opk_wrong');
@@ -176,8 +193,7 @@ describe('claims', () => {
     await review.waitFor();
     expect(await operator.locator('#queue-count').textContent()).toBe('1 shown, oldest first.');
     expect(await operator.getByRole('button', { name: 'Load more' }).isVisible()).toBe(false);
-    const row = operator.getByRole('row').filter({ has: review });
-    expect(await row.getByRole('cell').allTextContents()).toEqual([
+    expect(await queueRow().getByRole('cell').allTextContents()).toEqual([
       claimId,
       expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/),
       'Submitted',
@@ -195,13 +211,78 @@ describe('claims', () => {
     expect(await accessibilityViolations(operator)).toEqual([]);
     await operator.screenshot({ path: join(shots, 'admin-claims-review.png'), fullPage: true });
 
+    await operator.getByRole('radio', { name: 'Request documents' }).check();
+    await operator.getByLabel('Note to the customer').fill(note);
+    await operator.getByRole('button', { name: 'Submit decision' }).click();
+    await expect.poll(() => operator.locator('#review-status').textContent()).toBe('Documents requested');
+    expect(await operator.locator('#announce').textContent()).toBe(`Claim ${claimId} sent back to the customer for documents. Status: Documents requested.`);
+    expect(await queueRow().getByRole('cell').nth(2).textContent()).toBe('Documents requested');
+
+    // Awaiting documents: no approval, no amount; one choice, the deny of an unanswered claim, with when it becomes possible.
+    const decision = operator.getByRole('group', { name: 'Decision' });
+    expect(await operator.getByRole('radio', { name: 'Approve' }).count()).toBe(0);
+    expect(await operator.locator('input[name=decision][value=approve]').count()).toBe(0);
+    expect(await decision.getByRole('radio').count()).toBe(1);
+    expect(await decision.getByRole('radio', { name: 'Deny (the customer has not answered)', exact: true }).isChecked()).toBe(true);
+    expect(await operator.getByLabel('Amount to approve').isVisible()).toBe(false);
+    const hint =
+      /^Documents were requested on (.+) UTC\. If the customer has not answered, the claim can be denied from (.+) UTC, 14 days after the request\.$/.exec(
+        (await operator.locator('#decision-hint').textContent()) ?? '',
+      );
+    const [asked, from] = [hint?.[1] ?? '', hint?.[2] ?? ''];
+    expect(await operator.locator('#review-history li').last().textContent()).toBe(`Documents requested, ${asked} UTC, by the operator`);
+    expect(Date.parse(`${from}Z`) - Date.parse(`${asked}Z`)).toBe(14 * 24 * 3600 * 1000);
+    expect(await accessibilityViolations(operator)).toEqual([]);
+    await operator.screenshot({ path: join(shots, 'admin-claims-documents-requested.png'), fullPage: true });
+
+    // Within the 14 days the API refuses the deny: its message in the alert, with the focus.
+    await operator.getByRole('button', { name: 'Submit decision' }).click();
+    await expect
+      .poll(() => operator.getByRole('alert').textContent())
+      .toMatch(/^Documents were requested on .+; the claim can be denied without them once 14 days have passed\.$/);
+    expect(await focusedId(operator)).toBe('error');
+    expect(await operator.locator('#review-status').textContent()).toBe('Documents requested');
+  });
+
+  it('the customer answers on /claim, with statuses in words', async () => {
+    await customer.getByRole('button', { name: 'Refresh status' }).click();
+    await expect.poll(() => customer.locator('#claim-status').textContent()).toBe('Documents requested');
+    expect(await customer.locator('#announce').textContent()).toBe('Your claim is now Documents requested.');
+    expect(await customer.locator('#claim-messages li').allTextContents()).toEqual([
+      expect.stringMatching(/^Claims team, .+ UTC: Please send the doctor’s note\.$/),
+    ]);
+    expect(await customer.locator('body').innerText()).not.toMatch(/DocumentsRequested/);
+    expect(await accessibilityViolations(customer)).toEqual([]);
+    await customer.getByLabel('Your answer').fill(answer);
+    expect(await customer.locator('#respond-count').textContent()).toBe(`${[...answer].length} of 2000 characters`);
+    await customer.getByRole('button', { name: 'Send answer' }).click();
+    await expect.poll(() => customer.locator('#claim-status').textContent()).toBe('Submitted');
+    expect(await customer.locator('#announce').textContent()).toBe('Your answer was sent. Status: Submitted.');
+    expect(await customer.getByRole('button', { name: 'Send answer' }).isVisible()).toBe(false);
+  });
+
+  it('the operator, still seeing the claim await documents, is told it was answered, and approves it', async () => {
+    // The page reads the claim before denying an unanswered one: answered, it is shown again and nothing is decided.
+    await operator.getByRole('button', { name: 'Submit decision' }).click();
+    await expect.poll(() => operator.getByRole('alert').textContent()).toBe('The claim changed: it is now Submitted. Nothing was decided; review it again.');
+    expect(await focusedId(operator)).toBe('error');
+    expect(await operator.locator('#review-status').textContent()).toBe('Submitted');
+    expect(await queueRow().getByRole('cell').nth(2).textContent()).toBe('Submitted');
+    const messages = await operator.locator('#review-messages li').allTextContents();
+    expect(messages).toHaveLength(2);
+    expect(messages[0]).toMatch(/^Operator, .+ UTC: Please send the doctor’s note\.$/);
+    expect(messages[1]).toMatch(/^Customer, \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC: /);
+    expect(messages[1]?.endsWith(`UTC: ${answer}`)).toBe(true);
+
     await operator.getByRole('radio', { name: 'Approve' }).check();
+    expect(await operator.getByLabel('Amount to approve').inputValue()).toBe('80.00');
     await operator.getByRole('button', { name: 'Submit decision' }).click();
 
     await expect.poll(() => operator.locator('#review-status').textContent()).toBe('Approved');
+    expect(await operator.getByRole('alert').textContent()).toBe('');
     expect(await operator.locator('#review-approved').textContent()).toBe('$80.00');
     expect(await operator.locator('#announce').textContent()).toBe(`Claim ${claimId} approved. Status: Approved.`);
-    expect(await row.getByRole('cell').nth(2).textContent()).toBe('Approved');
+    expect(await queueRow().getByRole('cell').nth(2).textContent()).toBe('Approved');
     expect(await operator.getByRole('button', { name: 'Record payout' }).isVisible()).toBe(true);
     expect(await operator.locator('#decision-form').isVisible()).toBe(false);
   });
@@ -213,6 +294,8 @@ describe('claims', () => {
     expect(await customer.locator('#claim-approved').textContent()).toBe('$80.00');
     expect(await customer.locator('#claim-history li').allTextContents()).toEqual([
       expect.stringMatching(/^Submitted, .+ UTC, by you$/),
+      expect.stringMatching(/^Documents requested, .+ UTC, by the claims team$/),
+      expect.stringMatching(/^Submitted, .+ UTC, by you$/),
       expect.stringMatching(/^Approved, .+ UTC, by the claims team$/),
     ]);
     expect(await customer.getByRole('button', { name: 'Withdraw claim' }).isVisible()).toBe(false);
@@ -220,17 +303,59 @@ describe('claims', () => {
     await customer.screenshot({ path: join(shots, 'claim-approved.png'), fullPage: true });
   });
 
-  it('sent claim.submitted and claim.approved to the demo receiver, both verified', async () => {
+  it('an ended session is said plainly, and the order can be found again with the fields kept', async () => {
+    // The API refuses the claim token (as it does 30 minutes on): a token it cannot take, on the next request.
+    await customer.route(
+      `**/api/v2/claims/${claimId}`,
+      (route) => route.continue({ headers: { ...route.request().headers(), authorization: 'Bearer not.a.token' } }),
+      { times: 1 },
+    );
+    await customer.getByRole('button', { name: 'Refresh status' }).click();
+    const alert = customer.getByRole('alert');
+    await expect.poll(() => alert.textContent()).toBe('Your session has ended. Find your order again to continue.');
+    expect(await focusedId(customer)).toBe('error');
+    expect(await customer.locator('body').innerText()).not.toMatch(/POST|\/api\//);
+    expect(await accessibilityViolations(customer)).toEqual([]);
+    await customer.getByRole('button', { name: 'Find my order again' }).click();
+    expect(await focusedId(customer)).toBe('find-title');
+    expect(await alert.textContent()).toBe('');
+    expect(await customer.getByRole('button', { name: 'Find my order again' }).isVisible()).toBe(false);
+    expect(await customer.getByLabel('Order number').inputValue()).toBe(orderNumber);
+    expect(await customer.getByLabel('E-mail').inputValue()).toBe(email);
+    await customer.getByRole('button', { name: 'Find my order', exact: true }).click();
+    await customer.getByRole('button', { name: `View claim ${claimId}` }).waitFor();
+  });
+
+  it('after a refused payout the operator sees the claim as it is now', async () => {
+    // A colleague records the payout first (through the API); this page still offers "Record payout".
+    const paid = await http('POST', `${server.baseUrl}/api/v2/admin/claims/${claimId}/paid`, {
+      headers: { authorization: `Operator ${server.operatorKey}` },
+      body: { payout_reference: 'PAY-COLLEAGUE-1' },
+    });
+    expect(paid.status, paid.text).toBe(200);
+    await operator.getByLabel('Payout reference').fill('PAY-2');
+    await operator.getByRole('button', { name: 'Record payout' }).click();
+    await expect.poll(() => operator.locator('#review-status').textContent()).toBe('Paid');
+    expect(await operator.getByRole('alert').textContent()).toBe('The claim is Paid; only an Approved claim can be paid.');
+    expect(await focusedId(operator)).toBe('error');
+    expect(await operator.locator('#review-payout').textContent()).toBe('PAY-COLLEAGUE-1');
+    expect(await queueRow().getByRole('cell').nth(2).textContent()).toBe('Paid');
+    expect(await operator.locator('#paid-form').isVisible()).toBe(false);
+    expect(await operator.locator('#decision-form').isVisible()).toBe(false);
+  });
+
+  it('sent claim.submitted, claim.approved and claim.paid to the demo receiver, all verified', async () => {
     const received = async () => {
       const res = await fetch(`${server.baseUrl}/demo/events`);
       return ((await res.json()) as { received: { type: string; verified: boolean }[] }).received;
     };
     await expect
       .poll(async () => (await received()).map((r) => r.type), { timeout: 15_000, interval: 250 })
-      .toEqual(expect.arrayContaining(['claim.submitted', 'claim.approved']));
+      .toEqual(expect.arrayContaining(['claim.submitted', 'claim.approved', 'claim.paid']));
     const claimEvents = (await received()).filter((r) => r.type.startsWith('claim.') || !r.verified);
     expect(claimEvents.map((r) => [r.type, r.verified]).sort()).toEqual([
       ['claim.approved', true],
+      ['claim.paid', true],
       ['claim.submitted', true],
     ]);
   });

@@ -3,8 +3,12 @@ import { CLAIM_PAGES_CSS, claimPagesScript } from './page-kit.js';
 /**
  * The operator's claims queue at `/admin/claims` of `npm start`: the operator key (kept in
  * sessionStorage, so a reload keeps it and closing the tab forgets it), the queue by status with
- * "Load more", and a review panel with the claim's text and the decision and payout forms. Every
- * string from the API goes into the DOM as text.
+ * "Load more", and a review panel with the claim's text and the forms its status allows: a
+ * `Submitted` claim is approved, denied or sent back for documents; a `DocumentsRequested` one can
+ * only be denied (the customer has not answered; the API allows it 14 days after the request); an
+ * `Approved` one is paid; a closed one has no form. After a failed decision or payout the claim is
+ * read again, so the panel and its queue row show it as it is now. Every string from the API goes
+ * into the DOM as text.
  */
 export function adminClaimsPage(): string {
   // The helpers shared with /claim (page-kit.ts), with this page's words for a failed request; a
@@ -106,21 +110,20 @@ ${CLAIM_PAGES_CSS}
 
 <form id="decision-form" hidden>
   <h3>Decide the claim</h3>
-  <fieldset>
+  <fieldset id="decision-choices" aria-describedby="decision-hint">
     <legend>Decision</legend>
-    <label><input type="radio" name="decision" value="approve"> Approve</label>
-    <label><input type="radio" name="decision" value="deny"> Deny</label>
-    <label id="request-documents-choice"><input type="radio" name="decision" value="request_documents"> Request documents</label>
+    <p class="hint" id="decision-hint" hidden></p>
+    <div id="decision-options"></div>
   </fieldset>
-  <div class="field">
+  <div class="field" id="amount-field">
     <label for="amount">Amount to approve</label>
     <input type="text" id="amount" name="amount" inputmode="decimal" autocomplete="off" aria-describedby="amount-hint">
     <p class="hint" id="amount-hint">Used when approving; at most the claimed policies' coverage.</p>
   </div>
   <div class="field">
     <label for="note">Note to the customer</label>
-    <textarea id="note" name="note" maxlength="2000" aria-describedby="note-hint"></textarea>
-    <p class="hint" id="note-hint">Required to request documents; the customer sees it.</p>
+    <textarea id="note" name="note" maxlength="4000" aria-describedby="note-hint"></textarea>
+    <p class="hint" id="note-hint"></p>
   </div>
   <button type="submit">Submit decision</button>
 </form>
@@ -140,6 +143,19 @@ ${CLAIM_PAGES_CSS}
   // page-kit.ts: REASONS, STATUSES, $, el, label, money, when, announce, clearError, showError, request, run.
 ${kit}
   const DONE = { approve: 'approved', deny: 'denied', request_documents: 'sent back to the customer for documents' };
+  // The decisions a claim's status allows (the API refuses any other): value, label, the note's hint.
+  const DECISIONS = {
+    Submitted: {
+      choices: [
+        ['approve', 'Approve'],
+        ['deny', 'Deny'],
+        ['request_documents', 'Request documents'],
+      ],
+      note: 'Required to request documents; the customer sees it.',
+    },
+    DocumentsRequested: { choices: [['deny', 'Deny (the customer has not answered)']], note: 'Optional; the customer sees it.' },
+  };
+  const DOCUMENTS_WAIT_MS = 14 * 24 * 60 * 60 * 1000;
   const STORED_KEY = 'order-protection.operator-key';
   const keyField = $('operator-key');
   keyField.value = sessionStorage.getItem(STORED_KEY) || '';
@@ -226,19 +242,67 @@ ${kit}
     $('review-no-messages').hidden = claim.messages.length > 0;
     $('review-history').replaceChildren(...claim.history.map((h) => el('li', label(STATUSES, h.status) + ', ' + when(h.at) + ', by the ' + h.by)));
 
-    const open = claim.status === 'Submitted' || claim.status === 'DocumentsRequested';
-    $('decision-form').hidden = !open;
-    if (focus || !open) {
-      $('decision-form').reset();
-      $('amount').value = claim.amount_claimed;
+    // The forms are built again for another claim or a new status; the same claim read again keeps what was typed.
+    const shown = claim.claim_id + ' ' + claim.status;
+    if (focus || shown !== formsFor) {
+      formsFor = shown;
+      showForms(claim);
     }
-    $('request-documents-choice').hidden = claim.status !== 'Submitted';
-    $('paid-form').hidden = claim.status !== 'Approved';
     $('review').hidden = false;
     // The queue's row follows the claim.
     const tr = Array.from($('rows').rows).find((r) => r.dataset.claimId === claim.claim_id);
     if (tr) tr.querySelector('.status').textContent = label(STATUSES, claim.status);
     if (focus) $('review-title').focus();
+  }
+  let formsFor = null;
+  function showForms(claim) {
+    const allowed = DECISIONS[claim.status];
+    $('decision-form').reset();
+    $('paid-form').reset();
+    $('decision-form').hidden = !allowed;
+    $('paid-form').hidden = claim.status !== 'Approved';
+    const choices = allowed ? allowed.choices : [];
+    $('decision-options').replaceChildren(
+      ...choices.map(([value, text]) => {
+        const choice = el('label');
+        const radio = el('input');
+        radio.type = 'radio';
+        radio.name = 'decision';
+        radio.value = value;
+        radio.checked = choices.length === 1;
+        choice.append(radio, ' ' + text);
+        return choice;
+      }),
+    );
+    $('amount-field').hidden = !choices.some(([value]) => value === 'approve');
+    $('amount').value = claim.amount_claimed;
+    $('note-hint').textContent = allowed ? allowed.note : '';
+    // Awaiting documents: when they were asked for, and from when the API lets the claim be denied without them.
+    const asked = claim.status === 'DocumentsRequested' ? claim.history.findLast((h) => h.status === 'DocumentsRequested') : null;
+    $('decision-hint').hidden = !asked;
+    $('decision-hint').textContent = asked
+      ? 'Documents were requested on ' +
+        when(asked.at) +
+        '. If the customer has not answered, the claim can be denied from ' +
+        when(new Date(Date.parse(asked.at) + DOCUMENTS_WAIT_MS).toISOString()) +
+        ', 14 days after the request.'
+      : '';
+  }
+  // A decision or payout the API refused (4xx): the claim is read again, so the panel and its row show it
+  // as it is now (decided by a colleague, say); then the refusal is shown (run's showError) over it.
+  async function post(path, body) {
+    try {
+      return await api('POST', path, body);
+    } catch (err) {
+      if (err && err.status >= 400 && err.status < 500) {
+        try {
+          showReview(await api('GET', '/api/v2/admin/claims/' + encodeURIComponent(current.claim_id)), false);
+        } catch {
+          // The refusal is what the operator needs to see; the panel stays as it was.
+        }
+      }
+      throw err;
+    }
   }
   const radios = () => Array.from(document.querySelectorAll('#decision-form input[name=decision]'));
   $('decision-form').addEventListener('submit', (event) => {
@@ -247,12 +311,21 @@ ${kit}
     void run(
       async () => {
         if (!chosen) throw { message: 'Choose a decision: approve, deny or request documents.', param: 'decision' };
+        // Denying an unanswered claim: the API would also deny it if the customer has answered since
+        // (it is Submitted again), so the claim is read first and a moved one shown instead.
+        if (formsFor === current.claim_id + ' DocumentsRequested') {
+          const now = await api('GET', '/api/v2/admin/claims/' + encodeURIComponent(current.claim_id));
+          if (now.status !== 'DocumentsRequested') {
+            showReview(now, false);
+            throw { message: 'The claim changed: it is now ' + label(STATUSES, now.status) + '. Nothing was decided; review it again.' };
+          }
+        }
         const body = { decision: chosen.value };
         const amount = $('amount').value.trim();
         const note = $('note').value.trim();
         if (chosen.value === 'approve' && amount) body.amount = amount;
         if (note) body.note = note;
-        const claim = await api('POST', '/api/v2/admin/claims/' + encodeURIComponent(current.claim_id) + '/decision', body);
+        const claim = await post('/api/v2/admin/claims/' + encodeURIComponent(current.claim_id) + '/decision', body);
         showReview(claim, false);
         $('review-title').focus();
         announce('Claim ' + claim.claim_id + ' ' + DONE[chosen.value] + '. Status: ' + label(STATUSES, claim.status) + '.');
@@ -264,8 +337,7 @@ ${kit}
     event.preventDefault();
     void run(
       async () => {
-        const claim = await api('POST', '/api/v2/admin/claims/' + encodeURIComponent(current.claim_id) + '/paid', { payout_reference: $('payout-reference').value.trim() });
-        $('paid-form').reset();
+        const claim = await post('/api/v2/admin/claims/' + encodeURIComponent(current.claim_id) + '/paid', { payout_reference: $('payout-reference').value.trim() });
         showReview(claim, false);
         $('review-title').focus();
         announce('Payout recorded for claim ' + claim.claim_id + '. Status: ' + label(STATUSES, claim.status) + '.');

@@ -4,7 +4,9 @@ import { CLAIM_PAGES_CSS, claimPagesScript } from './page-kit.js';
  * The customer's claim page at `/claim` of `npm start`: find the order (order number, e-mail and
  * the shop's public key, which `?pk=` overrides), file a claim for some of its policies, then
  * follow it (refresh, withdraw, answer a request for documents). The claim token lives in a
- * variable of the page only; every string from the API goes into the DOM as text.
+ * variable of the page only; every string from the API goes into the DOM as text. Texts are counted
+ * as the API counts them (code points, at most 2000); an ended session (401 on the token) offers to
+ * find the order again; the customer sees statuses by their labels only, never the API's enum.
  */
 export function claimPage(publicKey: string): string {
   const key = JSON.stringify(publicKey).replace(/</g, '\\u003c');
@@ -31,6 +33,8 @@ ${CLAIM_PAGES_CSS}
   .hint { color: #4a5366; font-size: .9rem; margin: -.5rem 0 .75rem; }
   button { font: inherit; padding: .5rem 1.25rem; border-radius: .4rem; border: 1px solid #2b5fd9; background: #2b5fd9; color: white; cursor: pointer; }
   .actions { display: flex; flex-wrap: wrap; gap: .5rem; }
+  button:disabled { opacity: .6; cursor: not-allowed; }
+  .count.too-long { color: #8a1c14; font-weight: 600; border-left: 4px solid #b3261e; padding-left: .5rem; }
   ol, ul { padding-left: 1.25rem; }
 </style>
 </head>
@@ -39,6 +43,7 @@ ${CLAIM_PAGES_CSS}
 <main>
 <h1>Claim a refund</h1>
 <div id="error" class="error" role="alert" tabindex="-1"></div>
+<p id="session-ended" hidden><button type="button" id="find-again">Find my order again</button></p>
 <div id="announce" class="notice" role="status" aria-live="polite"></div>
 
 <section id="find" aria-labelledby="find-title">
@@ -75,8 +80,8 @@ ${CLAIM_PAGES_CSS}
     <option value="other">Other</option>
   </select>
   <label for="description">What happened?</label>
-  <textarea id="description" name="description" required maxlength="2000" aria-describedby="description-count"></textarea>
-  <p class="hint" id="description-count">0 of 2000 characters</p>
+  <textarea id="description" name="description" required maxlength="4000" aria-describedby="description-count"></textarea>
+  <p class="hint count" id="description-count">0 of 2000 characters</p>
   <button type="submit" id="submit-claim">Submit claim</button>
 </form>
 <h3>Claims on this order</h3>
@@ -106,9 +111,10 @@ ${CLAIM_PAGES_CSS}
 <form id="respond-form" hidden>
   <h3>Documents requested</h3>
   <label for="respond-message">Your answer</label>
-  <textarea id="respond-message" name="message" required maxlength="2000" aria-describedby="respond-hint"></textarea>
+  <textarea id="respond-message" name="message" required maxlength="4000" aria-describedby="respond-hint respond-count"></textarea>
   <p class="hint" id="respond-hint">Answer the claims team's message above (at most 2000 characters).</p>
-  <button type="submit">Send answer</button>
+  <p class="hint count" id="respond-count">0 of 2000 characters</p>
+  <button type="submit" id="send-answer">Send answer</button>
 </form>
 <p class="actions">
   <button type="button" id="refresh">Refresh status</button>
@@ -122,6 +128,23 @@ ${CLAIM_PAGES_CSS}
   // page-kit.ts: REASONS, STATUSES, $, el, label, money, when, announce, clearError, showError, request, run.
 ${kit}
   const OPEN = ['Submitted', 'DocumentsRequested'];
+  const MAX_TEXT = 2000;
+  // 401s on the claim token: the session is over (30 minutes) or the token is not one.
+  const SESSION_ENDED = ['claim_token_expired', 'invalid_claim_token'];
+  // 409s that mean the claim moved on (the claims team decided, say): it is read again and shown.
+  const CLAIM_MOVED = {
+    claim_decided: (status) => 'The claims team has already decided this claim, so it can no longer be withdrawn. Its status is now: ' + status + '.',
+    claim_not_awaiting_documents: (status) => 'The claims team is no longer waiting for an answer on this claim. Its status is now: ' + status + '.',
+    claim_changed: (status) => 'Your claim changed while this was being sent. Its status is now: ' + status + '. Check it and try again.',
+  };
+  // The API's own messages name statuses by their enum (DocumentsRequested); the customer reads the labels.
+  const ENUM_WORDS = new RegExp(
+    Object.keys(STATUSES)
+      .filter((status) => STATUSES[status] !== status)
+      .join('|'),
+    'g',
+  );
+  const plain = (text) => text.replace(ENUM_WORDS, (status) => '"' + STATUSES[status] + '"');
   const params = new URLSearchParams(location.search);
   $('public-key').value = params.get('pk') || ${key};
 
@@ -134,6 +157,45 @@ ${kit}
     for (const id of ['find', 'order', 'claim']) $(id).hidden = id !== section;
     $(section + '-title').focus();
   }
+
+  // run (page-kit.ts) with this page's handling of what the API refuses: an ended session, a claim
+  // that moved on, the API's words for statuses.
+  function act(action, fields) {
+    return run(async () => {
+      $('session-ended').hidden = true;
+      try {
+        await action();
+      } catch (err) {
+        throw await explain(err);
+      }
+    }, fields);
+  }
+  async function explain(err) {
+    if (!err || !err.status) return err;
+    if (err.status === 401 && SESSION_ENDED.includes(err.code)) {
+      token = null;
+      $('session-ended').hidden = false;
+      return { message: 'Your session has ended. Find your order again to continue.' };
+    }
+    if (err.status === 409 && Object.hasOwn(CLAIM_MOVED, err.code) && current) {
+      try {
+        const claim = await api('GET', '/api/v2/claims/' + encodeURIComponent(current.claim_id));
+        showClaim(claim);
+        return { message: CLAIM_MOVED[err.code](label(STATUSES, claim.status)) };
+      } catch (again) {
+        if (again && again.status === 401 && SESSION_ENDED.includes(again.code)) return explain(again);
+      }
+    }
+    return Object.assign({}, err, { message: plain(err.message || '') });
+  }
+  $('find-again').addEventListener('click', () => {
+    token = null;
+    current = null;
+    $('session-ended').hidden = true;
+    clearError();
+    announce('');
+    show('find'); // the order number, e-mail and key are still filled in
+  });
 
   // Step 1: the order.
   const findFields = { order_number: () => $('order-number'), email: () => $('email'), public_key: () => $('public-key') };
@@ -149,7 +211,7 @@ ${kit}
   }
   $('find-form').addEventListener('submit', (event) => {
     event.preventDefault();
-    void run(async () => {
+    void act(async () => {
       announce('Looking for your order…');
       showOrder(await openSession());
     }, findFields);
@@ -178,6 +240,7 @@ ${kit}
     $('policies').hidden = none;
     $('no-policies').hidden = !none;
     for (const id of ['reason', 'description', 'submit-claim']) $(id).disabled = none;
+    updateCount();
     $('claim-list').replaceChildren(
       ...session.claims.map((claim) => {
         const item = el('li', claim.claim_id + ': ' + label(STATUSES, claim.status) + ', ' + money(claim.amount_claimed, claim.currency) + ' claimed on ' + when(claim.created) + ' ');
@@ -185,7 +248,7 @@ ${kit}
         view.type = 'button';
         view.className = 'secondary';
         view.setAttribute('aria-label', 'View claim ' + claim.claim_id);
-        view.addEventListener('click', () => void run(async () => showClaim(await api('GET', '/api/v2/claims/' + encodeURIComponent(claim.claim_id)))));
+        view.addEventListener('click', () => void act(async () => showClaim(await api('GET', '/api/v2/claims/' + encodeURIComponent(claim.claim_id)))));
         item.append(view);
         return item;
       }),
@@ -195,10 +258,27 @@ ${kit}
     const n = session.policies.length;
     announce('Order found. ' + (n === 1 ? '1 ticket' : n + ' tickets') + ' can be claimed' + (session.claims.length ? ', ' + session.claims.length + ' claim(s) on file.' : '.'));
   }
-  const updateCount = () => {
-    $('description-count').textContent = $('description').value.length + ' of 2000 characters';
-  };
-  $('description').addEventListener('input', updateCount);
+  // A text's counter, in characters as the API counts them (code points: an emoji is one, not two);
+  // over the limit it says so in the error style, and its form cannot be sent.
+  function counter(field, count, submit) {
+    let over = false;
+    const update = () => {
+      const n = [...field.value].length;
+      const wasOver = over;
+      over = n > MAX_TEXT;
+      count.textContent = n + ' of ' + MAX_TEXT + ' characters' + (over ? ' — too long' : '');
+      count.classList.toggle('too-long', over);
+      if (over) field.setAttribute('aria-invalid', 'true');
+      else field.removeAttribute('aria-invalid');
+      submit.disabled = over || field.disabled;
+      if (over && !wasOver) announce('Too long: at most ' + MAX_TEXT + ' characters.');
+      else if (wasOver && !over) announce('');
+    };
+    field.addEventListener('input', update);
+    return update;
+  }
+  const updateCount = counter($('description'), $('description-count'), $('submit-claim'));
+  const updateAnswerCount = counter($('respond-message'), $('respond-count'), $('send-answer'));
   const boxes = () => Array.from(document.querySelectorAll('#policy-list input'));
   const claimFields = {
     policy_numbers: () => boxes()[0],
@@ -208,7 +288,7 @@ ${kit}
   $('claim-form').addEventListener('submit', (event) => {
     event.preventDefault();
     const chosen = boxes().filter((box) => box.checked);
-    void run(async () => {
+    void act(async () => {
       if (chosen.length === 0) throw { message: 'Choose at least one ticket to claim for.', param: 'policy_numbers' };
       const claim = await api('POST', '/api/v2/claims', { policy_numbers: chosen.map((box) => box.value), reason: $('reason').value, description: $('description').value });
       $('claim-form').reset();
@@ -220,6 +300,7 @@ ${kit}
   $('another-order').addEventListener('click', () => {
     token = null;
     current = null;
+    $('session-ended').hidden = true;
     clearError();
     announce('');
     show('find');
@@ -253,7 +334,7 @@ ${kit}
     if ($('claim').hidden) show('claim');
   }
   $('refresh').addEventListener('click', () =>
-    void run(async () => {
+    void act(async () => {
       const before = current.status;
       const claim = await api('GET', '/api/v2/claims/' + encodeURIComponent(current.claim_id));
       showClaim(claim);
@@ -266,7 +347,7 @@ ${kit}
   );
   $('withdraw').addEventListener('click', () => {
     if (!window.confirm('Withdraw this claim? Its tickets can be claimed again later.')) return;
-    void run(async () => {
+    void act(async () => {
       const claim = await api('POST', '/api/v2/claims/' + encodeURIComponent(current.claim_id) + '/withdraw');
       showClaim(claim);
       $('refresh').focus();
@@ -275,10 +356,11 @@ ${kit}
   });
   $('respond-form').addEventListener('submit', (event) => {
     event.preventDefault();
-    void run(
+    void act(
       async () => {
         const claim = await api('POST', '/api/v2/claims/' + encodeURIComponent(current.claim_id) + '/respond', { message: $('respond-message').value });
         $('respond-form').reset();
+        updateAnswerCount();
         showClaim(claim);
         $('refresh').focus();
         announce('Your answer was sent. Status: ' + label(STATUSES, claim.status) + '.');
@@ -287,7 +369,7 @@ ${kit}
     );
   });
   // Back to the order: the session is opened again, so the list of claims and tickets is current.
-  $('back').addEventListener('click', () => void run(async () => showOrder(await openSession()), {}));
+  $('back').addEventListener('click', () => void act(async () => showOrder(await openSession()), {}));
 })();
 </script>
 </body>

@@ -8,9 +8,10 @@
  * - `claimPagesScript(options)`: the helpers at the top of both inline scripts, as browser JS to
  *   splice inside each page's `(() => { ... })()`: `$`, `el`, the labels of reasons and statuses,
  *   money and date formatting, `announce`, `clearError` / `showError` (the API's message in the
- *   alert, focus on the field it names), `request` (fetch with the API's error envelope turned into
- *   an exception) and `run` (one action at a time, its error shown). The options are what the pages
- *   say differently (their words for a failed request, an error code that names a field of their own).
+ *   alert, focus on the field it names if it is shown), `request` (fetch with the API's error
+ *   envelope, plus the HTTP status, turned into an exception) and `run` (one action at a time, its
+ *   error shown). The options are what the pages say differently (their words for a failed request,
+ *   an error code that names a field of their own).
  *   Each page wraps `request` in its own `api` with its credential.
  * API strings reach the DOM only as text: `el(tag, text)` and every helper here set `textContent`.
  */
@@ -93,7 +94,9 @@ export function claimPagesScript(options: ClaimPagesScriptOptions): string {
     const code = (err && err.code) || '';
     const byCode = Object.hasOwn(FIELD_BY_CODE, code) ? FIELD_BY_CODE[code] : null;
     const name = Object.keys(fields || {}).find((prefix) => param === prefix || param.startsWith(prefix + '[') || param.startsWith(prefix + '.'));
-    const field = byCode ? $(byCode) : name ? fields[name]() : null;
+    const named = byCode ? $(byCode) : name ? fields[name]() : null;
+    // A field the page no longer shows (its form went away with the claim's new state) cannot take the focus.
+    const field = named && named.getClientRects().length > 0 ? named : null;
     if (field) {
       field.setAttribute('aria-invalid', 'true');
       invalid.push(field);
@@ -103,7 +106,8 @@ export function claimPagesScript(options: ClaimPagesScriptOptions): string {
     }
   }
 
-  // A failed answer throws the API's error envelope ({ message, code, param, ... }), or a message of its own.
+  // A failed answer throws the API's error envelope ({ message, code, param, ... }) or a message of its
+  // own, with the answer's HTTP status added as status (none when no answer came at all).
   async function request(method, path, body, authorization) {
     const headers = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -115,7 +119,10 @@ export function claimPagesScript(options: ClaimPagesScriptOptions): string {
       throw { message: UNREACHABLE };
     }
     const data = await res.json().catch(() => null);
-    if (!res.ok) throw (data && data.error) || { message: (ANSWER_MESSAGE && data && data.message) || FAILED.replace('{status}', res.status) };
+    if (!res.ok) {
+      const error = (data && data.error) || { message: (ANSWER_MESSAGE && data && data.message) || FAILED.replace('{status}', res.status) };
+      throw Object.assign({}, error, { status: res.status });
+    }
     return data;
   }
   // One action at a time (a second click while one runs does nothing); what it throws goes to showError.
