@@ -1,6 +1,6 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attemptDelivery, dispatchChanges, type SendWebhook } from '../../shared/domain/dispatch-webhooks.js';
@@ -8,6 +8,7 @@ import { sharedDocumentClient } from '../../shared/infra/dynamo-client.js';
 import { recordChanges } from '../../shared/infra/stream-events.js';
 import { DynamoWebhookDeliveries } from '../../shared/infra/webhook-deliveries.js';
 import { webhookDeps } from '../../shared/webhooks.js';
+import { startReceiver, type Delivery, type Receiver } from '../../test/support/receiver.js';
 import { cartItems, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
 
 /**
@@ -23,34 +24,22 @@ interface Policy {
   premium: string;
   item: { reference_number: string };
 }
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
 let service: Service;
-let receiver: Server;
+let receiver: Receiver;
 let receiverUrl: string;
-const received: Received[] = [];
-let answers: number[] = []; // status codes to answer, in turn; 200 once they run out
+let received: Delivery[];
 
 beforeAll(async () => {
   service = await startService();
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.statusCode = answers.shift() ?? 200;
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
+  receiver = await startReceiver();
+  ({ url: receiverUrl, received } = receiver);
 });
 afterAll(async () => {
   await service.stop();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.stop();
 });
+/** Status codes the receiver answers the next deliveries with, in turn (200 once they run out). */
+const answerWith = (...codes: number[]) => receiver.answers.splice(0, receiver.answers.length, ...codes);
 
 /** The public key of each shop made here (a quote needs it). */
 const shops = new Map<string, string>();
@@ -92,7 +81,7 @@ const downgrade = (clientId: string, orderId: string) =>
     body: { items: [{ name: 'Cheaper seat', old_reference_number: 'seat-1', reference_number: 'seat-1b', cost: '50.00' }] },
   });
 
-const verifies = (secret: string, delivery: Received) => {
+const verifies = (secret: string, delivery: Delivery) => {
   try {
     new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>);
     return true;
@@ -141,7 +130,7 @@ describe('a receiver that fails', () => {
     const order = await placeOrder(clientId, '100.00');
     await service.drainStreams();
     received.length = 0;
-    answers = [500, 500];
+    answerWith(500, 500);
 
     await downgrade(clientId, order.service_order_id);
     await service.drainStreams();
@@ -165,7 +154,7 @@ describe('a receiver that fails', () => {
   it('answering 410 disables the endpoint: nothing more is sent to it', async () => {
     const { clientId, endpointId } = await shopWithEndpoint(['policy.downgraded', 'order.created']);
     received.length = 0;
-    answers = [410];
+    answerWith(410);
     await placeOrder(clientId, '30.00');
     await service.drainStreams();
     expect(received.map((r) => (JSON.parse(r.body) as { type: string }).type)).toEqual(['order.created']);
@@ -244,14 +233,14 @@ describe('the delivery log', () => {
   it('shows each event with its attempts, filters by type and success, and redelivers on request', async () => {
     const { clientId, endpointId } = await shopWithEndpoint(['order.created', 'policy.downgraded']);
     received.length = 0;
-    answers = [500, 500, 500, 500, 500, 500, 500, 500]; // the first order's event fails every attempt
+    answerWith(500, 500, 500, 500, 500, 500, 500, 500); // the first order's event fails every attempt
     const failing = await placeOrder(clientId, '70.00');
     await service.drainStreams();
     for (let sweep = 0; sweep < 200 && received.length < 8; sweep++) {
       await new Promise((resolve) => setTimeout(resolve, 5));
       await service.runScheduled('webhooks-retry');
     }
-    answers = [];
+    answerWith();
     const fine = await placeOrder(clientId, '80.00');
     await service.drainStreams();
 
@@ -341,7 +330,7 @@ describe('events of one order', () => {
     const { clientId } = await shopWithEndpoint(['order.created', 'policy.downgraded']);
     await service.drainStreams(); // earlier tests' changes: not this test's
     received.length = 0;
-    answers = [500]; // the order's first event fails once
+    answerWith(500); // the order's first event fails once
     const order = await placeOrder(clientId, '90.00');
     expect((await downgrade(clientId, order.service_order_id)).status).toBe(200);
     await service.drainStreams(); // both changes in one batch: order.created fails, the downgrade must wait

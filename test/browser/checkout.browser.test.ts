@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import axe from 'axe-core';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSiteRoutes } from '../../scripts/demo-site.js';
-import { CHROMIUM } from '../../scripts/ensure-chromium.js';
+import { accessibilityViolations, launchChromium } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -19,10 +18,7 @@ const shots = join(process.cwd(), 'test-results');
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
   server = await startTestServer({ staticRoutes: demoSiteRoutes });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'], // Playwright gives each launch a fresh, empty profile
-  });
+  browser = await launchChromium();
   page = await browser.newPage();
 }, 60_000);
 afterAll(async () => {
@@ -33,13 +29,6 @@ afterAll(async () => {
 const yes = () => page.getByRole('radio', { name: /Yes, protect my order for \$13\.22/ });
 const no = () => page.getByRole('radio', { name: "No, I don't want protection" });
 const result = () => page.locator('#result');
-
-/** axe-core's findings on the page as it is now (rule ids and what they hit); none is the goal. */
-async function accessibilityViolations(): Promise<string[]> {
-  await page.addScriptTag({ content: axe.source });
-  const results = await page.evaluate(async () => (window as unknown as { axe: typeof axe }).axe.run(document));
-  return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 async function todaysOptOuts(): Promise<number> {
   const day = new Date().toISOString().slice(0, 10);
@@ -52,7 +41,7 @@ describe('demo checkout', () => {
     await page.goto(`${server.baseUrl}/`);
 
     await expect.poll(() => yes().count()).toBe(1); // 120.00 + 35.50 at 8.5% = 10.20 + 3.02 = 13.22
-    expect(await accessibilityViolations()).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
     expect(await yes().isChecked()).toBe(false);
     expect(await no().isChecked()).toBe(false);
     expect(await page.getByRole('group', { name: 'Refund protection' }).count()).toBe(1);
@@ -122,7 +111,7 @@ describe('demo checkout', () => {
       ['order.opted_out', 'yes'],
     ]);
     for (const cells of rows) expect(cells[3]).toMatch(/^\d{2}:\d{2}:\d{2} 200 \(\d+ ms\)$/);
-    expect(await accessibilityViolations()).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
     await page.screenshot({ path: join(shots, 'dashboard.png'), fullPage: true });
   });
 

@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import axe from 'axe-core';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSiteRoutes } from '../../scripts/demo-site.js';
-import { CHROMIUM } from '../../scripts/ensure-chromium.js';
+import { accessibilityViolations, launchChromium } from '../support/browser.js';
 import { accessToken, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -29,10 +28,7 @@ let claimId = '';
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
   server = await startTestServer({ staticRoutes: demoSiteRoutes });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'], // Playwright gives each launch a fresh, empty profile
-  });
+  browser = await launchChromium();
   customer = await browser.newPage();
 
   operator = await browser.newPage();
@@ -62,12 +58,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** axe-core's findings on the page as it is now (rule ids and what they hit); none is the goal. */
-async function accessibilityViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axe.source }); // once per document
-  const results = await page.evaluate(async () => (window as unknown as { axe: typeof axe }).axe.run(document));
-  return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id);
 /** The operator's queue row of the claim. */
 const queueRow = () => operator.getByRole('row').filter({ has: operator.getByRole('button', { name: `Review ${claimId}` }) });

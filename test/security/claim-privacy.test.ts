@@ -1,11 +1,11 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TEXT_KEPT_MS } from '../../shared/domain/claim.js';
 import { readClaim } from '../../shared/domain/claims.js';
 import { DynamoClaimStore } from '../../shared/infra/claim-store.js';
 import { captureLogs } from '../support/logs.js';
+import { startReceiver, type Delivery, type Receiver } from '../support/receiver.js';
 import type { Service } from '../support/service.js';
 
 /**
@@ -22,10 +22,10 @@ import type { Service } from '../support/service.js';
 process.env.WEBHOOK_URLS = 'local';
 
 let service: Service;
-let receiver: Server;
+let receiver: Receiver;
 let receiverUrl: string;
 let logs: string[] = [];
-const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+let received: Delivery[];
 
 const DESCRIPTION = 'Diagnosed with Zyxomatosis (marker-desc-8731) by Dr Quill on the morning of the concert.';
 const NOTE = 'Please send the Zyxomatosis discharge letter (marker-note-4410).';
@@ -37,21 +37,13 @@ beforeAll(async () => {
   logs = captureLogs();
   const { startService } = await import('../support/service.js');
   service = await startService();
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
+  receiver = await startReceiver();
+  ({ url: receiverUrl, received } = receiver);
 });
 afterAll(async () => {
   vi.restoreAllMocks();
   await service.stop();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.stop();
 });
 
 describe('a claim’s text', () => {

@@ -1,0 +1,20 @@
+import axe from 'axe-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM } from '../../scripts/ensure-chromium.js';
+
+/**
+ * The browser suites' Chromium: Debian's, headless, without the background services that would
+ * try the (closed) network; Playwright gives each launch a fresh, empty profile.
+ */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+
+/** axe-core's findings on the page as it is now (rule ids and what they hit); none is the goal. */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axe.source }); // once per document
+  const results = await page.evaluate(async () => (window as unknown as { axe: typeof axe }).axe.run(document));
+  return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
