@@ -283,6 +283,7 @@ describe('transitions', () => {
     const approved = await decide(service, claim.claim_id, { decision: 'approve', amount: '1500000.50' });
     expect(approved.json).toMatchObject({ status: 'Approved', amount_claimed: '2000000.00', amount_approved: '1500000.50' });
     expect((await decide(service, claim.claim_id, { decision: 'approve', amount: '1500000.50' })).status).toBe(200);
+    expect((await decide(service, claim.claim_id, { decision: 'approve', amount: '100000000.01' })).json.error.message).toContain('at most 100000000.00');
     const withNote = await decide(service, claim.claim_id, { decision: 'approve', amount: '1500000.50', note: 'one more thing' });
     expect(withNote.status).toBe(409);
     expect(withNote.json.error.code).toBe('claim_not_submitted');
@@ -361,9 +362,11 @@ describe('transitions', () => {
     expect(await statuses(order.service_order_id)).toEqual(expected);
   });
 
-  it('answers 20 identical approvals racing with the one approval: one write, the same claim', async () => {
+  it('answers 20 identical approvals (with the same note) racing with the one approval: one write, the same claim', async () => {
     const { order, claim } = await claimedOrder(['80.00']);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => decide(service, claim.claim_id, { decision: 'approve' })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => decide(service, claim.claim_id, { decision: 'approve', note: 'Approved on the doctor’s note.' })),
+    );
     expect(answers.map((res) => res.status)).toEqual(Array(20).fill(200));
     const final = await asOperator(service, 'GET', `/api/v2/admin/claims/${claim.claim_id}`);
     expect(final.json.history.map((s: { status: string }) => s.status)).toEqual(['Submitted', 'Approved']);

@@ -41,6 +41,18 @@ describe('decisions', () => {
     }
   });
 
+  it('answer a repeat (the same decision, amount and note) with the claim as it is; a new note is refused, never dropped', () => {
+    const approved = moved(decide(claim, { decision: 'approve', note: 'on the letter' }, at(1), 'op')).claim;
+    expect(decide(approved, { decision: 'approve', note: 'on the letter' }, at(2), 'op', 'on the letter')).toEqual({ unchanged: true, claim: approved });
+    expect(decide(approved, { decision: 'approve' }, at(2), 'op', 'on the letter')).toEqual({ unchanged: true, claim: approved });
+    expect(() => decide(approved, { decision: 'approve', note: 'another' }, at(2), 'op', 'on the letter')).toThrow(/only when it is Submitted/);
+    const asked = moved(decide(claim, { decision: 'request_documents', note: 'letter' }, at(1), 'op')).claim;
+    expect(decide(asked, { decision: 'request_documents', note: 'letter' }, at(2), 'op', 'letter')).toEqual({ unchanged: true, claim: asked });
+    expect(() => decide(asked, { decision: 'request_documents', note: 'other' }, at(2), 'op', 'letter')).toThrow(/only when it is Submitted/);
+    const withdrawn = moved(withdraw(claim, at(1))).claim;
+    expect(() => decide(withdrawn, { decision: 'deny' }, at(2), 'op')).toThrow(/only when it is Submitted/); // the customer's move, not a decision to repeat
+  });
+
   it('approve: the claimed coverage by default, at most it, more than 0; Claimed policies', () => {
     expect(moved(decide(claim, { decision: 'approve' }, at(1), 'op'))).toMatchObject({
       claim: { status: 'Approved', amount_approved: 8000 },

@@ -190,14 +190,16 @@ export interface DecisionInput {
  * exactly one is made (the first to commit moves the claim out of Submitted), and none lands on a
  * state its operator did not see. One exception, for a customer who never answers: a claim that
  * has awaited documents for DOCUMENTS_WAIT_MS may be denied. Repeating the decision that was made
- * (same amount, no note) answers the claim as it is.
+ * (same amount; no note, or the note it left) answers the claim as it is.
  */
-export function decide(claim: Claim, input: DecisionInput, now: Date, operator: string): Transition {
+export function decide(claim: Claim, input: DecisionInput, now: Date, operator: string, lastNote?: string): Transition {
   const message = input.note ? { message: { from: 'operator' as const, at: now.toISOString(), text: input.note } } : {};
-  // A repeat is the same decision without a new note: a note is something new to say, never dropped.
-  const repeat = (status: ClaimStatus) => claim.status === status && input.note === undefined;
+  // A repeat is the decision that was made, with no note or the note it left: a new note is something new to say, never dropped.
+  const decided = claim.history.at(-1)?.by === 'operator';
+  const repeat = (status: ClaimStatus) => claim.status === status && decided && (input.note === undefined || input.note === lastNote);
   if (input.decision !== 'approve' && input.amount !== undefined) throw new ValidationError('amount is only for an approval.', 'amount');
   if (input.decision === 'request_documents') {
+    if (repeat('DocumentsRequested') && input.note !== undefined) return { unchanged: true, claim };
     if (claim.status !== 'Submitted') throw notSubmitted(claim, 'documents can be requested');
     if (!input.note) throw new ValidationError('note is required: tell the customer which documents to send.', 'note');
     return { claim: step(claim, 'DocumentsRequested', 'operator', now, { decided_by: operator }), ...message, closes: false };

@@ -171,8 +171,14 @@ export const withdrawClaim = (deps: ClaimDeps, session: { clientId: string; orde
 export const answerClaim = (deps: ClaimDeps, session: { clientId: string; orderId: string }, claimId: string, message: string) =>
   move(deps, claimId, session, ({ claim }) => respond(claim, message, deps.clock.now()));
 
+/** The operator's note of the claim's last step, if it left one (a repeat of that decision carries the same). */
+const lastOperatorNote = ({ claim, text }: StoredClaim): string | undefined => {
+  const last = text?.messages.at(-1);
+  return last?.from === 'operator' && last.at === claim.updated ? last.text : undefined;
+};
+
 export const decideClaim = (deps: ClaimDeps, claimId: string, input: DecisionInput, operator: string) =>
-  move(deps, claimId, undefined, ({ claim }) => decide(claim, input, deps.clock.now(), operator));
+  move(deps, claimId, undefined, (stored) => decide(stored.claim, input, deps.clock.now(), operator, lastOperatorNote(stored)));
 
 export const payClaim = (deps: ClaimDeps, claimId: string, payoutReference: string, operator: string) =>
   move(deps, claimId, undefined, ({ claim }) => markPaid(claim, payoutReference, deps.clock.now(), operator));

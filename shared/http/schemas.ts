@@ -305,7 +305,8 @@ export const ClaimMessageRequest = v.strictObject({ message: ClaimText });
 /** An approved amount: up to a whole order's coverage (above one item's 1,000,000.00). */
 const ClaimAmount = v.pipe(
   v.string('must be a decimal amount written as a string'),
-  v.check((text) => parseAmount(text, MAX_ORDER_CENTS) !== undefined, 'must be a decimal string with at most 2 fraction digits, such as "75.00"'),
+  v.check((text) => parseAmount(text, Number.MAX_SAFE_INTEGER) !== undefined, 'must be a decimal string with at most 2 fraction digits, such as "75.00"'),
+  v.check((text) => parseAmount(text, MAX_ORDER_CENTS) !== undefined, 'must be at most 100000000.00 (a whole order of 100 items of 1000000.00)'),
   v.transform((text) => parseAmount(text, MAX_ORDER_CENTS) as number),
 );
 
