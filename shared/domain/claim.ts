@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import { sumCents, type Cents } from './money.js';
+import { formatCents, sumCents, type Cents } from './money.js';
 import { isCurrent, type Order, type OrderItem } from './order.js';
 
 /**
@@ -211,7 +211,7 @@ export function decide(claim: Claim, input: DecisionInput, now: Date, operator: 
     if (amount <= 0) throw new ValidationError('amount must be more than 0 (deny the claim to pay nothing).', 'amount');
     if (amount > claim.amount_claimed) {
       throw new ValidationError(
-        `amount must be at most the claimed policies' coverage, ${formatAmount(claim.amount_claimed)}.`,
+        `amount must be at most the claimed policies' coverage, ${formatCents(claim.amount_claimed)}.`,
         'amount',
         'amount_exceeds_coverage',
       );
@@ -239,8 +239,6 @@ export const DOCUMENTS_WAIT_MS = 14 * 24 * 60 * 60 * 1000;
 
 const notSubmitted = (claim: Claim, what: string) =>
   new ConflictError('claim_not_submitted', `The claim is ${claim.status}; only when it is Submitted ${what}.`, 'claim_id');
-
-const formatAmount = (cents: Cents): string => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 
 /** The payout of an approved claim. Repeating it with the same reference answers the claim as it is. */
 export function markPaid(claim: Claim, payoutReference: string, now: Date, operator: string): Transition {

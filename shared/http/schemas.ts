@@ -272,13 +272,11 @@ export const EVENT_ID = /^evt_[A-Za-z0-9_-]{24}$/;
 /** POST …/rotate_secret and …/redeliver take no fields: no body, or `{}`. */
 export const EmptyRequest = v.optional(v.strictObject({}), {});
 
-/** Free text of a claim: 1 to MAX_CLAIM_TEXT characters (code points), trimmed. */
-const ClaimText = v.pipe(
-  v.string(),
-  v.trim(),
-  v.minLength(1, 'must not be empty'),
-  v.check((text) => [...text].length <= MAX_CLAIM_TEXT, `must be at most ${MAX_CLAIM_TEXT} characters`),
-);
+/** At most `max` characters counted as code points (as JSON Schema's maxLength counts; valibot's maxLength counts UTF-16 units). */
+const maxCharacters = (max: number) => v.check((text: string) => [...text].length <= max, `must be at most ${max} characters`);
+
+/** Free text of a claim: 1 to MAX_CLAIM_TEXT characters, trimmed. */
+const ClaimText = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), maxCharacters(MAX_CLAIM_TEXT));
 const POLICY_NUMBER = /^OP-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/;
 
 /** POST /claims/sessions: the customer proves the order is theirs. */
@@ -319,12 +317,7 @@ export const ClaimDecisionRequest = v.strictObject({
 
 /** POST /admin/claims/{id}/paid: the payout's reference in the operator's payment system. */
 export const ClaimPaidRequest = v.strictObject({
-  payout_reference: v.pipe(
-    v.string(),
-    v.trim(),
-    v.minLength(1, 'must not be empty'),
-    v.check((text) => [...text].length <= 100, 'must be at most 100 characters'),
-  ),
+  payout_reference: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), maxCharacters(100)),
 });
 
 /** GET /admin/claims?status&limit&cursor. */

@@ -1,7 +1,7 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AttemptLimits } from '../domain/ports.js';
 import { attemptWindowKey } from './keys.js';
-import { cancellationCodes, cancellationError, retryOnConflict } from './transactions.js';
+import { retryOnConflict, transactUnlessRefused } from './transactions.js';
 
 /** The window attempts are counted in. */
 export const ATTEMPT_WINDOW_MS = 15 * 60_000;
@@ -31,15 +31,9 @@ export class DynamoAttemptLimits implements AttemptLimits {
         ExpressionAttributeValues: { ':entity': 'attempts', ':expires': expires, ':one': 1, ':limit': limit },
       },
     }));
-    try {
-      await retryOnConflict(() => this.doc.send(new TransactWriteCommand({ TransactItems })));
-      return undefined;
-    } catch (err) {
-      const codes = cancellationCodes(err);
-      if (!codes) throw err;
-      if (codes.includes('ConditionalCheckFailed')) return Math.ceil(((window + 1) * ATTEMPT_WINDOW_MS - now.getTime()) / 1000);
-      throw cancellationError(codes);
-    }
+    // Refused when any one of the counters is at its limit.
+    if (await transactUnlessRefused(this.doc, TransactItems, (codes) => codes.includes('ConditionalCheckFailed'))) return undefined;
+    return Math.ceil(((window + 1) * ATTEMPT_WINDOW_MS - now.getTime()) / 1000);
   }
 
   async giveBack(scopes: readonly string[], now: Date): Promise<void> {

@@ -1,10 +1,10 @@
-import { BatchGetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Claim, ClaimStatus, ClaimText } from '../domain/claim.js';
 import type { Order, OrderItem } from '../domain/order.js';
 import { type ClaimPage, type ClaimStore, type ClaimWrite, type StoredClaim } from '../domain/ports.js';
-import { claimKey, claimQueueKey, claimQueueSort, claimTextKey, orderItemKey, orderKey, storedRecord } from './keys.js';
+import { claimKey, claimQueueKey, claimQueueSort, claimTextKey, orderItemKey, orderKey, recordFields, storedRecord } from './keys.js';
 import { CLAIM_QUEUE_INDEX } from './table-definitions.js';
-import { cancellationCodes, cancellationError, retryOnConflict, transactUnlessStale, unlessConditionFails } from './transactions.js';
+import { transactUnlessRefused, transactUnlessStale } from './transactions.js';
 
 const claimRecord = (claim: Claim) => {
   const record: ReturnType<typeof storedRecord<Claim>> & { queue_key?: string; queue_sort?: string } = storedRecord(claimKey(claim.claim_id), 'claim', claim);
@@ -13,10 +13,7 @@ const claimRecord = (claim: Claim) => {
   return record;
 };
 
-function claimOf(record: Record<string, unknown>): Claim {
-  const { PK: _pk, SK: _sk, entity: _entity, queue_key: _queueKey, queue_sort: _queueSort, ...claim } = record;
-  return claim as unknown as Claim;
-}
+const claimOf = (record: Record<string, unknown>): Claim => recordFields<Claim>(record, ['queue_key', 'queue_sort']);
 
 const textOf = (record: Record<string, unknown>): ClaimText => ({
   description: record.description as string,
@@ -108,7 +105,7 @@ export class DynamoClaimStore implements ClaimStore {
    * claims them (status Claimed, lock lifted; the order header's `updated` and version move) or
    * releases them (lock lifted).
    */
-  async transition(before: Claim, after: Claim, write: ClaimWrite): Promise<boolean> {
+  transition(before: Claim, after: Claim, write: ClaimWrite): Promise<boolean> {
     const at = after.updated;
     const textUpdate = textAction(this.tableName, after.claim_id, write);
     const itemActions = (write.policies ? after.policies : []).map((policy) => ({
@@ -145,17 +142,8 @@ export class DynamoClaimStore implements ClaimStore {
       ConditionExpression: 'version = :read',
       ExpressionAttributeValues: { ':read': before.version },
     };
-    if (!textUpdate && itemActions.length === 0) return (await unlessConditionFails(this.doc.send(new PutCommand(claimPut)))) !== undefined;
     const TransactItems = [{ Put: claimPut }, ...(textUpdate ? [textUpdate] : []), ...itemActions, ...header];
-    try {
-      await retryOnConflict(() => this.doc.send(new TransactWriteCommand({ TransactItems })));
-      return true;
-    } catch (err) {
-      const codes = cancellationCodes(err);
-      if (!codes) throw err;
-      if (codes[0] === 'ConditionalCheckFailed') return false;
-      throw cancellationError(codes);
-    }
+    return transactUnlessRefused(this.doc, TransactItems);
   }
 
   async queue(status: ClaimStatus, query: { after?: string; limit: number }): Promise<ClaimPage> {

@@ -28,6 +28,16 @@ export interface Key {
  */
 export const storedRecord = <T extends object>(key: Key, entity: string, fields: T) => ({ PK: key.PK, SK: key.SK, entity, ...fields });
 
+/**
+ * The inverse of storedRecord: a record's own fields, without its key, its entity name and the
+ * attributes that are the store's alone (`storedOnly`: index keys, TTL, bookkeeping).
+ */
+export function recordFields<T>(record: Record<string, unknown>, storedOnly: readonly string[] = []): T {
+  const fields: Record<string, unknown> = {};
+  for (const name in record) if (name !== 'PK' && name !== 'SK' && name !== 'entity' && !storedOnly.includes(name)) fields[name] = record[name];
+  return fields as T;
+}
+
 export const clientKey = (clientId: string): Key => ({ PK: `CLIENT#${clientId}`, SK: 'CLIENT' });
 export const publicKeyKey = (publicKey: string): Key => ({ PK: `PUBLIC_KEY#${publicKey}`, SK: 'PUBLIC_KEY' });
 

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { CheckoutRecord } from '../domain/checkout-record.js';
 import { countAfter, type DayCountBatch } from '../domain/conversion.js';
@@ -6,7 +6,7 @@ import type { DayCount, DayCountStore, IdempotencyReceipt, MetricsStore } from '
 import { receiptAction } from './idempotency-store.js';
 import { checkoutKey, dayCounterKey, DAY_PREFIX, storedRecord } from './keys.js';
 import { queryAll } from './query-all.js';
-import { cancellationCodes, cancellationError, retryOnConflict, singleWriteError, unlessConditionFails } from './transactions.js';
+import { singleWriteError, transactUnlessRefused, unlessConditionFails } from './transactions.js';
 
 /**
  * The checkout record, as an action of the checkout's transaction (or its only write): once per
@@ -50,14 +50,7 @@ export class DynamoMetricsStore implements MetricsStore {
       }
     }
     const TransactItems = [action, receiptAction(this.receiptsTableName!, receipt, null)];
-    try {
-      await retryOnConflict(() => this.doc.send(new TransactWriteCommand({ TransactItems })));
-    } catch (err) {
-      const codes = cancellationCodes(err);
-      if (!codes) throw err;
-      if (codes[0] === 'ConditionalCheckFailed') return 'duplicate';
-      throw cancellationError(codes);
-    }
+    if (!(await transactUnlessRefused(this.doc, TransactItems))) return 'duplicate';
     receipt.committed = true;
     return 'logged';
   }

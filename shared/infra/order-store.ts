@@ -28,6 +28,7 @@ import {
   policyListShard,
   policyListSort,
   policyLookupKey,
+  recordFields,
   storedRecord,
   type Key,
 } from './keys.js';
@@ -36,7 +37,7 @@ import { checkoutAction } from './metrics-store.js';
 import { queryAll } from './query-all.js';
 import type { ShardMerge } from './shard-merge.js';
 import { shardedList, shardLimit, sortRange, type ListRecord } from './sharded-list.js';
-import { cancellationCodes, cancellationError, isOnlyConflict, retryOnConflict, transactUnlessStale } from './transactions.js';
+import { cancellationCodes, cancellationError, isOnlyConflict, transactUnlessRefused, transactUnlessStale } from './transactions.js';
 
 type OrderHeader = Omit<Order, 'items'>;
 
@@ -132,21 +133,9 @@ function withHistory(item: OrderItem): OrderItem {
     : { ...item, policy: { ...item.policy, history: [{ status: 'Issued', at: item.policy.created, reason: item.policy.change_type ?? 'order_created' }] } };
 }
 
-function strip<T>(record: Record<string, unknown>): T {
-  const {
-    PK: _pk,
-    SK: _sk,
-    entity: _entity,
-    policy_key: _policyKey,
-    list_key: _listKey,
-    list_sort: _listSort,
-    plist_key: _plistKey,
-    plist_sort: _plistSort,
-    canceled_at: _canceledAt,
-    ...rest
-  } = record;
-  return rest as T;
-}
+/** An order's record without what only the store uses: its index keys and `canceled_at` (the order.canceled webhook's mark). */
+const strip = <T>(record: Record<string, unknown>): T =>
+  recordFields<T>(record, ['policy_key', 'list_key', 'list_sort', 'plist_key', 'plist_sort', 'canceled_at']);
 
 /**
  * An order is one partition: the header (`ORDER`) and one record per item (`ITEM#<reference>`),
@@ -175,15 +164,9 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
       ...order.items.map((item) => ({ Put: { TableName: this.tableName, Item: itemItem(order, item), ConditionExpression: 'attribute_not_exists(PK)' } })),
       ...(receipt ? [receiptAction(this.tableName, receipt, replay)] : []),
     ];
-    try {
-      await retryOnConflict(() => this.doc.send(new TransactWriteCommand({ TransactItems })));
-    } catch (err) {
-      const codes = cancellationCodes(err);
-      if (!codes) throw err;
-      if (codes[0] === 'ConditionalCheckFailed') {
-        throw new ConflictError('order_exists', 'An order with this order_number was already submitted.', 'order_number');
-      }
-      throw cancellationError(codes);
+    // The checkout record comes first: its condition guards the order number.
+    if (!(await transactUnlessRefused(this.doc, TransactItems))) {
+      throw new ConflictError('order_exists', 'An order with this order_number was already submitted.', 'order_number');
     }
     if (receipt) receipt.committed = true;
   }

@@ -78,6 +78,31 @@ export async function unlessConditionFails<T>(write: Promise<T>): Promise<T | un
   }
 }
 
+/** The first action's condition failed: the usual refusal of a transaction that guards one record. */
+const firstConditionFailed = (codes: readonly string[]): boolean => codes[0] === 'ConditionalCheckFailed';
+
+/**
+ * A transaction whose refusal is an answer, not a fault (a limit reached, a record already there,
+ * a version moved): true when written, false when `refused` reads the cancellation so (by default:
+ * the first action's condition failed). Retried while only concurrent transactions cancel it; any
+ * other cancellation is the client error it is.
+ */
+export async function transactUnlessRefused(
+  doc: DynamoDBDocumentClient,
+  TransactItems: NonNullable<TransactWriteCommandInput['TransactItems']>,
+  refused: (codes: readonly string[]) => boolean = firstConditionFailed,
+): Promise<boolean> {
+  try {
+    await retryOnConflict(() => doc.send(new TransactWriteCommand({ TransactItems })));
+    return true;
+  } catch (err) {
+    const codes = cancellationCodes(err);
+    if (!codes) throw err;
+    if (refused(codes)) return false;
+    throw cancellationError(codes);
+  }
+}
+
 /**
  * A transaction over records read before (an order, its items): when a condition no longer holds
  * or a concurrent transaction held a record, what was read is stale, and the use case reads again

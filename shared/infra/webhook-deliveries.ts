@@ -22,6 +22,7 @@ import {
   storedRecord,
   webhookDeliveryKey,
   webhookEventKey,
+  recordFields,
 } from './keys.js';
 import { queryAll } from './query-all.js';
 import { shardedList, shardLimit, sortRange } from './sharded-list.js';
@@ -33,22 +34,8 @@ type WriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>[string]
 /** Events and deliveries are kept 30 days (the delivery log), then DynamoDB's TTL removes them. */
 const KEEP_SECONDS = 30 * 24 * 60 * 60;
 
-const stripKeys = <T>(record: Record<string, unknown>): T => {
-  const {
-    PK: _pk,
-    SK: _sk,
-    entity: _entity,
-    retry_key: _rk,
-    retry_at: _ra,
-    expires_at: _ex,
-    elist_key: _lk,
-    elist_sort: _ls,
-    hold_key: _hk,
-    hold_sort: _hs,
-    ...rest
-  } = record;
-  return rest as T;
-};
+const stripKeys = <T>(record: Record<string, unknown>): T =>
+  recordFields<T>(record, ['retry_key', 'retry_at', 'expires_at', 'elist_key', 'elist_sort', 'hold_key', 'hold_sort']);
 
 /**
  * An event is one partition (`CLIENT#<client>#EVENT#<id>`): the event (`EVENT`) and a delivery per

@@ -1,13 +1,10 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { MAX_ENDPOINTS, type SigningSecret, type WebhookEndpoint, type WebhookEndpointStore } from '../domain/webhook-endpoints.js';
 import { ConflictError } from '../errors.js';
-import { storedRecord, webhookCountKey, webhookEndpointKey } from './keys.js';
-import { cancellationCodes, cancellationError, retryOnConflict, unlessConditionFails } from './transactions.js';
+import { recordFields, storedRecord, webhookCountKey, webhookEndpointKey } from './keys.js';
+import { transactUnlessRefused, unlessConditionFails } from './transactions.js';
 
-const strip = (record: Record<string, unknown>): WebhookEndpoint => {
-  const { PK: _pk, SK: _sk, entity: _entity, ...endpoint } = record;
-  return endpoint as unknown as WebhookEndpoint;
-};
+const strip = (record: Record<string, unknown>): WebhookEndpoint => recordFields<WebhookEndpoint>(record);
 
 /**
  * A client's endpoints share one partition (`CLIENT#<id>#WEBHOOKS`) with their count: creating
@@ -21,39 +18,26 @@ export class DynamoWebhookEndpoints implements WebhookEndpointStore {
   ) {}
 
   async create(endpoint: WebhookEndpoint): Promise<void> {
-    try {
-      await retryOnConflict(() =>
-        this.doc.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName: this.tableName,
-                  Key: webhookCountKey(endpoint.client_id),
-                  UpdateExpression: 'SET entity = :entity ADD endpoints :one',
-                  ConditionExpression: 'attribute_not_exists(endpoints) OR endpoints < :max',
-                  ExpressionAttributeValues: { ':entity': 'webhook_count', ':one': 1, ':max': MAX_ENDPOINTS },
-                },
-              },
-              {
-                Put: {
-                  TableName: this.tableName,
-                  Item: storedRecord(webhookEndpointKey(endpoint.client_id, endpoint.id), 'webhook_endpoint', endpoint),
-                  ConditionExpression: 'attribute_not_exists(PK)',
-                },
-              },
-            ],
-          }),
-        ),
-      );
-    } catch (err) {
-      const codes = cancellationCodes(err);
-      if (!codes) throw err;
-      if (codes[0] === 'ConditionalCheckFailed') {
-        throw new ConflictError('too_many_endpoints', `A client has at most ${MAX_ENDPOINTS} webhook endpoints; delete one first.`);
-      }
-      throw cancellationError(codes);
-    }
+    // The count comes first: its condition keeps a client at MAX_ENDPOINTS.
+    const written = await transactUnlessRefused(this.doc, [
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: webhookCountKey(endpoint.client_id),
+          UpdateExpression: 'SET entity = :entity ADD endpoints :one',
+          ConditionExpression: 'attribute_not_exists(endpoints) OR endpoints < :max',
+          ExpressionAttributeValues: { ':entity': 'webhook_count', ':one': 1, ':max': MAX_ENDPOINTS },
+        },
+      },
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: storedRecord(webhookEndpointKey(endpoint.client_id, endpoint.id), 'webhook_endpoint', endpoint),
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+    ]);
+    if (!written) throw new ConflictError('too_many_endpoints', `A client has at most ${MAX_ENDPOINTS} webhook endpoints; delete one first.`);
   }
 
   async list(clientId: string): Promise<WebhookEndpoint[]> {
@@ -73,32 +57,18 @@ export class DynamoWebhookEndpoints implements WebhookEndpointStore {
     return Item ? strip(Item) : undefined;
   }
 
-  async delete(clientId: string, id: string): Promise<boolean> {
-    try {
-      await retryOnConflict(() =>
-        this.doc.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              { Delete: { TableName: this.tableName, Key: webhookEndpointKey(clientId, id), ConditionExpression: 'attribute_exists(PK)' } },
-              {
-                Update: {
-                  TableName: this.tableName,
-                  Key: webhookCountKey(clientId),
-                  UpdateExpression: 'ADD endpoints :minus',
-                  ExpressionAttributeValues: { ':minus': -1 },
-                },
-              },
-            ],
-          }),
-        ),
-      );
-      return true;
-    } catch (err) {
-      const codes = cancellationCodes(err);
-      if (!codes) throw err;
-      if (codes[0] === 'ConditionalCheckFailed') return false;
-      throw cancellationError(codes);
-    }
+  delete(clientId: string, id: string): Promise<boolean> {
+    return transactUnlessRefused(this.doc, [
+      { Delete: { TableName: this.tableName, Key: webhookEndpointKey(clientId, id), ConditionExpression: 'attribute_exists(PK)' } },
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: webhookCountKey(clientId),
+          UpdateExpression: 'ADD endpoints :minus',
+          ExpressionAttributeValues: { ':minus': -1 },
+        },
+      },
+    ]);
   }
 
   /**
