@@ -207,7 +207,7 @@ describe('least privilege', () => {
 
     expect(readers('AccessTokenKeys')).toEqual(['auth-token', 'authorizer']);
     expect(readers('QuoteTokenKeys')).toEqual(['orders-create', 'quotes-create', 'quotes-decode']);
-    // The order-number key hashes order numbers and seals list cursors.
+    // The order-number key hashes order numbers and seals list cursors; the webhook senders open an opt-out's sealed number.
     expect(readers('OrderNumberKeys')).toEqual([
       'claims-admin',
       'claims-session',
@@ -216,6 +216,7 @@ describe('least privilege', () => {
       'orders-list',
       'policies-list',
       'webhooks-optouts',
+      'webhooks-retry',
     ]);
     // The claim token: signed by the session, verified by the customer's claim routes, read by no other.
     expect(readers('ClaimTokenKeys')).toEqual(['claims-customer', 'claims-session']);

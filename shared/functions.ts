@@ -193,11 +193,13 @@ export const FUNCTIONS = {
     stream: { table: 'metrics', entities: ['checkout'], inserts: true, also: { counted_by: 'stream' }, parallelization: 10 },
     timeoutSeconds: 60,
   },
-  // The retry sweep: due deliveries from the retry index, then as the dispatcher.
+  // The retry sweep: due deliveries from the retry index, then as the dispatcher (the order-number
+  // key opens an opt-out's number, which the kept event holds only sealed, into the body it sends).
   'webhooks-retry': {
     routes: [],
     tables: { main: ['Query', 'GetItem', 'UpdateItem'] },
     indexes: { main: [RETRY_INDEX, HOLD_INDEX] },
+    keys: ['order-number'],
     schedule: { deployedEverySeconds: 60, localEverySeconds: 1 },
     timeoutSeconds: 60,
   },

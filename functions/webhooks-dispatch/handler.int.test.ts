@@ -347,6 +347,59 @@ describe('events of one order', () => {
     }
     expect(types()).toEqual(['order.created', 'order.created', 'policy.downgraded']);
   });
+
+  const voidWhole = (clientId: string, orderId: string) =>
+    service.call('orders-cancel', { method: 'POST', path: `/api/v2/orders/${orderId}/cancel`, clientId, body: { mode: 'void', reason: 'customer_request' } });
+  const arrivals = (orderId: string) =>
+    received
+      .map((r) => JSON.parse(r.body) as { type: string; data: { service_order_id: string; policy?: { policy_number: string } } })
+      .filter((body) => body.data.service_order_id === orderId)
+      .map((body) => body.data.policy?.policy_number ?? body.type);
+
+  it('an order void reaches the receiver as its policies’ policy.voided, then order.canceled (order by order, several orders in one batch)', async () => {
+    const { clientId } = await shopWithEndpoint(['policy.voided', 'order.canceled']);
+    const orders = [
+      await placeOrder(clientId, '10.00', '20.00', '30.00'),
+      await placeOrder(clientId, '11.00', '21.00', '31.00'),
+      await placeOrder(clientId, '12.00', '22.00', '32.00'),
+    ];
+    await service.drainStreams();
+    received.length = 0;
+
+    for (const order of orders) expect((await voidWhole(clientId, order.service_order_id)).status).toBe(200);
+    await service.drainStreams(); // the three transactions' records in one batch, each order's header among its items
+
+    for (const order of orders) {
+      const got = arrivals(order.service_order_id);
+      expect(got).toHaveLength(4);
+      expect(got.at(-1)).toBe('order.canceled');
+      expect(got.slice(0, 3).sort()).toEqual(order.policies.map((p) => p.policy_number).sort());
+    }
+  });
+
+  it('an order void whose first policy.voided delivery fails once still ends with order.canceled, after every policy.voided (three orders, one after another)', async () => {
+    const { clientId } = await shopWithEndpoint(['policy.voided', 'order.canceled']);
+    for (let round = 0; round < 3; round++) {
+      const order = await placeOrder(clientId, '10.00', '20.00', '30.00');
+      await service.drainStreams();
+      received.length = 0;
+      answerWith(500); // the first delivery of the void fails
+
+      expect((await voidWhole(clientId, order.service_order_id)).status).toBe(200);
+      await service.drainStreams();
+      const got = () => arrivals(order.service_order_id);
+      expect(got()).toHaveLength(1); // the failed one; the others wait behind it
+      for (let sweep = 0; sweep < 200 && got().length < 5; sweep++) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await service.runScheduled('webhooks-retry');
+      }
+
+      expect(got()).toHaveLength(5);
+      expect(got()[1]).toBe(got()[0]); // the retry of the failed one comes first
+      expect(got().at(-1)).toBe('order.canceled');
+      expect(new Set(got().slice(0, 4))).toEqual(new Set(order.policies.map((p) => p.policy_number)));
+    }
+  });
 });
 
 describe('an opt-out', () => {
@@ -378,8 +431,47 @@ describe('an opt-out', () => {
       currency: 'USD',
       subtotal: '60.00',
     });
-    const { Items = [] } = await service.tables.doc.send(new ScanCommand({ TableName: service.tables.metrics }));
-    expect(JSON.stringify(Items)).not.toContain(orderNumber); // sealed there; the event (main table, 30 days) names it, as api.md asks
+    for (const table of [service.tables.metrics, service.tables.main]) {
+      const { Items = [] } = await service.tables.doc.send(new ScanCommand({ TableName: table }));
+      expect(JSON.stringify(Items), table).not.toContain(orderNumber); // sealed in both; only the body sent names it
+    }
+    // The delivery log shows the event without it.
+    const eventId = (JSON.parse(mine[0]!.body) as { id: string }).id;
+    const listed = await service.call('events', { method: 'GET', path: '/api/v2/events', clientId });
+    const shown = await service.call('events', { method: 'GET', path: `/api/v2/events/${eventId}`, pathParameters: { id: eventId }, clientId });
+    expect(listed.json.data[0]).toMatchObject({ id: eventId, type: 'order.opted_out', data: { currency: 'USD', subtotal: '60.00' } });
+    expect(shown.json.data).toEqual({ currency: 'USD', subtotal: '60.00' });
+    expect(listed.body + shown.body).not.toContain(orderNumber);
+  });
+
+  it('carries its order number in a retried delivery too, opened from the seal at each attempt', async () => {
+    const { clientId } = await shopWithEndpoint(['order.opted_out']);
+    await service.drainStreams();
+    received.length = 0;
+    const items = cartItems('15.00');
+    const quote = await service.call('quotes-create', {
+      method: 'POST',
+      path: '/api/v2/quotes',
+      headers: { 'x-public-key': shops.get(clientId)! },
+      body: { currency: 'USD', items },
+    });
+    const orderNumber = uniqueOrderNumber('optout-retry');
+    answerWith(500);
+    const logged = await service.call('orders-create', {
+      method: 'POST',
+      path: '/api/v2/orders',
+      clientId,
+      body: { token: quote.json.tokens.opt_out, order_number: orderNumber, currency: 'USD', items },
+    });
+    expect(logged.status).toBe(204);
+    await service.drainStreams();
+    const mine = () => received.filter((r) => r.body.includes('order.opted_out'));
+    for (let sweep = 0; sweep < 100 && mine().length < 2; sweep++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await service.runScheduled('webhooks-retry');
+    }
+    expect(mine()).toHaveLength(2);
+    expect(mine().map((r) => (JSON.parse(r.body) as { data: { order_number: string } }).data.order_number)).toEqual([orderNumber, orderNumber]);
   });
 });
 

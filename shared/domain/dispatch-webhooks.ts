@@ -6,6 +6,7 @@ import {
   eventOf,
   nextAttemptAt,
   optOutEventOf,
+  orderSequence,
   type FoundEvent,
   type RecordChange,
   type WebhookEvent,
@@ -148,29 +149,35 @@ export async function dispatchChanges(deps: DispatchDeps, changes: readonly Reco
   const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
   // A batch often holds several changes of one order (a PATCH of three items): its number is read once.
   const orderNumbers = new Map<string, Promise<string | undefined>>();
-  const orderNumberOf = ({ client_id: clientId, order_id: orderId, sealed_order_number: sealed }: FoundEvent) => {
-    if (sealed !== undefined) return deps.openOrderNumber(clientId, sealed);
+  const orderNumberOf = ({ client_id: clientId, order_id: orderId }: FoundEvent) => {
     const key = `${clientId}#${orderId}`;
     if (!orderNumbers.has(key)) orderNumbers.set(key, deps.orderNumber(clientId, orderId));
     return orderNumbers.get(key)!;
   };
-  const sends: { lane: string; run: () => Promise<unknown> }[] = [];
+  const sends: { lane: string; sequence: string; run: () => Promise<unknown> }[] = [];
   for (const change of changes) {
     const found = source === 'orders' ? eventOf(change, deps.eventId) : optOutEventOf(change, deps.eventId);
     if (!found) continue;
     if (!endpointsOf.has(found.client_id)) endpointsOf.set(found.client_id, deps.endpoints.list(found.client_id));
     const endpoints = (await endpointsOf.get(found.client_id)!).filter((e) => e.status === 'enabled' && e.events.includes(found.type));
     if (endpoints.length === 0) continue; // nobody listens: nothing to deliver or keep
-    const { sealed_order_number: _sealed, ...announced } = found;
-    const orderNumber = await orderNumberOf(found);
-    const event: WebhookEvent = { ...announced, data: { ...(orderNumber ? { order_number: orderNumber } : {}), ...found.data } };
+    // An opt-out's number stays sealed in what is kept; attemptDelivery opens it into the body it sends.
+    const orderNumber = found.sealed_order_number === undefined ? await orderNumberOf(found) : undefined;
+    const event: WebhookEvent = { ...found, data: { ...(orderNumber ? { order_number: orderNumber } : {}), ...found.data } };
     const deliveries = await deps.deliveries.record(event, endpoints, new Date(started + 60_000));
     for (const delivery of deliveries) {
       if (delivery.status !== 'pending' || delivery.attempts.length > 0) continue;
       const endpoint = endpoints.find((e) => e.id === delivery.endpoint_id);
-      sends.push({ lane: `${event.order_id}#${delivery.endpoint_id}`, run: () => attemptDelivery(deps, event, delivery, endpoint) });
+      sends.push({
+        lane: `${event.order_id}#${delivery.endpoint_id}`,
+        sequence: `${orderSequence(event)}#${event.id}`, // as the hold index orders them
+        run: () => attemptDelivery(deps, event, delivery, endpoint),
+      });
     }
   }
+  // A change's records reach the stream in any order (an order's void: its header among its items);
+  // each lane sends in the order the events happened, as the hold index keeps them.
+  sends.sort((a, b) => (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0));
   await inLanes(sends, SEND_CONCURRENCY, started + deps.budgetMs, () => deps.clock.now().getTime());
 }
 
@@ -222,7 +229,7 @@ export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, d
     const verdict = await checkWebhookUrl(endpoint.url, deps.urlPolicy, deps.resolve);
     if (!verdict.ok) result = { error: 'url_refused', duration_ms: 0 };
     else {
-      const body = eventBody(event);
+      const body = await bodyOf(deps, event);
       result = await deps.send(verdict.url, deps.sign(signingSecrets(endpoint, started), event.id, started, body), body);
     }
   }
@@ -255,6 +262,14 @@ export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, d
     }
   }
   return { ...delivery, ...next, attempts: [...delivery.attempts, attempt] };
+}
+
+/** The body of one delivery: an opt-out's order number is opened here, for the body only. */
+async function bodyOf(deps: Pick<DispatchDeps, 'openOrderNumber'>, event: WebhookEvent): Promise<string> {
+  const { sealed_order_number: sealed, ...sent } = event;
+  if (sealed === undefined) return eventBody(sent);
+  const orderNumber = await deps.openOrderNumber(event.client_id, sealed);
+  return eventBody({ ...sent, data: { ...(orderNumber ? { order_number: orderNumber } : {}), ...sent.data } });
 }
 
 /** POST /events/{id}/redeliver: due again now at every enabled endpoint that subscribes to it; how many (the retry sweep sends them). */

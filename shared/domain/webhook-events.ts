@@ -19,13 +19,18 @@ export interface WebhookEvent {
   /** The order the event is about (events of one order are delivered in order). */
   order_id: string;
   data: Record<string, unknown>;
+  /**
+   * An opt-out's order number, sealed: kept so, in the event record as in the checkout record, and
+   * opened only into the body of each delivery (`order.opted_out` names it; nothing at rest does).
+   */
+  sealed_order_number?: string;
 }
 
 /**
  * An event as a change announces it, before the dispatcher names its order number: from the
- * order's header (items do not carry it), or from the seal an opt-out's record carries.
+ * order's header (items do not carry it), or, for an opt-out, sealed as its record carries it.
  */
-export type FoundEvent = WebhookEvent & { sealed_order_number?: string };
+export type FoundEvent = WebhookEvent;
 
 /** A changed record of the main table, as the stream gives it (unmarshalled). */
 export interface RecordChange {
@@ -173,7 +178,15 @@ export function optOutEventOf(change: RecordChange, eventId: (changeId: string) 
   };
 }
 
-/** The body a receiver gets: `{id, type, created, data}` (data with the order number first). */
+/**
+ * Where an event stands among its order's events, for delivering them in order: by when it
+ * happened and, at one instant, the policies' events before the order's own (an order's cancel
+ * or void writes its policies and its header at one time: every `policy.canceled`/`policy.voided`
+ * goes out before its `order.canceled`).
+ */
+export const orderSequence = (event: Pick<WebhookEvent, 'created' | 'type'>): string => `${event.created}#${event.type === 'order.canceled' ? 1 : 0}`;
+
+/** The body a receiver gets: `{id, type, created, data}` (an opt-out's number opened into data by the sender). */
 export const eventBody = (event: WebhookEvent): string => {
   // One spelling for every attempt: the store does not keep a map's key order.
   const data = Object.fromEntries(Object.entries(event.data).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

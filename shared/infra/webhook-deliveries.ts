@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { Attempt, Delivery, DeliveryStore, EventPage } from '../domain/dispatch-webhooks.js';
 import type { WebhookEndpoint } from '../domain/webhook-endpoints.js';
-import type { WebhookEvent } from '../domain/webhook-events.js';
+import { orderSequence, type WebhookEvent } from '../domain/webhook-events.js';
 import {
   eventListKey,
   eventListSort,
@@ -73,7 +73,7 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
           retry_key: retryKey(event.id),
           retry_at: dueBy.toISOString(),
           hold_key: holdKey(event.client_id, event.order_id, delivery.endpoint_id),
-          hold_sort: holdSort(event.created, event.id),
+          hold_sort: holdSort(orderSequence(event), event.id),
         },
       },
     }));
@@ -87,7 +87,8 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
         TableName: this.tableName,
         Key: webhookEventKey(event.client_id, event.id),
         UpdateExpression:
-          'SET entity = :entity, id = :id, #type = :type, created = :created, client_id = :client, order_id = :order, #data = :data, expires_at = :expires, deliveries_total = :total, elist_key = :listKey, elist_sort = :listSort',
+          'SET entity = :entity, id = :id, #type = :type, created = :created, client_id = :client, order_id = :order, #data = :data, expires_at = :expires, deliveries_total = :total, elist_key = :listKey, elist_sort = :listSort' +
+          (event.sealed_order_number === undefined ? '' : ', sealed_order_number = :sealed'),
         ExpressionAttributeNames: { '#type': 'type', '#data': 'data' },
         ExpressionAttributeValues: {
           ':entity': 'webhook_event',
@@ -101,6 +102,7 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
           ':total': deliveries.length,
           ':listKey': eventListKey(event.client_id, listShard(event.order_id)),
           ':listSort': eventListSort(event.created, event.id),
+          ...(event.sealed_order_number === undefined ? {} : { ':sealed': event.sealed_order_number }),
         },
       }),
     );
@@ -230,7 +232,7 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
         ':now': now.toISOString(),
         ':retryKey': retryKey(eventId),
         ':holdKey': holdKey(clientId, kept.event.order_id, endpoint.id),
-        ':holdSort': holdSort(kept.event.created, eventId),
+        ':holdSort': holdSort(orderSequence(kept.event), eventId),
       };
       await this.doc.send(
         new UpdateCommand({
