@@ -58,16 +58,41 @@ describe('mode cancel', () => {
     expect(read.json).toEqual(res.json);
   });
 
-  it('on an order with nothing Issued left answers it as it is and writes nothing', async () => {
-    const order = await newOrder('10.00');
+  it('on an order with nothing Issued left answers a true repeat as it is and writes nothing', async () => {
+    const order = await newOrder('10.00', '20.00');
     const first = await cancel(order.service_order_id, { mode: 'cancel' });
     const before = JSON.stringify(await rows());
 
-    const again = await cancel(order.service_order_id, { mode: 'void' });
+    const again = await cancel(order.service_order_id, { mode: 'cancel', reason: 'resold' });
 
     expect(again.status).toBe(200);
     expect(again.json).toEqual(first.json);
     expect(JSON.stringify(await rows())).toBe(before);
+  });
+
+  it('a void of an order whose policies are all Canceled voids nothing: 409 policy_not_issued naming one, nothing written', async () => {
+    const order = await newOrder('10.00', '20.00');
+    await cancel(order.service_order_id, { mode: 'cancel' });
+    const before = JSON.stringify(await rows());
+
+    const voided = await cancel(order.service_order_id, { mode: 'void' });
+
+    expect(voided.status).toBe(409);
+    expect(voided.json.error).toMatchObject({ code: 'policy_not_issued', param: order.policies[0]!.policy_number });
+    expect(voided.json.error.message).toContain('Canceled');
+    expect(JSON.stringify(await rows())).toBe(before);
+  });
+
+  it('a cancel of an order whose policies are all Void cancels nothing: 409; a void again is the true repeat (200)', async () => {
+    const order = await newOrder('10.00');
+    const voided = await cancel(order.service_order_id, { mode: 'void' });
+
+    const canceled = await cancel(order.service_order_id, { mode: 'cancel' });
+    const again = await cancel(order.service_order_id, { mode: 'void' });
+
+    expect([canceled.status, canceled.json.error?.code, canceled.json.error?.param]).toEqual([409, 'policy_not_issued', order.policies[0]!.policy_number]);
+    expect(again.status).toBe(200);
+    expect(again.json).toEqual(voided.json);
   });
 });
 

@@ -118,6 +118,42 @@ describe('opt-in orders', () => {
     expect((await scanAll(service.tables.main)).length).toBe(rowsBefore);
   });
 
+  it('refuses an opt-out for an order number a protected order holds (409 order_exists), with and without Idempotency-Key, and writes nothing', async () => {
+    const orderNumber = uniqueOrderNumber('both');
+    const items = cartItems('10.00');
+    const quote = await quoteFor(service, client.public_key, items);
+    const protectedOrder = await orders(client.client_id, { token: quote.tokens.opt_in, order_number: orderNumber, currency: 'USD', items });
+    expect(protectedOrder.status).toBe(201);
+    // Every row but Idempotency-Key records (the keyed request keeps its answer under its key, a 409 no later state changes).
+    const rows = async () =>
+      JSON.stringify(
+        [...(await scanAll(service.tables.main)), ...(await scanAll(service.tables.metrics))].filter((row) => !String(row.PK).includes('#IDEMPOTENCY#')),
+      );
+    const before = await rows();
+
+    const plain = await orders(client.client_id, { token: quote.tokens.opt_out, order_number: orderNumber, currency: 'USD', items });
+    const keyed = await orders(
+      client.client_id,
+      { token: quote.tokens.opt_out, order_number: orderNumber, currency: 'USD', items },
+      { 'idempotency-key': `k-${orderNumber}` },
+    );
+
+    for (const res of [plain, keyed]) {
+      expect(res.status).toBe(409);
+      expect(res.json.error).toMatchObject({ code: 'order_exists', param: 'order_number' });
+    }
+    expect(await rows()).toBe(before);
+  });
+
+  it('still answers a repeated opt-out 204 (the same order number declined again)', async () => {
+    const orderNumber = uniqueOrderNumber('twice');
+    const items = cartItems('10.00');
+    const quote = await quoteFor(service, client.public_key, items);
+    const first = await orders(client.client_id, { token: quote.tokens.opt_out, order_number: orderNumber, currency: 'USD', items });
+    const again = await orders(client.client_id, { token: quote.tokens.opt_out, order_number: orderNumber, currency: 'USD', items });
+    expect([first.status, again.status]).toEqual([204, 204]);
+  });
+
   it('answers 422 quote_mismatch when items differ from the quote by a cost, a reference or an item left out', async () => {
     const quote = await quoteFor(service, client.public_key, cartItems('50.00', '60.00'));
     const order = (items: unknown[]) => orders(client.client_id, { token: quote.tokens.opt_in, order_number: uniqueOrderNumber('mm'), currency: 'USD', items });

@@ -101,7 +101,8 @@ describe('void', () => {
     const voided = await settle('void', policy);
     const canceled = await settle('cancel', policy);
 
-    expect([voided.status, voided.json.error.code, voided.json.error.param]).toEqual([409, 'look_period_over', 'policy_number']);
+    // `param` names the policy by its number, as an order's void does.
+    expect([voided.status, voided.json.error.code, voided.json.error.param]).toEqual([409, 'look_period_over', policy]);
     expect(canceled.json).toMatchObject({ status: 'Canceled', refund_due: '0.00' });
   });
 
@@ -120,6 +121,96 @@ describe('void', () => {
     const res = await settle('void', created.json.policies[0].policy_number, undefined, strict.client_id);
 
     expect([res.status, res.json.error.code]).toEqual([409, 'look_period_over']);
+  });
+});
+
+describe('the void window, fixed at sale', () => {
+  const setLookPeriod = async (client: string, days: number) => {
+    const { DynamoClientStore } = await import('../../shared/infra/client-store.js');
+    await new DynamoClientStore(service.tables.doc, service.tables.main).setLookPeriod(client, days);
+  };
+  const sell = async (client: string, ...costs: string[]) => {
+    const res = await service.call('orders-create', {
+      method: 'POST',
+      path: '/api/v2/orders',
+      clientId: client,
+      body: { order_number: uniqueOrderNumber('win'), currency: 'USD', items: cartItems(...costs) },
+    });
+    if (res.status !== 201) throw new Error(res.body);
+    return res.json as { service_order_id: string; created: string; policies: { policy_number: string; void_until: string }[] };
+  };
+  const at = (sold: string, days: number) => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.parse(sold) + days * 86_400_000);
+  };
+
+  it('a policy sold under a 14-day look period stays voidable for 14 days after the look period is set to 0, and one sold afterwards is not', async () => {
+    const { client_id: shop } = await service.newClient('Shortening Shop');
+    const sold = await sell(shop, '40.00', '60.00');
+    expect(sold.policies.map((p) => p.void_until)).toEqual([0, 1].map(() => new Date(Date.parse(sold.created) + 14 * 86_400_000).toISOString()));
+
+    await setLookPeriod(shop, 0);
+    at(sold.created, 1 / 24); // an hour later: past the cached client's minute, so the next sale reads the new look period
+    const soldAfter = await sell(shop, '10.00');
+    at(sold.created, 13.99);
+    const voided = await service.call('policies-settle', { method: 'POST', path: `/api/v2/policies/${sold.policies[0]!.policy_number}/void`, clientId: shop });
+    const lateOne = await service.call('policies-settle', {
+      method: 'POST',
+      path: `/api/v2/policies/${soldAfter.policies[0]!.policy_number}/void`,
+      clientId: shop,
+    });
+
+    expect(voided.status).toBe(200);
+    expect(voided.json).toMatchObject({ status: 'Void', void_until: sold.policies[0]!.void_until });
+    expect(soldAfter.policies[0]!.void_until).toBe(soldAfter.created);
+    expect([lateOne.status, lateOne.json.error?.code]).toEqual([409, 'look_period_over']);
+    // The order's void follows the same windows: the other policy of the first order is voidable too.
+    const orderVoid = await service.call('orders-cancel', {
+      method: 'POST',
+      path: `/api/v2/orders/${sold.service_order_id}/cancel`,
+      clientId: shop,
+      body: { mode: 'void' },
+    });
+    expect(orderVoid.status).toBe(200);
+    expect(orderVoid.json.policies.map((p: { status: string }) => p.status)).toEqual(['Void', 'Void']);
+  });
+
+  it('a longer look period set later does not reopen a closed window', async () => {
+    const { client_id: shop } = await service.newClient('Lengthening Shop');
+    const sold = await sell(shop, '40.00');
+    await setLookPeriod(shop, 60);
+    at(sold.created, 20);
+
+    const voided = await service.call('policies-settle', { method: 'POST', path: `/api/v2/policies/${sold.policies[0]!.policy_number}/void`, clientId: shop });
+
+    expect([voided.status, voided.json.error?.code, voided.json.error?.param]).toEqual([409, 'look_period_over', sold.policies[0]!.policy_number]);
+  });
+
+  it('a policy exchanged on day 10 of a 14-day window keeps that window: not voidable on day 15, alone or with its order', async () => {
+    const { client_id: shop } = await service.newClient('Exchanging Shop');
+    const sold = await sell(shop, '50.00');
+    at(sold.created, 10);
+    const exchanged = await service.call('orders-change', {
+      method: 'PATCH',
+      path: `/api/v2/orders/${sold.service_order_id}`,
+      clientId: shop,
+      body: { items: [{ name: 'Seat 2', old_reference_number: 'seat-1', reference_number: 'seat-1b', cost: '50.00' }] },
+    });
+    expect(exchanged.status).toBe(200);
+    const replacement = exchanged.json.policies[0] as { policy_number: string; change_type: string; void_until: string };
+    expect(replacement).toMatchObject({ change_type: 'exchange', void_until: sold.policies[0]!.void_until });
+
+    at(sold.created, 15);
+    const voided = await service.call('policies-settle', { method: 'POST', path: `/api/v2/policies/${replacement.policy_number}/void`, clientId: shop });
+    const orderVoid = await service.call('orders-cancel', {
+      method: 'POST',
+      path: `/api/v2/orders/${sold.service_order_id}/cancel`,
+      clientId: shop,
+      body: { mode: 'void' },
+    });
+
+    expect([voided.status, voided.json.error?.code]).toEqual([409, 'look_period_over']);
+    expect([orderVoid.status, orderVoid.json.error?.code, orderVoid.json.error?.param]).toEqual([409, 'look_period_over', replacement.policy_number]);
   });
 });
 

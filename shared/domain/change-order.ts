@@ -135,6 +135,8 @@ export function planChanges(order: Order, changes: readonly ItemChange[], ids: I
         premium_delta: premium - old.policy.premium,
         history: [{ status: 'Issued', at: updated, reason: changeType }],
         created: updated,
+        // The window of the policy it replaces: a change never reopens or lengthens a void.
+        ...(old.policy.void_until === undefined ? {} : { void_until: old.policy.void_until }),
       },
     };
     return { index, old, oldStep: { status: oldStatus, at: updated, reason: changeType }, replacement };

@@ -13,6 +13,10 @@ export interface Client {
 }
 
 export const DEFAULT_LOOK_PERIOD_DAYS = 14;
+const DAY_MS = 86_400_000;
+
+/** The end of the void window of a policy sold at `soldAt` under a look period of `days`. */
+export const voidWindowEnd = (soldAt: Date, days: number): string => new Date(soldAt.getTime() + days * DAY_MS).toISOString();
 export const MAX_LOOK_PERIOD_DAYS = 60;
 
 /** A look period in whole days, 0 to MAX_LOOK_PERIOD_DAYS; undefined for anything else. */

@@ -1,6 +1,6 @@
-import { ValidationError } from '../errors.js';
+import { ConflictError, ValidationError } from '../errors.js';
 import { sanitizeCheckout } from './checkout-record.js';
-import type { ClientStore } from './client.js';
+import { voidWindowEnd, type ClientStore } from './client.js';
 import type { Ids } from './ids.js';
 import { sumCents, type Cents, type RatePpm } from './money.js';
 import type { Customer, Order, OrderEvent, OrderItem } from './order.js';
@@ -30,7 +30,7 @@ export interface CreateOrderInput {
 export interface CreateOrderDeps {
   orders: Pick<OrderStore, 'create'>;
   metrics: MetricsStore;
-  /** Read only for an order without a token: its rate. */
+  /** Read for a protected order: its look period, which fixes its policies' void window (and, without a token, its rate). */
   clients: Pick<ClientStore, 'get'>;
   quotes: QuoteReader;
   /** Keyed hash of an order number: all the metrics table keeps of it. */
@@ -54,24 +54,26 @@ export async function createOrder(deps: CreateOrderDeps, clientId: string, input
     deps.hashOrderNumber(clientId, input.order_number),
   ]);
   const facts = { client_id: clientId, order_hash: orderHash, quote_id: sealed?.quote.quote_id, now };
-  let rate: RatePpm;
   if (sealed) {
     assertMatchesSeal(input, sealed.quote);
-    rate = sealed.quote.rate_ppm; // sealed in the token: the premiums are the ones the quote showed
     if (!sealed.optIn) {
       const orderRef = await deps.sealOrderNumber(clientId, input.order_number);
-      const record = sanitizeCheckout(input, { ...facts, order_ref: orderRef, opt_in: false, premium_total: premiumTotal(priceItems(input.items, rate)) });
-      await deps.metrics.logOptOut(record, receipt);
+      const record = sanitizeCheckout(input, {
+        ...facts,
+        order_ref: orderRef,
+        opt_in: false,
+        premium_total: premiumTotal(priceItems(input.items, sealed.quote.rate_ppm)),
+      });
+      if ((await deps.metrics.logOptOut(record, receipt)) === 'order_exists') throw orderExists();
       return { kind: 'opted_out' };
     }
-  } else {
-    const client = await deps.clients.get(clientId);
-    if (!client) throw new Error('authenticated client has no client record');
-    rate = client.rate_ppm;
   }
-
+  const client = await deps.clients.get(clientId);
+  if (!client) throw new Error('authenticated client has no client record');
+  // A token's rate is sealed in it: the premiums are the ones the quote showed.
+  const rate = sealed ? sealed.quote.rate_ppm : client.rate_ppm;
   const priced = priceItems(input.items, rate);
-  const order = buildOrder(deps.ids, clientId, input, priced, rate, now);
+  const order = buildOrder(deps.ids, clientId, input, priced, rate, now, voidWindowEnd(now, client.look_period_days));
   const checkout = sanitizeCheckout(input, { ...facts, opt_in: true, service_order_id: order.service_order_id, premium_total: premiumTotal(priced) });
   await deps.orders.create(order, checkout, receipt);
   return { kind: 'created', order };
@@ -102,7 +104,10 @@ function toCustomer(ids: Ids, customer: CreateOrderInput['customer']): Customer 
   return { id: ids.customerId(), email: customer.email ?? null, first_name: customer.first_name ?? null, last_name: customer.last_name ?? null };
 }
 
-function buildOrder(ids: Ids, clientId: string, input: CreateOrderInput, priced: readonly PricedItem[], rate: RatePpm, now: Date): Order {
+/** The order_number was used before, by a protected order (an opt-out never replaces one, nor the reverse). */
+export const orderExists = () => new ConflictError('order_exists', 'An order with this order_number was already submitted.', 'order_number');
+
+function buildOrder(ids: Ids, clientId: string, input: CreateOrderInput, priced: readonly PricedItem[], rate: RatePpm, now: Date, voidUntil: string): Order {
   const created = now.toISOString();
   const orderEvent = input.event ? toEvent(ids, input.event) : null;
   const items: OrderItem[] = input.items.map((item, position): OrderItem => ({
@@ -121,6 +126,7 @@ function buildOrder(ids: Ids, clientId: string, input: CreateOrderInput, priced:
       status: 'Issued',
       history: [{ status: 'Issued', at: created, reason: 'order_created' }],
       created,
+      void_until: voidUntil,
     },
   }));
   return {

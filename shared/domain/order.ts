@@ -54,6 +54,12 @@ export interface Policy {
   refund_due?: Cents;
   history: PolicyEvent[];
   created: string;
+  /**
+   * The end of the policy's void window: set when the order is sold, from the client's look period
+   * at that moment, and inherited by a policy a change creates. A later change of the client's
+   * look period never moves it. Absent only on policies stored before windows were fixed at sale.
+   */
+  void_until?: string;
 }
 
 export interface OrderItem {

@@ -107,8 +107,11 @@ export interface DayCountStore {
 }
 
 export interface MetricsStore {
-  /** Logs an opt-out once per (client, order_number); a repeat is `duplicate` and counts nothing. */
-  logOptOut(record: CheckoutRecord, receipt?: IdempotencyReceipt): Promise<'logged' | 'duplicate'>;
+  /**
+   * Logs an opt-out once per (client, order_number); a repeat is `duplicate` and counts nothing,
+   * and a number a protected order already holds is `order_exists` (nothing written).
+   */
+  logOptOut(record: CheckoutRecord, receipt?: IdempotencyReceipt): Promise<'logged' | 'duplicate' | 'order_exists'>;
   dailyCounts(clientId: string, fromDay: string, toDay: string): Promise<DayCount[]>;
 }
 

@@ -1,14 +1,14 @@
 import { ConflictError, NotFoundError } from '../errors.js';
 import { refuseIfClaimed } from './claim.js';
-import { DEFAULT_LOOK_PERIOD_DAYS, type ClientStore } from './client.js';
+import { DEFAULT_LOOK_PERIOD_DAYS, voidWindowEnd, type ClientStore } from './client.js';
 import type { Policy, PolicyStatus } from './order.js';
 import type { Clock, FoundPolicy, PolicyStore } from './ports.js';
 
 /**
  * Cancel and void (README "Policies: cancel and void"). Only an Issued policy moves: to
- * `Canceled` (nothing refunded) or, within the client's look period counted from the policy's
- * creation, to `Void` (its premium refunded). Repeating the same request on a policy already in
- * that status answers it as it is and writes nothing; any other status is 409.
+ * `Canceled` (nothing refunded) or, within its void window (`void_until`, fixed at sale from the
+ * client's look period then), to `Void` (its premium refunded). Repeating the same request on a
+ * policy already in that status answers it as it is and writes nothing; any other status is 409.
  */
 export const CANCEL_REASONS = ['order_canceled', 'ticket_transferred', 'resold', 'customer_request', 'other'] as const;
 export type CancelReason = (typeof CANCEL_REASONS)[number];
@@ -16,17 +16,37 @@ export type SettleAction = 'cancel' | 'void';
 
 export interface SettlePolicyDeps {
   policies: PolicyStore;
-  /** Read for a void only: the client's look period. */
+  /** Read only to void a policy stored without its window: the client's look period. */
   clients: Pick<ClientStore, 'get'>;
   clock: Clock;
 }
 
-const TARGET: Record<SettleAction, PolicyStatus> = { cancel: 'Canceled', void: 'Void' };
-const DAY_MS = 86_400_000;
+export const TARGET: Record<SettleAction, PolicyStatus> = { cancel: 'Canceled', void: 'Void' };
 
-/** Whether `now` is within `days` of the policy's creation. */
-export const withinLookPeriod = (policy: Pick<Policy, 'created'>, days: number, now: Date): boolean =>
-  now.getTime() <= Date.parse(policy.created) + days * DAY_MS;
+/**
+ * When a policy's void window ends: fixed at sale (`void_until`). A policy stored before windows
+ * were fixed has none until `npm run migrate` gives it one; meanwhile it is counted, as it was
+ * then, from its creation with the client's look period, read only for such a policy.
+ */
+export async function voidWindowOf(policy: Pick<Policy, 'created' | 'void_until'>, lookPeriodDays: () => Promise<number>): Promise<string> {
+  return policy.void_until ?? voidWindowEnd(new Date(policy.created), await lookPeriodDays());
+}
+
+/** The client's look period, for a policy stored without its window (read once per request). */
+export function legacyLookPeriod(clients: Pick<ClientStore, 'get'>, clientId: string): () => Promise<number> {
+  let days: Promise<number> | undefined;
+  return () => (days ??= clients.get(clientId).then((client) => client?.look_period_days ?? DEFAULT_LOOK_PERIOD_DAYS));
+}
+
+/** The 409 of a void after the policy's window ended; `param` names the policy by its number, as on an order's void. */
+export const lookPeriodOver = (policyNumber: string, voidUntil: string, whole: boolean) =>
+  new ConflictError(
+    'look_period_over',
+    whole
+      ? `Policy ${policyNumber} could be voided until ${voidUntil}, so the order cannot be voided; nothing was changed (cancel it instead).`
+      : `Policy ${policyNumber} could be voided until ${voidUntil}; it can be canceled, not voided.`,
+    policyNumber,
+  );
 
 /** The policy after the action: its new status, what is owed back, and the step in its history. */
 export function settled(policy: Policy, action: SettleAction, reason: CancelReason, now: Date): Policy {
@@ -60,10 +80,8 @@ export async function settlePolicy(
 
   const now = deps.clock.now();
   if (action === 'void') {
-    const days = (await deps.clients.get(clientId))?.look_period_days ?? DEFAULT_LOOK_PERIOD_DAYS;
-    if (!withinLookPeriod(policy, days, now)) {
-      throw new ConflictError('look_period_over', `The look period of ${days} days is over for this policy; it can be canceled, not voided.`, 'policy_number');
-    }
+    const voidUntil = await voidWindowOf(policy, legacyLookPeriod(deps.clients, clientId));
+    if (now.getTime() > Date.parse(voidUntil)) throw lookPeriodOver(policy.policy_number, voidUntil, false);
   }
   const next = settled(policy, action, reason, now);
   if (!(await deps.policies.settlePolicy(clientId, found, next))) {

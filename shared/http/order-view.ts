@@ -47,6 +47,8 @@ function policyView(order: Order, item: OrderItem) {
     ...(policy.premium_delta === undefined ? {} : { premium_delta: formatCents(policy.premium_delta) }),
     ...(policy.refund_due === undefined ? {} : { refund_due: formatCents(policy.refund_due) }),
     history: policy.history.map((step) => ({ status: step.status, at: step.at, reason: step.reason })),
+    // Fixed at sale; null only on a policy stored before it was (npm run migrate gives it one).
+    void_until: policy.void_until ?? null,
     // While a claim is open the policy is locked (change, cancel and void answer 409 claim_open).
     ...(item.open_claim ? { open_claim: item.open_claim } : {}),
     item: { id: item.id, name: item.name, reference_number: item.reference_number, cost: formatCents(item.cost) },
@@ -103,6 +105,7 @@ export function policyDetailView({ service_order_id, item }: FoundPolicy) {
     coverage_amount: formatCents(policy.coverage_amount),
     refund_due: policy.refund_due === undefined ? null : formatCents(policy.refund_due),
     history: policy.history.map((step) => ({ status: step.status, at: step.at, reason: step.reason })),
+    void_until: policy.void_until ?? null,
     service_order_id,
     reference_number: item.reference_number,
     created: policy.created,

@@ -35,9 +35,10 @@ export class DynamoMetricsStore implements MetricsStore {
 
   /**
    * One round trip, once per order_number: a conditional PutItem (1 write unit), or with an
-   * Idempotency-Key a transaction of the record and the receipt.
+   * Idempotency-Key a transaction of the record and the receipt. A refusal reads what holds the
+   * number (one more GetItem, on a repeat only): an opt-out is a repeat, an order is `order_exists`.
    */
-  async logOptOut(record: CheckoutRecord, receipt?: IdempotencyReceipt): Promise<'logged' | 'duplicate'> {
+  async logOptOut(record: CheckoutRecord, receipt?: IdempotencyReceipt): Promise<'logged' | 'duplicate' | 'order_exists'> {
     if (receipt && !this.receiptsTableName) throw new Error('DynamoMetricsStore needs the receipts table to log with a receipt');
     const action = checkoutAction(this.tableName, record);
     if (!receipt) {
@@ -45,14 +46,27 @@ export class DynamoMetricsStore implements MetricsStore {
         await this.doc.send(new PutCommand(action.Put));
         return 'logged';
       } catch (err) {
-        if (err instanceof ConditionalCheckFailedException) return 'duplicate';
+        if (err instanceof ConditionalCheckFailedException) return this.heldBy(record);
         throw singleWriteError(err) ?? err;
       }
     }
     const TransactItems = [action, receiptAction(this.receiptsTableName!, receipt, null)];
-    if (!(await transactUnlessRefused(this.doc, TransactItems))) return 'duplicate';
+    if (!(await transactUnlessRefused(this.doc, TransactItems))) return this.heldBy(record);
     receipt.committed = true;
     return 'logged';
+  }
+
+  /** What already holds an opt-out's order number: another opt-out, or a protected order. */
+  private async heldBy(record: CheckoutRecord): Promise<'duplicate' | 'order_exists'> {
+    const { Item } = await this.doc.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: checkoutKey(record.client_id, record.order_hash),
+        ProjectionExpression: 'opt_in',
+        ConsistentRead: true,
+      }),
+    );
+    return Item?.opt_in === true ? 'order_exists' : 'duplicate';
   }
 
   /** The service_order_id the checkout of this order number created; undefined for none or an opt-out. */

@@ -1,7 +1,8 @@
-import { DeleteCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DEFAULT_LOOK_PERIOD_DAYS, voidWindowEnd } from '../domain/client.js';
 import type { TableNames } from './table-admin.js';
 import { unlessConditionFails } from './transactions.js';
-import { checkoutKey, orderListKey, orderListShard, policyListKey, policyListShard } from './keys.js';
+import { checkoutKey, clientKey, orderKey, orderListKey, orderListShard, policyListKey, policyListShard } from './keys.js';
 
 /**
  * Issue 20 moved keys: the list indexes' partition keys gained a shard (`#<nn>`), and checkout
@@ -56,16 +57,81 @@ export async function migrateToShardedKeys(doc: DynamoDBDocumentClient, tables: 
   return { listRecords, checkoutRecords };
 }
 
+/**
+ * Issue 25 fixed each policy's void window at sale (`policy.void_until`). A policy stored before
+ * has none, and the code then counts its window from its own creation with the client's look
+ * period of the day. This gives each such policy the window it should have had: its order's sale
+ * plus the client's look period now (a policy a change made inherits its order's sale, as the
+ * change would now give it). Conditional on the policy still having none: safe to run twice and
+ * beside new writes (which always carry one).
+ */
+export async function backfillVoidWindows(doc: DynamoDBDocumentClient, tables: Pick<TableNames, 'main'>): Promise<{ policies: number }> {
+  const orderCreated = new Map<string, Promise<string | undefined>>();
+  const lookPeriods = new Map<string, Promise<number>>();
+  let policies = 0;
+  for await (const record of scan(
+    doc,
+    tables.main,
+    'entity = :item AND attribute_not_exists(#policy.void_until)',
+    { ':item': 'item' },
+    { '#policy': 'policy' },
+  )) {
+    const where = /^CLIENT#([^#]+)#ORDER#([^#]+)$/.exec(record.PK);
+    if (!where) continue;
+    const [, clientId, orderId] = where as unknown as [string, string, string];
+    if (!orderCreated.has(record.PK))
+      orderCreated.set(
+        record.PK,
+        read(doc, tables.main, orderKey(clientId, orderId), 'created').then((v) => (typeof v === 'string' ? v : undefined)),
+      );
+    if (!lookPeriods.has(clientId))
+      lookPeriods.set(
+        clientId,
+        read(doc, tables.main, clientKey(clientId), 'look_period_days').then((v) => (typeof v === 'number' ? v : DEFAULT_LOOK_PERIOD_DAYS)),
+      );
+    const sold = await orderCreated.get(record.PK)!;
+    if (!sold) continue;
+    const written = await unlessConditionFails(
+      doc.send(
+        new UpdateCommand({
+          TableName: tables.main,
+          Key: { PK: record.PK, SK: record.SK },
+          UpdateExpression: 'SET #policy.void_until = :until',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#policy.void_until)',
+          ExpressionAttributeNames: { '#policy': 'policy' },
+          ExpressionAttributeValues: { ':until': voidWindowEnd(new Date(sold), await lookPeriods.get(clientId)!) },
+        }),
+      ),
+    );
+    if (written) policies++;
+  }
+  return { policies };
+}
+
+async function read(doc: DynamoDBDocumentClient, tableName: string, key: { PK: string; SK: string }, attribute: string): Promise<unknown> {
+  const { Item } = await doc.send(
+    new GetCommand({ TableName: tableName, Key: key, ProjectionExpression: '#a', ExpressionAttributeNames: { '#a': attribute } }),
+  );
+  return Item?.[attribute];
+}
+
 async function* scan(
   doc: DynamoDBDocumentClient,
   tableName: string,
   filter: string,
   values?: Record<string, string>,
+  names?: Record<string, string>,
 ): AsyncGenerator<{ PK: string; SK: string } & Record<string, unknown>> {
   let start: Record<string, unknown> | undefined;
   do {
     const page = await doc.send(
-      new ScanCommand({ TableName: tableName, FilterExpression: filter, ExclusiveStartKey: start, ...(values ? { ExpressionAttributeValues: values } : {}) }),
+      new ScanCommand({
+        TableName: tableName,
+        FilterExpression: filter,
+        ExclusiveStartKey: start,
+        ...(values ? { ExpressionAttributeValues: values } : {}),
+        ...(names ? { ExpressionAttributeNames: names } : {}),
+      }),
     );
     yield* (page.Items ?? []) as ({ PK: string; SK: string } & Record<string, unknown>)[];
     start = page.LastEvaluatedKey;
