@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type Service } from '../test/support/service.js';
@@ -49,5 +52,54 @@ describe('npm run client: look period', () => {
     expect(answers[0].stderr).toContain('--look-period-days must be a whole number of days from 0 to 60');
     expect(answers[3].stderr).toContain('no client cl_nobody');
     expect((await store.get(String(client_id)))?.look_period_days).toBe(20);
+  });
+});
+
+describe('npm run client: which DynamoDB', () => {
+  it('finds the running stack from the .local/stack.json npm start writes (its endpoint and tables), and says so', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'cli-stack-'));
+    try {
+      mkdirSync(join(folder, '.local'));
+      const stack = {
+        dynamodb_endpoint: process.env.DYNAMODB_ENDPOINT,
+        table_name: service.tables.main,
+        metrics_table_name: service.tables.metrics,
+        base_url: 'http://localhost:1',
+      };
+      writeFileSync(join(folder, '.local', 'stack.json'), JSON.stringify(stack));
+      const { DYNAMODB_ENDPOINT: _endpoint, TABLE_NAME: _table, METRICS_TABLE_NAME: _metrics, DYNAMODB_PORT: _port, ...env } = process.env;
+      const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+
+      const { stdout, stderr } = await run(tsx, [join(process.cwd(), 'scripts', 'client-cli.ts'), 'create', '--name', 'Found Shop', '--json'], {
+        cwd: folder,
+        env,
+      });
+
+      const created = JSON.parse(stdout) as { client_id: string };
+      expect((await store.get(created.client_id))?.name).toBe('Found Shop');
+      expect(stderr).toContain(`using DynamoDB at ${stack.dynamodb_endpoint} (.local/stack.json, written by the running npm start)`);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('says when it found no running stack and falls back to port 8000', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'cli-nostack-'));
+    try {
+      const { DYNAMODB_ENDPOINT: _endpoint, DYNAMODB_PORT: _port, ...env } = process.env;
+      const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+      // Port 9 (discard) answers nothing: the command fails, after saying where it looked.
+      const answer = await run(tsx, [join(process.cwd(), 'scripts', 'client-cli.ts'), 'create', '--name', 'Lost Shop'], {
+        cwd: folder,
+        env: { ...env, DYNAMODB_PORT: '9', AWS_MAX_ATTEMPTS: '1' },
+      }).then(
+        () => ({ code: 0, stderr: '' }),
+        (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
+      );
+      expect(answer.code).toBe(1);
+      expect(answer.stderr).toContain('using DynamoDB at http://localhost:9 (no running npm start found (.local/stack.json), so DynamoDB Local on port 9)');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createClient, disableClient, rotateClientSecret, setLookPeriod } from '../shared/auth/clients.js';
 import { loadConfig } from '../shared/config.js';
@@ -6,14 +5,15 @@ import { MAX_LOOK_PERIOD_DAYS, parseLookPeriodDays } from '../shared/domain/clie
 import { parseRate } from '../shared/domain/money.js';
 import { DynamoClientStore } from '../shared/infra/client-store.js';
 import { createDocumentClient } from '../shared/infra/dynamo-client.js';
+import { localDynamo } from './local-stack-file.js';
 
 /**
  * Operator CLI:
  *   npm run client -- create --name "Acme" [--rate 0.085] [--live] [--json]
  *   npm run client -- rotate-secret --client-id cl_… [--json]
  *   npm run client -- disable cl_… [--json]         (or --client-id cl_…)
- * Targets the running local stack (DYNAMODB_ENDPOINT, else DynamoDB Local on DYNAMODB_PORT or
- * 8000), or with --aws the deployed tables (TABLE_NAME from the stack outputs, AWS credentials
+ * Targets the running local stack (DYNAMODB_ENDPOINT, else the one `npm start` wrote to
+ * .local/stack.json, else DynamoDB Local on DYNAMODB_PORT or 8000; it says which), or with --aws the deployed tables (TABLE_NAME from the stack outputs, AWS credentials
  * from the usual chain). The secret key is printed this once and never stored.
  */
 const USAGE = `usage:
@@ -54,10 +54,10 @@ async function main(): Promise<void> {
   if (values.help || !command) fail('Order Protection operator CLI');
 
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const endpoint = values.aws ? undefined : process.env.DYNAMODB_ENDPOINT || `http://localhost:${process.env.DYNAMODB_PORT ?? 8000}`;
-  if (!values.aws && !process.env.DYNAMODB_ENDPOINT && !existsSync('.local/demo-client.json')) {
-    console.error('note: no .local/demo-client.json here; is `npm start` running? trying DynamoDB Local at', endpoint);
-  }
+  const local = values.aws ? undefined : localDynamo();
+  // On standard error, so that --json output stays clean.
+  if (local) console.error(`using DynamoDB at ${local.endpoint} (${local.source})`);
+  const endpoint = local?.endpoint;
   const config = loadConfig();
   const doc = createDocumentClient(endpoint, config.region);
   const store = new DynamoClientStore(doc, config.tableName);

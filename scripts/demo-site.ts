@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { NewClientKeys } from '../shared/auth/clients.js';
 import { Webhook } from 'standardwebhooks';
 import * as v from 'valibot';
@@ -10,6 +12,7 @@ import { checkoutPage } from '../widget/pages/checkout-page.js';
 import { claimPage } from '../widget/pages/claim-page.js';
 import { dashboardPage } from '../widget/pages/dashboard-page.js';
 import type { StaticRoute } from './local-gateway.js';
+import { pageSecurityHeaders } from './page-headers.js';
 
 /**
  * Only this server's own pages may use the demo: the Host must be the server's own (a
@@ -56,23 +59,48 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
     token = { value: body.token, expires: Date.now() + body.expires_in * 1000 };
     return token.value;
   }
-  const html = (body: string) => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body });
+  const html = (body: string) => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8', ...pageSecurityHeaders(body) }, body });
   const json = (status: number, body: unknown) => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const { port } = new URL(baseUrl);
   const ownHosts = [`localhost:${port}`, `127.0.0.1:${port}`];
 
-  // The demo receiver: an endpoint of the demo client pointing at this server, registered at start,
-  // which verifies each delivery as a merchant would (standardwebhooks) and keeps the last 20.
+  // The demo receiver: an endpoint of the demo client, registered at start, which verifies each
+  // delivery as a merchant would (standardwebhooks) and keeps the last 20. It listens on a port of
+  // its own on 127.0.0.1: the API's own port takes no webhooks (npm start refuses it as a URL).
   const received: { id: string; type: string; verified: boolean }[] = [];
-  const receiver = accessToken()
-    .then((bearer) =>
-      fetch(`${baseUrl}/api/v2/webhook_endpoints`, {
+  let endpoint: { id: string; secret: string } | undefined;
+  const receiverServer = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      let verified = false;
+      let event: { id?: string; type?: string } = {};
+      try {
+        if (req.method !== 'POST' || req.url !== '/demo/webhooks') throw new Error('not the receiver');
+        event = new Webhook(endpoint?.secret ?? 'whsec_').verify(Buffer.concat(chunks).toString('utf8'), req.headers as Record<string, string>) as typeof event;
+        verified = true;
+      } catch {
+        // recorded as unverified below
+      }
+      received.push({ id: String(req.headers['webhook-id'] ?? ''), type: String(event.type ?? 'unverified'), verified });
+      if (received.length > 20) received.shift();
+      res.writeHead(verified ? 200 : 400, { 'content-type': 'application/json' }).end(JSON.stringify({ received: verified }));
+    });
+  });
+  receiverServer.unref(); // it never keeps a process alive on its own
+  const receiver = new Promise<number>((resolve, reject) => {
+    receiverServer.once('error', reject);
+    receiverServer.listen(0, '127.0.0.1', () => resolve((receiverServer.address() as AddressInfo).port));
+  })
+    .then(async (receiverPort) => {
+      const res = await fetch(`${baseUrl}/api/v2/webhook_endpoints`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `JWT ${bearer}` },
-        body: JSON.stringify({ url: `${baseUrl}/demo/webhooks`, description: 'npm start demo receiver' }),
-      }),
-    )
-    .then(async (res) => (await res.json()) as { id: string; secret: string })
+        headers: { 'content-type': 'application/json', authorization: `JWT ${await accessToken()}` },
+        body: JSON.stringify({ url: `http://127.0.0.1:${receiverPort}/demo/webhooks`, description: 'npm start demo receiver' }),
+      });
+      endpoint = (await res.json()) as { id: string; secret: string };
+      return endpoint;
+    })
     .catch(() => undefined);
   const api = async (path: string, init: RequestInit = {}) =>
     fetch(`${baseUrl}${path}`, { ...init, headers: { ...init.headers, authorization: `JWT ${await accessToken()}` } });
@@ -134,22 +162,5 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
       return json(res.status, await res.json());
     },
   };
-  // The receiver is called by the dispatcher, not by a page: its Host is checked, its signature verified.
-  pages['POST /demo/webhooks'] = async (req, body) => {
-    const endpoint = await receiver;
-    let verified = false;
-    let event: { id?: string; type?: string } = {};
-    try {
-      event = new Webhook(endpoint?.secret ?? 'whsec_').verify(body, req.headers as Record<string, string>) as typeof event;
-      verified = true;
-    } catch {
-      // recorded as unverified below
-    }
-    received.push({ id: String(req.headers['webhook-id'] ?? ''), type: String(event.type ?? 'unverified'), verified });
-    if (received.length > 20) received.shift();
-    return json(verified ? 200 : 400, { received: verified });
-  };
-  return Object.fromEntries(
-    Object.entries(pages).map(([key, route]) => [key, sameOriginOnly(route, ownHosts, { post: key.startsWith('POST ') && key !== 'POST /demo/webhooks' })]),
-  );
+  return Object.fromEntries(Object.entries(pages).map(([key, route]) => [key, sameOriginOnly(route, ownHosts, { post: key.startsWith('POST ') })]));
 }

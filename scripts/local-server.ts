@@ -1,5 +1,5 @@
 import './local-env.js'; // first: environment defaults before any service module is loaded
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -14,6 +14,7 @@ import { demoSiteRoutes } from './demo-site.js';
 import { startSchedules, startStreamConsumers } from './local-streams.js';
 import { answerClientError, localGateway, type StaticRoute } from './local-gateway.js';
 import { startLocalStack, type LocalDynamo } from './local-stack.js';
+import { stackFilePath, type StackFile } from './local-stack-file.js';
 
 /**
  * `npm start`: DynamoDB Local in memory (or DYNAMODB_ENDPOINT), the tables, fresh signing keys, a
@@ -75,7 +76,11 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     server.listen(options.port ?? 3000, '127.0.0.1', resolve);
   });
   const address = server.address();
-  const baseUrl = `http://localhost:${typeof address === 'object' && address ? address.port : options.port}`;
+  const apiPort = typeof address === 'object' && address ? address.port : Number(options.port);
+  const baseUrl = `http://localhost:${apiPort}`;
+  // No webhook endpoint may point at the API itself or its database (a probe of local ports otherwise).
+  const dynamoUrl = new URL(dynamo.endpoint);
+  process.env.WEBHOOK_REFUSED_PORTS = [apiPort, Number(dynamoUrl.port || 80)].join(',');
   const gateway = localGateway(options.staticRoutes?.({ baseUrl, demo }) ?? {});
   server.on('request', (req, res) => void gateway(req, res));
   server.on('clientError', answerClientError);
@@ -105,9 +110,11 @@ async function main(): Promise<void> {
   });
   // Ctrl-C is handled from here on, before the key file tells anyone the server is ready.
   let stopping = false;
+  const stackFile = stackFilePath();
   const shutdown = async () => {
     if (stopping) return;
     stopping = true;
+    await rm(stackFile, { force: true }); // no tool should find a stack that is gone
     await local.stop();
     process.exit(0);
   };
@@ -120,6 +127,15 @@ async function main(): Promise<void> {
   await writeFile(`${operatorFile}.tmp`, `${JSON.stringify({ operator_key: local.operatorKey }, null, 2)}\n`, { mode: 0o600 });
   await rename(`${operatorFile}.tmp`, operatorFile);
   // Written whole or not at all (a temporary file renamed into place): whoever waits for it never reads half of it.
+  const config = loadConfig();
+  const stack: StackFile = {
+    dynamodb_endpoint: process.env.DYNAMODB_ENDPOINT!,
+    table_name: config.tableName,
+    metrics_table_name: config.metricsTableName,
+    base_url: local.baseUrl,
+  };
+  await writeFile(`${stackFile}.tmp`, `${JSON.stringify(stack, null, 2)}\n`);
+  await rename(`${stackFile}.tmp`, stackFile);
   await writeFile(`${demoFile}.tmp`, `${JSON.stringify({ base_url: local.baseUrl, ...local.demo }, null, 2)}\n`, { mode: 0o600 });
   await rename(`${demoFile}.tmp`, demoFile);
 

@@ -4,6 +4,7 @@ import { signDelivery } from './auth/webhook-signatures.js';
 import { openOrderNumber } from './auth/order-number-seal.js';
 import { loadConfig } from './config.js';
 import type { DispatchDeps } from './domain/dispatch-webhooks.js';
+import { webhookUrlPolicy } from './webhook-url-policy.js';
 import { systemClock } from './domain/ports.js';
 import { sharedDocumentClient } from './infra/dynamo-client.js';
 import { DynamoWebhookDeliveries, orderNumberOf } from './infra/webhook-deliveries.js';
@@ -31,7 +32,9 @@ export function webhookDeps(): DispatchDeps {
     eventId: (changeId) => `evt_${createHash('sha256').update(changeId).digest('base64url').slice(0, 24)}`,
     clock: systemClock,
     random: () => randomInt(0, 1_000_000) / 1_000_000,
-    urlPolicy: process.env.WEBHOOK_URLS === 'local' ? 'local' : 'deployed',
+    get urlPolicy() {
+      return webhookUrlPolicy();
+    },
     resolve: async (host) => (await lookup(host, { all: true, verbatim: true })).map((answer) => answer.address),
     retryScale: Number.isFinite(scale) && scale > 0 ? scale : 1,
     budgetMs: 40_000,

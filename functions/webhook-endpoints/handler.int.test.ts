@@ -135,12 +135,27 @@ describe('rotating the secret', () => {
     expect([verifies(newSecret, after), verifies(oldSecret, after)]).toEqual([true, false]);
   });
 
-  it('keeps at most two secrets signing however often it is rotated, and takes no fields', async () => {
+  it('refuses a second rotation while the first overlap runs (409 rotation_in_progress saying when), so every replaced secret signs its full 24 hours; takes no fields', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-23T12:00:00Z'));
     const { client_id } = await service.newClient('Restless Shop');
     const created = await call(client_id, 'POST', '', { url: publicUrl });
-    for (let i = 0; i < 5; i++) expect((await call(client_id, 'POST', `/${created.json.id}/rotate_secret`)).status).toBe(200);
-    const stored = (await new DynamoWebhookEndpoints(sharedDocumentClient(), service.tables.main).get(client_id, created.json.id))!;
-    expect(signingSecrets(stored, new Date())).toHaveLength(2);
+    const first = created.json.secret as string;
+    expect((await call(client_id, 'POST', `/${created.json.id}/rotate_secret`)).status).toBe(200);
+
+    vi.setSystemTime(new Date('2026-11-23T18:00:00Z')); // 6 h later: the first secret still overlaps
+    const refused = await call(client_id, 'POST', `/${created.json.id}/rotate_secret`);
+    expect(refused.status).toBe(409);
+    expect(refused.json.error).toMatchObject({ code: 'rotation_in_progress', param: 'id' });
+    expect(refused.json.error.message).toContain('2026-11-24T12:00:00.000Z');
+    const stored = async () => (await new DynamoWebhookEndpoints(sharedDocumentClient(), service.tables.main).get(client_id, created.json.id))!;
+    // The first secret still signs, until its full 24 hours are over.
+    expect(signingSecrets(await stored(), new Date('2026-11-24T11:59:59Z'))).toContain(first);
+
+    vi.setSystemTime(new Date('2026-11-24T12:00:01Z'));
+    expect((await call(client_id, 'POST', `/${created.json.id}/rotate_secret`)).status).toBe(200);
+    expect(signingSecrets(await stored(), new Date('2026-11-24T12:00:02Z'))).toHaveLength(2);
+    expect(signingSecrets(await stored(), new Date('2026-11-24T12:00:02Z'))).not.toContain(first);
     expect((await call(client_id, 'POST', `/${created.json.id}/rotate_secret`, { a: 1 })).status).toBe(422);
   });
 

@@ -11,6 +11,7 @@ import { CreateWebhookEndpointRequest, EmptyRequest, WEBHOOK_ENDPOINT_ID } from 
 import { parseInput } from '../../shared/http/validation.js';
 import { sharedDocumentClient } from '../../shared/infra/dynamo-client.js';
 import { DynamoWebhookEndpoints } from '../../shared/infra/webhook-store.js';
+import { webhookUrlPolicy } from '../../shared/webhook-url-policy.js';
 
 const config = loadConfig();
 const endpoints = new DynamoWebhookEndpoints(sharedDocumentClient(), config.tableName);
@@ -19,8 +20,8 @@ const deps = (): EndpointDeps => ({
   clock: systemClock,
   newId: () => prefixedId('we'),
   newSecret: newWebhookSecret,
-  // npm start sets WEBHOOK_URLS=local (http://localhost receivers); deployed, the strict rules.
-  urlPolicy: process.env.WEBHOOK_URLS === 'local' ? 'local' : 'deployed',
+  // npm start sets WEBHOOK_URLS=local (http://localhost receivers, not on its own ports); deployed, the strict rules.
+  urlPolicy: webhookUrlPolicy(),
   resolve: async (host) => (await lookup(host, { all: true, verbatim: true })).map((answer) => answer.address),
 });
 

@@ -5,7 +5,8 @@ import { checkWebhookUrl, type ResolveHost, type WebhookUrlPolicy } from './webh
 /**
  * A merchant's webhook endpoints (api.md "Webhooks"): at most MAX_ENDPOINTS per client, each with
  * the events it wants (all by default) and its signing secrets. A rotation keeps the old secret
- * signing beside the new one for SECRET_OVERLAP_MS, so a receiver can switch without a gap.
+ * signing beside the new one for SECRET_OVERLAP_MS, so a receiver can switch without a gap; the
+ * next rotation waits until that overlap ends (409 `rotation_in_progress` saying when).
  */
 export const EVENT_TYPES = [
   'order.created',
@@ -99,9 +100,17 @@ export async function rotateSecret(deps: EndpointDeps, clientId: string, id: str
     const endpoint = await deps.endpoints.get(clientId, id);
     if (!endpoint) throw new NotFoundError('webhook_endpoint_not_found', 'No webhook endpoint with this id.', 'id');
     const now = deps.clock.now();
+    // One overlap at a time: every replaced secret signs for its full SECRET_OVERLAP_MS, and a
+    // delivery carries at most two signatures. A rotation while one still overlaps is refused.
+    const overlapping = endpoint.secrets.find((s) => s.expires !== undefined && Date.parse(s.expires) > now.getTime());
+    if (overlapping) {
+      throw new ConflictError(
+        'rotation_in_progress',
+        `The previous secret still signs beside the current one until ${overlapping.expires}; the secret can be rotated again from then.`,
+        'id',
+      );
+    }
     const [current] = endpoint.secrets;
-    // The secret being replaced signs for SECRET_OVERLAP_MS more; any older one goes, so a delivery
-    // carries at most two signatures (the contract's overlap), however often the secret is rotated.
     const kept = current ? [{ ...current, expires: new Date(now.getTime() + SECRET_OVERLAP_MS).toISOString() }] : [];
     const secrets = [{ secret: deps.newSecret(), created: now.toISOString() }, ...kept];
     if (await deps.endpoints.replaceSecrets(clientId, id, endpoint.secrets, secrets)) return { ...endpoint, secrets };

@@ -58,6 +58,18 @@ describe('webhook URLs, deployed', () => {
     });
     expect(await checkWebhookUrl('https://93.184.215.14:8443/in', 'deployed', resolve)).toMatchObject({ ok: true });
   });
+
+  it('takes port 443 and ports from 1024 up only', async () => {
+    for (const port of ['', ':443', ':1024', ':8443', ':65535']) {
+      expect(await checkWebhookUrl(`https://hooks.example.com${port}/in`, 'deployed', resolve), port).toMatchObject({ ok: true });
+    }
+    for (const port of [':22', ':25', ':80', ':444', ':1023']) {
+      expect(await checkWebhookUrl(`https://hooks.example.com${port}/in`, 'deployed', resolve), port).toEqual({
+        ok: false,
+        reason: 'must use port 443 or a port from 1024 up',
+      });
+    }
+  });
 });
 
 describe('webhook URLs, npm start', () => {
@@ -67,6 +79,14 @@ describe('webhook URLs, npm start', () => {
     for (const url of ['http://10.0.0.1/', 'https://169.254.169.254/', 'http://hooks.example.com/', 'https://192.168.1.1/']) {
       expect(await checkWebhookUrl(url, 'local', resolve)).toMatchObject({ ok: false });
     }
+  });
+
+  it('refuses the service’s own ports and its database’s on every loopback spelling', async () => {
+    const policy = { local: { refusedPorts: [3000, 8000] } };
+    for (const url of ['http://localhost:3000/hooks', 'http://127.0.0.1:8000/', 'http://[::1]:3000/x', 'https://localhost:8000/']) {
+      expect(await checkWebhookUrl(url, policy, resolve), url).toMatchObject({ ok: false, reason: expect.stringContaining('must not use port') });
+    }
+    expect(await checkWebhookUrl('http://127.0.0.1:4000/hooks', policy, resolve)).toMatchObject({ ok: true });
   });
 });
 

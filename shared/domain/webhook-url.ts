@@ -5,10 +5,12 @@ import { BlockList, isIP } from 'node:net';
  * public addresses — never private, loopback, link-local (the cloud metadata service sits there),
  * carrier-grade NAT, multicast or reserved ranges, in IPv4 or IPv6 (IPv4-mapped included). The
  * check runs at registration and again at each delivery, since a name can be pointed elsewhere
- * afterwards. Local (`npm start`): also `http://localhost` and `http://127.0.0.1`, so a receiver
- * on this machine can be tried.
+ * afterwards. Ports: 443 or from 1024 up (never a well-known port of some other service). Local
+ * (`npm start`): also `http://localhost` and `http://127.0.0.1`, so a receiver on this machine can
+ * be tried, on any port but the service's own and its database's (`refusedPorts`), so that the
+ * delivery log cannot be used to tell which local ports are open.
  */
-export type WebhookUrlPolicy = 'deployed' | 'local';
+export type WebhookUrlPolicy = 'deployed' | 'local' | { local: { refusedPorts: readonly number[] } };
 /** Every address a host name resolves to (DNS); `node:dns` deployed, anything in tests. */
 export type ResolveHost = (host: string) => Promise<string[]>;
 
@@ -85,11 +87,18 @@ export async function checkWebhookUrl(raw: string, policy: WebhookUrlPolicy, res
   if (url.username || url.password) return { ok: false, reason: 'must not carry credentials' };
   if (url.hash) return { ok: false, reason: 'must not have a fragment' };
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const localReceiver = policy === 'local' && (host === 'localhost' || host === '127.0.0.1' || host === '::1');
+  const local = policy !== 'deployed';
+  const localReceiver = local && (host === 'localhost' || host === '127.0.0.1' || host === '::1');
   if (url.protocol !== 'https:' && !(localReceiver && url.protocol === 'http:')) {
-    return { ok: false, reason: policy === 'local' ? 'must be https:// (or http://localhost locally)' : 'must be https://' };
+    return { ok: false, reason: local ? 'must be https:// (or http://localhost locally)' : 'must be https://' };
   }
-  if (localReceiver) return { ok: true, url: url.href };
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  if (localReceiver) {
+    const refused = typeof policy === 'object' ? policy.local.refusedPorts : [];
+    if (refused.includes(port)) return { ok: false, reason: `must not use port ${port}: it is the service's own or its database's (${refused.join(', ')})` };
+    return { ok: true, url: url.href };
+  }
+  if (port !== 443 && port < 1024) return { ok: false, reason: 'must use port 443 or a port from 1024 up' };
   let addresses: string[];
   try {
     addresses = isIP(host) ? [host] : await resolve(host);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSiteRoutes } from '../../scripts/demo-site.js';
-import { accessibilityViolations, launchChromium } from '../support/browser.js';
+import { accessibilityViolations, cspViolations, launchChromium } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -13,6 +13,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 let server: TestServer;
 let browser: Browser;
 let page: Page;
+let refusedByCsp: string[];
 const shots = join(process.cwd(), 'test-results');
 
 beforeAll(async () => {
@@ -20,6 +21,7 @@ beforeAll(async () => {
   server = await startTestServer({ staticRoutes: demoSiteRoutes });
   browser = await launchChromium();
   page = await browser.newPage();
+  refusedByCsp = cspViolations(page);
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -113,6 +115,8 @@ describe('demo checkout', () => {
     for (const cells of rows) expect(cells[3]).toMatch(/^\d{2}:\d{2}:\d{2} 200 \(\d+ ms\)$/);
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.screenshot({ path: join(shots, 'dashboard.png'), fullPage: true });
+    // The pages' Content-Security-Policy let the widget, its API calls and every page's own script through.
+    expect(refusedByCsp).toEqual([]);
   });
 
   it('still completes the checkout, as an opt-out, when the API cannot be reached', async () => {

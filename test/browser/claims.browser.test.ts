@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSiteRoutes } from '../../scripts/demo-site.js';
-import { accessibilityViolations, launchChromium } from '../support/browser.js';
+import { accessibilityViolations, launchChromium, cspViolations } from '../support/browser.js';
 import { accessToken, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -24,14 +24,15 @@ const orderNumber = `CLM-${Date.now().toString(36).toUpperCase()}`;
 const note = 'Please send the doctor’s note.';
 const answer = 'Attached: the doctor’s note of 9 April. 🩺';
 let claimId = '';
+let refusedByCsp: { customer: string[]; operator: string[] };
 
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
   server = await startTestServer({ staticRoutes: demoSiteRoutes });
   browser = await launchChromium();
   customer = await browser.newPage();
-
   operator = await browser.newPage();
+  refusedByCsp = { customer: cspViolations(customer), operator: cspViolations(operator) };
 
   // An order with a customer e-mail, placed by the demo client's back-end.
   const token = await accessToken(server.baseUrl, server.demo);
@@ -348,5 +349,9 @@ describe('claims', () => {
       ['claim.paid', true],
       ['claim.submitted', true],
     ]);
+  });
+
+  it('ran every script of both pages under their Content-Security-Policy, which refused nothing', () => {
+    expect(refusedByCsp).toEqual({ customer: [], operator: [] });
   });
 });

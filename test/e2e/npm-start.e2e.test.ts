@@ -144,12 +144,21 @@ describe('npm start', () => {
     expect(queue.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(javas.length).toBeGreaterThan(0);
+    // Where its data is, for npm run client and npm run migrate (whatever port it was given).
+    const stackFile = join(start.demoFile, '..', 'stack.json');
+    expect(JSON.parse(readFileSync(stackFile, 'utf8'))).toEqual({
+      dynamodb_endpoint: `http://127.0.0.1:${dynamoPort}`,
+      table_name: 'order-protection',
+      metrics_table_name: 'order-protection-metrics',
+      base_url: demo.base_url,
+    });
 
     start.ctrlC();
     const code = await start.exit(30_000);
 
     expect(code).toBe(0);
     expect(javas.filter(alive)).toEqual([]);
+    expect(existsSync(stackFile)).toBe(false); // a stopped stack is not found again
   }, 60_000);
 
   it('runs DynamoDB Local on 127.0.0.1 only: no other address of this host reaches it', async () => {

@@ -104,6 +104,19 @@ describe('local gateway', () => {
     for (const answer of answers) expect([answer.status, answer.error?.code]).toEqual([400, 'invalid_path']);
   });
 
+  it('answers 400 invalid_path on every route with a path parameter, and openapi.yaml declares that 400 for each', async () => {
+    const { routes } = await import('../../shared/functions.js');
+    const { contractViolation } = await import('../support/contract.js');
+    const withParameter = routes.filter((route) => route.path.includes('{'));
+    expect(withParameter.length).toBeGreaterThan(10);
+    for (const route of withParameter) {
+      const answer = await send(route.method, route.path.replace(/\{[^}]+\}/, '%E0%A4%A'), { 'content-type': 'application/json' }, '{}');
+      expect([answer.status, answer.error?.code], route.path).toEqual([400, 'invalid_path']);
+      const concrete = route.path.replace(/\{[^}]+\}/g, 'x');
+      expect(contractViolation(route.method, concrete, 400, JSON.stringify({ error: answer.error })), `${route.method} ${route.path}`).toBeUndefined();
+    }
+  });
+
   it('closes the connection after a 413, whose unread body must not be taken for the next request', async () => {
     const answer = await send('POST', '/api/v2/quotes', { 'content-type': 'application/json' }, `{"x":"${'a'.repeat(300 * 1024)}"}`);
     expect([answer.status, answer.error?.code, answer.connection]).toEqual([413, 'payload_too_large', 'close']);
