@@ -3,14 +3,77 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 /**
- * Lint: typescript-eslint with type information, formatting left to Prettier, and the layering of
- * the code as rules (README "Code layout"): the domain is pure, infra knows no HTTP, only lib/ and
- * bin/ know the CDK.
+ * Lint: typescript-eslint with type information, formatting left to Prettier, and the shape of
+ * the code as rules (docs "Code layout"): one folder per capability under shared/ that others
+ * reach only through its index.ts, along the feature graph below; shared/platform knows no
+ * feature; a feature's rules and use cases are pure; only lib/ and bin/ know the CDK.
  */
 const CDK = ['aws-cdk-lib', 'aws-cdk-lib/*', 'constructs', 'cdk-nag'];
 const restrict = (patterns) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: CDK, message: 'The CDK belongs in lib/ and bin/ only.' }, ...patterns] }],
 });
+
+/**
+ * The features and which others each may use, with why. The graph has no cycle: orders never
+ * import claims (the "open claim holds a policy" rule is an order rule, refuseIfClaimed in
+ * orders), and nothing imports webhooks, which only read what the others wrote.
+ */
+const FEATURES = {
+  // A merchant's terms, keys and tokens need nothing else.
+  clients: [],
+  // The sanitized checkout record and the day counts stand alone.
+  conversion: [],
+  // A quote prices a cart at the client's rate.
+  quotes: ['clients'],
+  // An order redeems a quote token, takes the client's look period for its void windows and
+  // writes its checkout record in its own transaction.
+  orders: ['clients', 'quotes', 'conversion'],
+  // A claim session finds the client and the order; a claim locks its order's policies.
+  claims: ['clients', 'orders'],
+  // Events are read off the orders', claims' and checkout records as the streams carry them.
+  webhooks: ['orders', 'claims', 'conversion'],
+};
+
+/** Adapters of a feature (DynamoDB, tokens, HTTP shapes, wiring): every other file of it is pure. */
+const ADAPTERS = [
+  'dynamo-*.ts',
+  '*-tokens.ts',
+  '*-view.ts',
+  '*-deps.ts',
+  'schemas.ts',
+  'client-keys.ts',
+  'webhook-signatures.ts',
+  'webhook-sender.ts',
+  'webhook-url-policy.ts',
+];
+
+function featureBoundaries() {
+  const names = Object.keys(FEATURES);
+  const others = (feature) =>
+    names
+      .filter((other) => other !== feature)
+      .map((other) =>
+        FEATURES[feature].includes(other)
+          ? { group: [`../${other}/*`, `!../${other}/index.js`], message: `Use ${other} through its index.ts only.` }
+          : { group: [`../${other}/*`], message: `${feature} may not import ${other} (the feature graph in eslint.config.js).` },
+      );
+  const impure = ['@aws-sdk/*', 'jose', '**/platform/dynamo/*', '**/platform/http/*', '**/platform/keys/*'];
+  return [
+    {
+      files: ['shared/platform/**'],
+      rules: restrict([{ group: names.map((name) => `**/${name}/*`), message: 'shared/platform is what every feature uses: it knows no feature.' }]),
+    },
+    ...names.map((feature) => ({ files: [`shared/${feature}/**`], rules: restrict(others(feature)) })),
+    ...names.map((feature) => ({
+      files: [`shared/${feature}/*.ts`],
+      ignores: [...ADAPTERS.map((adapter) => `shared/${feature}/${adapter}`), '**/*.test.ts'],
+      rules: restrict([
+        ...others(feature),
+        { group: impure, message: `A rule or use case is pure: it reaches DynamoDB, HTTP and keys through a port (adapters: ${ADAPTERS.join(', ')}).` },
+      ]),
+    })),
+  ];
+}
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'cdk.out/', '.local/', 'widget/dist/', 'test-results/'] },
@@ -25,19 +88,7 @@ export default tseslint.config(
     },
   },
   { files: ['lib/**', 'bin/**'], rules: { 'no-restricted-imports': 'off' } },
-  {
-    files: ['shared/domain/**'],
-    rules: restrict([
-      {
-        group: ['**/infra/*', '**/http/*', '**/auth/*', '@aws-sdk/*'],
-        message: 'shared/domain is pure: it imports nothing from infra, http or auth (use a port).',
-      },
-    ]),
-  },
-  {
-    files: ['shared/infra/**'],
-    rules: restrict([{ group: ['**/http/*'], message: 'shared/infra knows no HTTP: put the port in shared/domain.' }]),
-  },
+  ...featureBoundaries(),
   // Tests read response bodies field by field through matchers (their shapes are checked against
   // openapi.yaml by the contract test, not retyped here), fake async ports with plain async
   // functions, and wrap prototype methods in spies.

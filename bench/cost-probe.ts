@@ -1,7 +1,7 @@
 import { apiEvent } from '../scripts/api-events.js';
-import { sharedDocumentClient } from '../shared/infra/dynamo-client.js';
-import { meterCapacity } from '../shared/infra/capacity-meter.js';
-import { countRoundTrips } from '../shared/infra/round-trips.js';
+import { sharedDocumentClient } from '../shared/platform/dynamo/dynamo-client.js';
+import { meterCapacity } from './meters/capacity-meter.js';
+import { countRoundTrips } from './meters/round-trips.js';
 import { createFixtures, lambdaContext, placeOrder, type Fixtures } from './fixtures.js';
 import { writeFileSync } from 'node:fs';
 

@@ -14,9 +14,17 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { SECRET_ID_VARIABLE, type KeyKind } from '../shared/auth/signing-keys.js';
-import type { TableDefinition } from '../shared/infra/table-definitions.js';
-import { FUNCTIONS, functionNames, routes, scheduledFunctions, streamFunctions, type FunctionDefinition, type FunctionName } from '../shared/functions.js';
+import { SECRET_ID_VARIABLE, type KeyKind } from '../shared/platform/keys/signing-keys.js';
+import type { TableDefinition } from '../shared/platform/dynamo/table-definitions.js';
+import {
+  FUNCTIONS,
+  functionNames,
+  routes,
+  scheduledFunctions,
+  streamFunctions,
+  type FunctionDefinition,
+  type FunctionName,
+} from '../shared/platform/functions.js';
 import { Observability } from './observability.js';
 import { ServiceFunction } from './service-function.js';
 
@@ -38,7 +46,7 @@ export class ApiStack extends Stack {
     super(scope, id, props);
     const tracing = this.node.tryGetContext('tracing') === true || this.node.tryGetContext('tracing') === 'true';
 
-    // Environment and grants exactly as the function catalogue (shared/functions.ts) lists them.
+    // Environment and grants exactly as the function catalogue (shared/platform/functions.ts) lists them.
     const make = (name: FunctionName): ServiceFunction => {
       const access: FunctionDefinition = FUNCTIONS[name];
       const environment: Record<string, string> = {};

@@ -17,14 +17,14 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { BuildOptions } from 'esbuild';
 import { join } from 'node:path';
-import { FUNCTION_MEMORY_MB, type FunctionName } from '../shared/functions.js';
+import { FUNCTION_MEMORY_MB, type FunctionName } from '../shared/platform/functions.js';
 
 /**
  * esbuild aliases of the deployed bundles: in a Lambda the SDK's credential chain shrinks to the
- * environment variables Lambda sets (see shared/infra/lambda-credentials.ts).
+ * environment variables Lambda sets (see shared/platform/dynamo/lambda-credentials.ts).
  */
 export const BUNDLE_ALIASES: Record<string, string> = {
-  '@aws-sdk/credential-provider-node': join(import.meta.dirname, '..', 'shared', 'infra', 'lambda-credentials.ts'),
+  '@aws-sdk/credential-provider-node': join(import.meta.dirname, '..', 'shared', 'platform', 'dynamo', 'lambda-credentials.ts'),
 };
 
 /**

@@ -3,12 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { iso31661, iso31662 } from 'iso-3166';
 
 /**
- * Writes shared/domain/region-codes.generated.ts: every ISO 3166-1 alpha-2 country code with its
+ * Writes shared/conversion/region-codes.generated.ts: every ISO 3166-1 alpha-2 country code with its
  * ISO 3166-2 subdivision suffixes, codes only. The `iso-3166` package (a dev dependency) holds the
  * names too, ten times the size; the codes alone are what the orders-create bundle carries.
  *   npm run generate:region-codes
  */
-export const REGION_CODES_FILE = fileURLToPath(new URL('../shared/domain/region-codes.generated.ts', import.meta.url));
+export const REGION_CODES_FILE = fileURLToPath(new URL('../shared/conversion/region-codes.generated.ts', import.meta.url));
 
 export function renderRegionCodes(): string {
   const suffixes = new Map<string, string[]>(iso31661.map((country) => [country.alpha2, []]));

@@ -9,10 +9,10 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { scheduledFunctions, streamFunctions } from '../shared/functions.js';
-import { logger } from '../shared/http/logger.js';
-import type { TableNames } from '../shared/infra/table-admin.js';
-import type { StreamWindowEvent } from '../shared/infra/stream-events.js';
+import { scheduledFunctions, streamFunctions } from '../shared/platform/functions.js';
+import { logger } from '../shared/platform/http/logger.js';
+import type { TableNames } from '../shared/platform/dynamo/table-admin.js';
+import type { StreamWindowEvent } from '../shared/platform/dynamo/stream-events.js';
 
 /**
  * The local stand-in for Lambda's DynamoDB stream event source mapping: reads a table's stream on
@@ -209,7 +209,7 @@ export async function startStreamPump(options: {
 }
 
 /**
- * A pump per stream consumer of the function catalogue (shared/functions.ts), each giving its
+ * A pump per stream consumer of the function catalogue (shared/platform/functions.ts), each giving its
  * table's stream to the consumer's real handler. The handlers read their table names from the
  * environment when first imported, so the caller sets it before.
  */

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../shared/config.js';
-import { createDocumentClient } from '../shared/infra/dynamo-client.js';
-import { backfillVoidWindows, migrateToShardedKeys } from '../shared/infra/migrations.js';
+import { loadConfig } from '../shared/platform/config.js';
+import { createDocumentClient } from '../shared/platform/dynamo/dynamo-client.js';
+import { backfillVoidWindows, migrateToShardedKeys } from './migrations.js';
 import { localDynamo } from './local-stack-file.js';
 
 /**

@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
 import { apiEvent } from '../../scripts/api-events.js';
 import { startStreamConsumers } from '../../scripts/local-streams.js';
-import { createClient } from '../../shared/auth/clients.js';
-import { DynamoClientStore } from '../../shared/infra/client-store.js';
-import { sharedDocumentClient } from '../../shared/infra/dynamo-client.js';
-import { recordKeyLoad, type KeyCount } from '../../shared/infra/key-load.js';
-import { LIST_SHARDS } from '../../shared/infra/keys.js';
+import { createClient } from '../../shared/clients/manage-clients.js';
+import { DynamoClientStore } from '../../shared/clients/dynamo-client-store.js';
+import { sharedDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
+import { recordKeyLoad, type KeyCount } from '../meters/key-load.js';
+import { LIST_SHARDS } from '../../shared/platform/dynamo/keys.js';
 import type { LocalDynamo } from '../../scripts/local-stack.js';
 import { lambdaContext, type Fixtures } from '../fixtures.js';
 import type { Recorder } from '../report.js';
@@ -15,7 +15,7 @@ import type { Recorder } from '../report.js';
  * on-sale sends in a second — go through the real handlers (quote, then order: half opt-in, one
  * opt-in in ten without a quote token, carts of 1–4 tickets, half with an Idempotency-Key), then the metrics stream is drained through its
  * consumer; every item written is counted per partition key, of the tables and of every index it
- * lands in (shared/infra/key-load.ts). A key's count is its writes in that second. Goal: no key
+ * lands in (bench/meters/key-load.ts). A key's count is its writes in that second. Goal: no key
  * above 500 writes/s (DynamoDB gives a partition about 1,000).
  *
  * The day counts are not written per checkout: their consumer writes a day's item once per

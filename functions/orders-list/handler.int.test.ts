@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sharedDocumentClient } from '../../shared/infra/dynamo-client.js';
-import { LIST_SHARDS } from '../../shared/infra/keys.js';
-import { countRoundTrips } from '../../shared/infra/round-trips.js';
+import { sharedDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
+import { LIST_SHARDS } from '../../shared/platform/dynamo/keys.js';
+import { countRoundTrips } from '../../bench/meters/round-trips.js';
 import { cartItems, quoteFor, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
 
 /** GET /api/v2/orders over DynamoDB Local: newest first, whole orders, cursors bound to client and filters. */

@@ -1,0 +1,139 @@
+import { DeleteCommand, GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DEFAULT_LOOK_PERIOD_DAYS, voidWindowEnd } from '../shared/clients/client.js';
+import type { TableNames } from '../shared/platform/dynamo/table-admin.js';
+import { unlessConditionFails } from '../shared/platform/dynamo/transactions.js';
+import { checkoutKey, clientKey, orderKey, orderListKey, orderListShard, policyListKey, policyListShard } from '../shared/platform/dynamo/keys.js';
+
+/**
+ * Issue 20 moved keys: the list indexes' partition keys gained a shard (`#<nn>`), and checkout
+ * records moved from `CLIENT#<client>` / `ORDER#<hash>` to a partition each. A table written
+ * before that needs this once, after the new code is deployed (and once more to catch what the
+ * old code wrote meanwhile): every record keeps its data and gets its new key. Moved checkout
+ * records keep no `counted_by`, so the day counts, which already counted them, do not count them
+ * again. Idempotent: a second run finds nothing to do.
+ */
+export async function migrateToShardedKeys(doc: DynamoDBDocumentClient, tables: TableNames): Promise<{ listRecords: number; checkoutRecords: number }> {
+  let listRecords = 0;
+  let checkoutRecords = 0;
+  for await (const record of scan(doc, tables.main, 'attribute_exists(list_key) OR attribute_exists(plist_key)')) {
+    const text = (value: unknown) => (typeof value === 'string' ? value : '');
+    const orderMatch = /^CLIENT#([^#]+)#ORDERS$/.exec(text(record.list_key));
+    const policyMatch = /^CLIENT#([^#]+)#POLICIES$/.exec(text(record.plist_key));
+    if (!orderMatch && !policyMatch) continue;
+    const orderId = /#ORDER#([^#]+)$/.exec(String(record.PK))?.[1];
+    const policyNumber = (record.policy as { policy_number?: string } | undefined)?.policy_number;
+    const sets: string[] = [];
+    const values: Record<string, string> = {};
+    if (orderMatch && orderId) {
+      sets.push('list_key = :list');
+      values[':list'] = orderListKey(orderMatch[1]!, orderListShard(orderId));
+    }
+    if (policyMatch && policyNumber) {
+      sets.push('plist_key = :plist');
+      values[':plist'] = policyListKey(policyMatch[1]!, policyListShard(policyNumber));
+    }
+    if (sets.length === 0) continue;
+    await doc.send(
+      new UpdateCommand({
+        TableName: tables.main,
+        Key: { PK: record.PK, SK: record.SK },
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: values,
+      }),
+    );
+    listRecords++;
+  }
+  for await (const record of scan(doc, tables.metrics, 'entity = :checkout AND begins_with(SK, :order)', { ':checkout': 'checkout', ':order': 'ORDER#' })) {
+    const { PK: _pk, SK: _sk, ...fields } = record;
+    const key = checkoutKey(String(record.client_id), String(record.order_hash));
+    // Refused: moved by an earlier run that stopped before the delete.
+    await unlessConditionFails(
+      doc.send(new PutCommand({ TableName: tables.metrics, Item: { ...fields, ...key }, ConditionExpression: 'attribute_not_exists(PK)' })),
+    );
+    await doc.send(new DeleteCommand({ TableName: tables.metrics, Key: { PK: record.PK, SK: record.SK } }));
+    checkoutRecords++;
+  }
+  return { listRecords, checkoutRecords };
+}
+
+/**
+ * Issue 25 fixed each policy's void window at sale (`policy.void_until`). A policy stored before
+ * has none, and the code then counts its window from its own creation with the client's look
+ * period of the day. This gives each such policy the window it should have had: its order's sale
+ * plus the client's look period now (a policy a change made inherits its order's sale, as the
+ * change would now give it). Conditional on the policy still having none: safe to run twice and
+ * beside new writes (which always carry one).
+ */
+export async function backfillVoidWindows(doc: DynamoDBDocumentClient, tables: Pick<TableNames, 'main'>): Promise<{ policies: number }> {
+  const orderCreated = new Map<string, Promise<string | undefined>>();
+  const lookPeriods = new Map<string, Promise<number>>();
+  let policies = 0;
+  for await (const record of scan(
+    doc,
+    tables.main,
+    'entity = :item AND attribute_not_exists(#policy.void_until)',
+    { ':item': 'item' },
+    { '#policy': 'policy' },
+  )) {
+    const where = /^CLIENT#([^#]+)#ORDER#([^#]+)$/.exec(record.PK);
+    if (!where) continue;
+    const [, clientId, orderId] = where as unknown as [string, string, string];
+    if (!orderCreated.has(record.PK))
+      orderCreated.set(
+        record.PK,
+        read(doc, tables.main, orderKey(clientId, orderId), 'created').then((v) => (typeof v === 'string' ? v : undefined)),
+      );
+    if (!lookPeriods.has(clientId))
+      lookPeriods.set(
+        clientId,
+        read(doc, tables.main, clientKey(clientId), 'look_period_days').then((v) => (typeof v === 'number' ? v : DEFAULT_LOOK_PERIOD_DAYS)),
+      );
+    const sold = await orderCreated.get(record.PK)!;
+    if (!sold) continue;
+    const written = await unlessConditionFails(
+      doc.send(
+        new UpdateCommand({
+          TableName: tables.main,
+          Key: { PK: record.PK, SK: record.SK },
+          UpdateExpression: 'SET #policy.void_until = :until',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#policy.void_until)',
+          ExpressionAttributeNames: { '#policy': 'policy' },
+          ExpressionAttributeValues: { ':until': voidWindowEnd(new Date(sold), await lookPeriods.get(clientId)!) },
+        }),
+      ),
+    );
+    if (written) policies++;
+  }
+  return { policies };
+}
+
+async function read(doc: DynamoDBDocumentClient, tableName: string, key: { PK: string; SK: string }, attribute: string): Promise<unknown> {
+  const { Item } = await doc.send(
+    new GetCommand({ TableName: tableName, Key: key, ProjectionExpression: '#a', ExpressionAttributeNames: { '#a': attribute } }),
+  );
+  return Item?.[attribute];
+}
+
+async function* scan(
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  filter: string,
+  values?: Record<string, string>,
+  names?: Record<string, string>,
+): AsyncGenerator<{ PK: string; SK: string } & Record<string, unknown>> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await doc.send(
+      new ScanCommand({
+        TableName: tableName,
+        FilterExpression: filter,
+        ExclusiveStartKey: start,
+        ...(values ? { ExpressionAttributeValues: values } : {}),
+        ...(names ? { ExpressionAttributeNames: names } : {}),
+      }),
+    );
+    yield* (page.Items ?? []) as ({ PK: string; SK: string } & Record<string, unknown>)[];
+    start = page.LastEvaluatedKey;
+  } while (start);
+}

@@ -1,0 +1,67 @@
+import type { Claim } from './claim.js';
+import { formatCents } from '../platform/money.js';
+import type { Order, OrderItem } from '../orders/index.js';
+import type { StoredClaim } from './ports.js';
+
+/**
+ * Claims as the customer and the operator see them. Fields are listed one by one, so nothing
+ * stored (the operator's identity, index keys) reaches an answer by accident. The text (description
+ * and messages) appears only in a single claim's answer, and is null once erased.
+ */
+export function claimSummaryView(claim: Claim) {
+  return {
+    claim_id: claim.claim_id,
+    status: claim.status,
+    reason: claim.reason,
+    service_order_id: claim.service_order_id,
+    currency: claim.currency,
+    amount_claimed: formatCents(claim.amount_claimed),
+    amount_approved: claim.amount_approved === undefined ? null : formatCents(claim.amount_approved),
+    payout_reference: claim.payout_reference ?? null,
+    policies: claim.policies.map((policy) => ({
+      policy_number: policy.policy_number,
+      reference_number: policy.reference_number,
+      coverage_amount: formatCents(policy.coverage_amount),
+    })),
+    history: claim.history.map((step) => ({ status: step.status, at: step.at, by: step.by })),
+    created: claim.created,
+    updated: claim.updated,
+    closed_at: claim.closed_at ?? null,
+  };
+}
+
+export function claimView({ claim, text }: StoredClaim) {
+  return {
+    ...claimSummaryView(claim),
+    description: text?.description ?? null,
+    messages: (text?.messages ?? []).map((message) => ({ from: message.from, at: message.at, text: message.text })),
+    text_erased: text === undefined,
+  };
+}
+
+/** The operator's view also names the merchant. */
+export const operatorClaimView = (stored: StoredClaim) => ({ ...claimView(stored), client_id: stored.claim.client_id });
+export const operatorClaimSummaryView = (claim: Claim) => ({ ...claimSummaryView(claim), client_id: claim.client_id });
+
+/** A policy the customer may claim: enough to recognise the ticket, nothing of anyone else's. */
+const claimablePolicyView = (order: Order, item: OrderItem) => ({
+  policy_number: item.policy.policy_number,
+  status: item.policy.status,
+  currency: order.currency,
+  premium: formatCents(item.policy.premium),
+  coverage_amount: formatCents(item.policy.coverage_amount),
+  item: { name: item.name, reference_number: item.reference_number },
+  event: item.event && { name: item.event.name, start_date: item.event.start_date, start_time: item.event.start_time },
+});
+
+export function claimSessionView(token: string, expiresIn: number, order: Order, claimable: readonly OrderItem[], claims: readonly Claim[]) {
+  return {
+    claim_token: token,
+    token_type: 'Bearer',
+    expires_in: expiresIn,
+    service_order_id: order.service_order_id,
+    currency: order.currency,
+    policies: claimable.map((item) => claimablePolicyView(order, item)),
+    claims: claims.map(claimSummaryView),
+  };
+}

@@ -1,0 +1,264 @@
+import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
+import { formatCents, sumCents, type Cents } from '../platform/money.js';
+import { isCurrent, refuseIfClaimed, type Order, type OrderItem } from '../orders/index.js';
+
+/**
+ * Claims (README "Claims"): a customer asks for the refund their policies promised, the operator
+ * decides, the merchant is told. Pure: the states, what moves them, and what each move refuses.
+ *
+ *   Submitted ⇄ DocumentsRequested      (operator asks for documents; the customer answers)
+ *   Submitted → Approved → Paid
+ *   Submitted → Denied                  (also DocumentsRequested left unanswered DOCUMENTS_WAIT_MS)
+ *   Submitted | DocumentsRequested → Withdrawn (the customer, before a decision)
+ *
+ * While a claim is open (Submitted or DocumentsRequested) its policies are locked: they refuse
+ * change, cancel and void (409 `claim_open`). Approval makes them `Claimed`; a denial or a
+ * withdrawal frees them (still Issued: they may be claimed again). A claim is closed once Paid,
+ * Denied or Withdrawn, and its text (description and messages, which may hold health data) is
+ * erased TEXT_KEPT_MS later; the claim's facts (status, amounts, policies, times) stay.
+ */
+export const CLAIM_REASONS = ['illness', 'injury', 'travel_disruption', 'bereavement', 'severe_weather', 'other'] as const;
+export type ClaimReason = (typeof CLAIM_REASONS)[number];
+export const CLAIM_STATUSES = ['Submitted', 'DocumentsRequested', 'Approved', 'Denied', 'Withdrawn', 'Paid'] as const;
+export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
+export type Decision = 'approve' | 'deny' | 'request_documents';
+
+/** A claim's free text: at most this many characters (the description, each message). */
+export const MAX_CLAIM_TEXT = 2000;
+/** Messages a claim may gather (operator notes and the customer's answers), so its text stays small. */
+export const MAX_CLAIM_MESSAGES = 20;
+/**
+ * Policies one claim may name: filing writes the claim, its text, the order header and one lock
+ * per policy in one transaction of at most 100 actions.
+ */
+export const MAX_CLAIM_POLICIES = 96;
+/** Claims an order may gather over its life (the session lists them all). */
+export const MAX_ORDER_CLAIMS = 25;
+/** How long a closed claim's text is kept: 90 days. */
+export const TEXT_KEPT_MS = 90 * 24 * 60 * 60 * 1000;
+
+const OPEN: readonly ClaimStatus[] = ['Submitted', 'DocumentsRequested'];
+const CLOSED: readonly ClaimStatus[] = ['Paid', 'Denied', 'Withdrawn'];
+export const isOpen = (status: ClaimStatus): boolean => OPEN.includes(status);
+export const isClosed = (status: ClaimStatus): boolean => CLOSED.includes(status);
+
+export interface ClaimedPolicy {
+  policy_number: string;
+  reference_number: string;
+  coverage_amount: Cents;
+}
+
+/** One step of a claim's life, oldest first. */
+export interface ClaimStep {
+  status: ClaimStatus;
+  at: string;
+  by: 'customer' | 'operator';
+}
+
+/** The claim's facts: no free text, nothing personal. Webhooks are made from these. */
+export interface Claim {
+  claim_id: string;
+  client_id: string;
+  service_order_id: string;
+  currency: string;
+  status: ClaimStatus;
+  reason: ClaimReason;
+  policies: ClaimedPolicy[];
+  amount_claimed: Cents;
+  amount_approved?: Cents;
+  payout_reference?: string;
+  history: ClaimStep[];
+  created: string;
+  updated: string;
+  /** When it reached Paid, Denied or Withdrawn. */
+  closed_at?: string;
+  /** Bumped by every transition; a transition commits only if the version it read is still current. */
+  version: number;
+  /** Who decided (the operator's identity as API Gateway gave it), for the audit trail; never in a view or an event. */
+  decided_by?: string;
+}
+
+export interface ClaimMessage {
+  from: 'customer' | 'operator';
+  at: string;
+  text: string;
+}
+
+/** The claim's text, kept apart from its facts so that it can be erased on its own. */
+export interface ClaimText {
+  description: string;
+  messages: ClaimMessage[];
+  /** Set when the claim closes: from then on the text is gone (DynamoDB's TTL deletes it soon after). */
+  erase_at?: string;
+}
+
+export interface FileClaimInput {
+  policy_numbers: readonly string[];
+  reason: ClaimReason;
+  description: string;
+}
+
+/** The items of the order a customer may claim now: current, Issued, and under no open claim. */
+export const claimableItems = (order: Order): OrderItem[] =>
+  order.items.filter((item) => isCurrent(item) && item.policy.status === 'Issued' && item.open_claim === undefined);
+
+/** A new claim on these policies of the order, with its text; refuses a policy that cannot be claimed, naming it. */
+export function fileClaim(order: Order, input: FileClaimInput, claimId: string, now: Date): { claim: Claim; text: ClaimText; items: OrderItem[] } {
+  if ((order.claim_ids?.length ?? 0) >= MAX_ORDER_CLAIMS) {
+    throw new ConflictError('too_many_claims', `An order may have at most ${MAX_ORDER_CLAIMS} claims, withdrawn ones included; this one has them all.`);
+  }
+  const byNumber = new Map(order.items.map((item) => [item.policy.policy_number, item]));
+  const seen = new Set<string>();
+  const items = input.policy_numbers.map((number, index) => {
+    const param = `policy_numbers[${index}]`;
+    if (seen.has(number)) throw new ValidationError('names a policy an earlier entry already names.', param, 'duplicate_policy');
+    seen.add(number);
+    const item = byNumber.get(number);
+    if (!item) throw new NotFoundError('policy_not_found', 'No policy with this number in this order.', param);
+    refuseIfClaimed([item], () => param);
+    if (item.policy.status !== 'Issued' || !isCurrent(item)) {
+      throw new ConflictError('policy_not_issued', `The policy is ${item.policy.status}; only an Issued policy can be claimed.`, param);
+    }
+    return item;
+  });
+  const at = now.toISOString();
+  const policies = items.map((item) => ({
+    policy_number: item.policy.policy_number,
+    reference_number: item.reference_number,
+    coverage_amount: item.policy.coverage_amount,
+  }));
+  const claim: Claim = {
+    claim_id: claimId,
+    client_id: order.client_id,
+    service_order_id: order.service_order_id,
+    currency: order.currency,
+    status: 'Submitted',
+    reason: input.reason,
+    policies,
+    amount_claimed: sumCents(policies.map((policy) => policy.coverage_amount)),
+    history: [{ status: 'Submitted', at, by: 'customer' }],
+    created: at,
+    updated: at,
+    version: 1,
+  };
+  return { claim, text: { description: input.description, messages: [] }, items };
+}
+
+/**
+ * A transition's result: the claim after it, what it adds to the text (a message), and what it does
+ * to the claim's policies (`claim`: they become Claimed; `release`: their lock is lifted).
+ * `unchanged`: the claim already is where this request would take it (a repeat): nothing is written.
+ */
+export type Transition =
+  { unchanged: true; claim: Claim } | { unchanged?: false; claim: Claim; message?: ClaimMessage; policies?: 'claim' | 'release'; closes: boolean };
+
+function step(claim: Claim, status: ClaimStatus, by: ClaimStep['by'], now: Date, extra: Partial<Claim> = {}): Claim {
+  const at = now.toISOString();
+  return {
+    ...claim,
+    ...extra,
+    status,
+    history: [...claim.history, { status, at, by }],
+    updated: at,
+    version: claim.version + 1,
+    ...(isClosed(status) ? { closed_at: at } : {}),
+  };
+}
+
+export interface DecisionInput {
+  decision: Decision;
+  amount?: Cents;
+  note?: string;
+}
+
+/**
+ * The operator's decision, made only on a Submitted claim: so of decisions racing on one claim
+ * exactly one is made (the first to commit moves the claim out of Submitted), and none lands on a
+ * state its operator did not see. One exception, for a customer who never answers: a claim that
+ * has awaited documents for DOCUMENTS_WAIT_MS may be denied. Repeating the decision that was made
+ * (same amount; no note, or the note it left) answers the claim as it is.
+ */
+export function decide(claim: Claim, input: DecisionInput, now: Date, operator: string, lastNote?: string): Transition {
+  const message = input.note ? { message: { from: 'operator' as const, at: now.toISOString(), text: input.note } } : {};
+  // A repeat is the decision that was made, with no note or the note it left: a new note is something new to say, never dropped.
+  const decided = claim.history.at(-1)?.by === 'operator';
+  const repeat = (status: ClaimStatus) => claim.status === status && decided && (input.note === undefined || input.note === lastNote);
+  if (input.decision !== 'approve' && input.amount !== undefined) throw new ValidationError('amount is only for an approval.', 'amount');
+  if (input.decision === 'request_documents') {
+    if (repeat('DocumentsRequested') && input.note !== undefined) return { unchanged: true, claim };
+    if (claim.status !== 'Submitted') throw notSubmitted(claim, 'documents can be requested');
+    if (!input.note) throw new ValidationError('note is required: tell the customer which documents to send.', 'note');
+    return { claim: step(claim, 'DocumentsRequested', 'operator', now, { decided_by: operator }), ...message, closes: false };
+  }
+  if (input.decision === 'approve') {
+    const amount = input.amount ?? claim.amount_claimed;
+    if (repeat('Approved') && claim.amount_approved === amount) return { unchanged: true, claim };
+    if (claim.status !== 'Submitted') throw notSubmitted(claim, 'it can be approved');
+    if (amount <= 0) throw new ValidationError('amount must be more than 0 (deny the claim to pay nothing).', 'amount');
+    if (amount > claim.amount_claimed) {
+      throw new ValidationError(
+        `amount must be at most the claimed policies' coverage, ${formatCents(claim.amount_claimed)}.`,
+        'amount',
+        'amount_exceeds_coverage',
+      );
+    }
+    return { claim: step(claim, 'Approved', 'operator', now, { amount_approved: amount, decided_by: operator }), ...message, policies: 'claim', closes: false };
+  }
+  if (repeat('Denied')) return { unchanged: true, claim };
+  if (claim.status === 'DocumentsRequested') {
+    const asked = Date.parse(claim.history.at(-1)!.at);
+    if (now.getTime() - asked < DOCUMENTS_WAIT_MS) {
+      throw new ConflictError(
+        'claim_awaiting_documents',
+        `Documents were requested on ${claim.history.at(-1)!.at}; the claim can be denied without them once ${DOCUMENTS_WAIT_MS / 86_400_000} days have passed.`,
+        'claim_id',
+      );
+    }
+  } else if (claim.status !== 'Submitted') {
+    throw notSubmitted(claim, 'it can be denied');
+  }
+  return { claim: step(claim, 'Denied', 'operator', now, { decided_by: operator }), ...message, policies: 'release', closes: true };
+}
+
+/** How long a claim awaits documents before the operator may deny it unanswered: 14 days. */
+export const DOCUMENTS_WAIT_MS = 14 * 24 * 60 * 60 * 1000;
+
+const notSubmitted = (claim: Claim, what: string) =>
+  new ConflictError('claim_not_submitted', `The claim is ${claim.status}; only when it is Submitted ${what}.`, 'claim_id');
+
+/** The payout of an approved claim. Repeating it with the same reference answers the claim as it is. */
+export function markPaid(claim: Claim, payoutReference: string, now: Date, operator: string): Transition {
+  if (claim.status === 'Paid' && claim.payout_reference === payoutReference) return { unchanged: true, claim };
+  if (claim.status !== 'Approved') {
+    throw new ConflictError('claim_not_approved', `The claim is ${claim.status}; only an Approved claim can be paid.`, 'claim_id');
+  }
+  return { claim: step(claim, 'Paid', 'operator', now, { payout_reference: payoutReference, decided_by: operator }), closes: true };
+}
+
+/** The customer withdraws an open claim. Repeating it answers the claim as it is. */
+export function withdraw(claim: Claim, now: Date): Transition {
+  if (claim.status === 'Withdrawn') return { unchanged: true, claim };
+  if (!isOpen(claim.status)) {
+    throw new ConflictError('claim_decided', `The claim is ${claim.status}; only a claim not yet decided can be withdrawn.`, 'claim_id');
+  }
+  return { claim: step(claim, 'Withdrawn', 'customer', now), policies: 'release', closes: true };
+}
+
+/** The customer answers a request for documents: the claim goes back to Submitted with their message. */
+export function respond(claim: Claim, message: string, now: Date): Transition {
+  if (claim.status !== 'DocumentsRequested') {
+    throw new ConflictError(
+      'claim_not_awaiting_documents',
+      `The claim is ${claim.status}; the customer answers only when documents were requested.`,
+      'claim_id',
+    );
+  }
+  return { claim: step(claim, 'Submitted', 'customer', now), message: { from: 'customer', at: now.toISOString(), text: message }, closes: false };
+}
+
+/** When a closed claim's text is erased. */
+export const eraseAt = (closedAt: string): string => new Date(Date.parse(closedAt) + TEXT_KEPT_MS).toISOString();
+
+/** The text as it may be shown at `now`: undefined once its erase time has come (whether or not TTL has deleted it yet). */
+export const visibleText = (text: ClaimText | undefined, now: Date): ClaimText | undefined =>
+  text && (text.erase_at === undefined || now.getTime() < Date.parse(text.erase_at)) ? text : undefined;

@@ -1,0 +1,66 @@
+import * as v from 'valibot';
+import { NotFoundError } from '../platform/errors.js';
+import { listPage, maxCharacters, Text } from '../platform/http/schemas.js';
+import { MAX_ORDER_CENTS, parseAmount } from '../platform/money.js';
+import { CLAIM_REASONS, CLAIM_STATUSES, MAX_CLAIM_POLICIES, MAX_CLAIM_TEXT } from './claim.js';
+
+/** The claims' request schemas and path ids. */
+/** Free text of a claim: 1 to MAX_CLAIM_TEXT characters, trimmed. */
+const ClaimText = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), maxCharacters(MAX_CLAIM_TEXT));
+const POLICY_NUMBER = /^OP-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/;
+
+/** POST /claims/sessions: the customer proves the order is theirs. */
+export const ClaimSessionRequest = v.strictObject({
+  order_number: Text,
+  email: Text,
+  public_key: Text,
+});
+
+/** POST /claims: the policies claimed (of the session's order), why, and what happened. */
+export const FileClaimRequest = v.strictObject({
+  policy_numbers: v.pipe(
+    v.array(v.pipe(v.string(), v.regex(POLICY_NUMBER, 'must be a policy number such as OP-7K3M-9Q2D-X4TB'))),
+    v.minLength(1, 'must name at least one policy'),
+    v.maxLength(MAX_CLAIM_POLICIES, `must name at most ${MAX_CLAIM_POLICIES} policies`),
+  ),
+  reason: v.picklist(CLAIM_REASONS, `must be one of ${CLAIM_REASONS.join(', ')}`),
+  description: ClaimText,
+});
+
+/** POST /claims/{id}/respond: the customer's answer to a request for documents. */
+export const ClaimMessageRequest = v.strictObject({ message: ClaimText });
+
+/** An approved amount: up to a whole order's coverage (above one item's 1,000,000.00). */
+const ClaimAmount = v.pipe(
+  v.string('must be a decimal amount written as a string'),
+  v.check((text) => parseAmount(text, Number.MAX_SAFE_INTEGER) !== undefined, 'must be a decimal string with at most 2 fraction digits, such as "75.00"'),
+  v.check((text) => parseAmount(text, MAX_ORDER_CENTS) !== undefined, 'must be at most 100000000.00 (a whole order of 100 items of 1000000.00)'),
+  v.transform((text) => parseAmount(text, MAX_ORDER_CENTS) as number),
+);
+
+/** POST /admin/claims/{id}/decision. */
+export const ClaimDecisionRequest = v.strictObject({
+  decision: v.picklist(['approve', 'deny', 'request_documents'], 'must be approve, deny or request_documents'),
+  amount: v.optional(ClaimAmount),
+  note: v.optional(ClaimText),
+});
+
+/** POST /admin/claims/{id}/paid: the payout's reference in the operator's payment system. */
+export const ClaimPaidRequest = v.strictObject({
+  payout_reference: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), maxCharacters(100)),
+});
+
+/** GET /admin/claims?status&limit&cursor. */
+export const ClaimQueueQuery = v.strictObject({
+  status: v.optional(v.picklist(CLAIM_STATUSES, `must be one of ${CLAIM_STATUSES.join(', ')}`)),
+  limit: listPage.limit,
+  cursor: listPage.cursor,
+});
+
+const CLAIM_ID = /^clm_[0-9A-Za-z]{24}$/;
+/** A claim's id from a path: anything else names no claim (404 before any read). */
+export function claimIdOf(pathParameters: Record<string, string | undefined> | undefined): string {
+  const id = pathParameters?.id;
+  if (id === undefined || !CLAIM_ID.test(id)) throw new NotFoundError('claim_not_found', 'No claim with this id.', 'claim_id');
+  return id;
+}

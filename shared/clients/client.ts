@@ -1,0 +1,73 @@
+import type { RatePpm } from '../platform/money.js';
+
+/** A merchant using the API. Secrets are only ever held as hashes. */
+export interface Client {
+  client_id: string;
+  name: string;
+  public_key: string;
+  secret_hash: string;
+  rate_ppm: RatePpm;
+  /** Days after a policy's creation during which it may be voided (premium refunded). */
+  look_period_days: number;
+  created: string;
+}
+
+export const DEFAULT_LOOK_PERIOD_DAYS = 14;
+const DAY_MS = 86_400_000;
+
+/** The end of the void window of a policy sold at `soldAt` under a look period of `days`. */
+export const voidWindowEnd = (soldAt: Date, days: number): string => new Date(soldAt.getTime() + days * DAY_MS).toISOString();
+export const MAX_LOOK_PERIOD_DAYS = 60;
+
+/** A look period in whole days, 0 to MAX_LOOK_PERIOD_DAYS; undefined for anything else. */
+export function parseLookPeriodDays(text: string): number | undefined {
+  if (!/^\d{1,2}$/.test(text)) return undefined;
+  const days = Number(text);
+  return days <= MAX_LOOK_PERIOD_DAYS ? days : undefined;
+}
+
+/**
+ * Whether a client's access tokens still hold: rotating the secret moves `key_generation` on
+ * (tokens carry the generation they were issued at), disabling a client stops them all.
+ */
+export interface ClientStatus {
+  key_generation: number;
+  disabled: boolean;
+}
+
+/** A new client's key generation; each rotation of its secret adds one. */
+export const FIRST_KEY_GENERATION = 1;
+
+/** What authentication and pricing need, readable in one lookup by public key. */
+export type ClientCredentials = Pick<Client, 'client_id' | 'secret_hash' | 'rate_ppm'> &
+  ClientStatus & {
+    /** Epoch ms until which the public key refuses every sign-in (brute-force lockout). */
+    locked_until?: number;
+    /** Epoch ms of the latest failed sign-ins, oldest first (a short list). */
+    failed_sign_ins: number[];
+  };
+
+export interface ClientStore {
+  create(client: Client): Promise<void>;
+  findByPublicKey(publicKey: string): Promise<ClientCredentials | undefined>;
+  get(clientId: string): Promise<Client | undefined>;
+  /** Replaces the secret's hash and moves the key generation on, in one transaction. */
+  replaceSecretHash(clientId: string, secretHash: string): Promise<void>;
+  /** Changes the client's look period; false when there is no such client. */
+  setLookPeriod(clientId: string, days: number): Promise<boolean>;
+}
+
+/** Revocation: the operator's switch, and the authorizer's read of a client's status. */
+export interface ClientStatusStore {
+  disable(clientId: string): Promise<void>;
+  status(clientId: string): Promise<ClientStatus | undefined>;
+}
+
+/** Failed sign-ins per public key, for the brute-force lockout. */
+export interface FailedSignIns {
+  /** Appends one failed attempt's time, atomically; returns every recorded time, this one last. */
+  recordFailedSignIn(publicKey: string, at: number): Promise<number[]>;
+  lockSignIns(publicKey: string, until: number): Promise<void>;
+  /** Drops the oldest recorded times down to `keep`, unless the list no longer has `seen` entries. */
+  trimFailedSignIns(publicKey: string, seen: number, keep: number): Promise<void>;
+}

@@ -1,0 +1,190 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DEFAULT_LOOK_PERIOD_DAYS,
+  FIRST_KEY_GENERATION,
+  type Client,
+  type ClientCredentials,
+  type ClientStatus,
+  type ClientStatusStore,
+  type ClientStore,
+  type FailedSignIns,
+} from './client.js';
+import { clientKey, publicKeyKey, storedRecord, type Key } from '../platform/dynamo/keys.js';
+
+/**
+ * Clients live twice: the client item, and a public-key item that answers
+ * "who is pk_…, what is their secret hash and rate" in one GetItem. Both are written together.
+ * Both carry `key_generation` and `disabled`; the public-key item also keeps the key's recent
+ * failed sign-ins and its lockout (`failed_sign_ins`, `locked_until`).
+ */
+export class DynamoClientStore implements ClientStore, ClientStatusStore, FailedSignIns {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async create(client: Client): Promise<void> {
+    const status: ClientStatus = { key_generation: FIRST_KEY_GENERATION, disabled: false };
+    await this.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: storedRecord(clientKey(client.client_id), 'client', { ...client, ...status }),
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: {
+                ...publicKeyKey(client.public_key),
+                entity: 'public_key',
+                client_id: client.client_id,
+                secret_hash: client.secret_hash,
+                rate_ppm: client.rate_ppm,
+                ...status,
+              },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+        ],
+      }),
+    );
+  }
+
+  async findByPublicKey(publicKey: string): Promise<ClientCredentials | undefined> {
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: publicKeyKey(publicKey) }));
+    if (!Item) return undefined;
+    const stored = Item as StoredPublicKey;
+    return {
+      client_id: stored.client_id,
+      secret_hash: stored.secret_hash,
+      rate_ppm: stored.rate_ppm,
+      ...statusOf(stored),
+      locked_until: stored.locked_until,
+      failed_sign_ins: stored.failed_sign_ins ?? [],
+    };
+  }
+
+  async get(clientId: string): Promise<Client | undefined> {
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: clientKey(clientId) }));
+    if (!Item) return undefined;
+    const { client_id, name, public_key, secret_hash, rate_ppm, look_period_days, created } = Item as Partial<Client> & Omit<Client, 'look_period_days'>;
+    return { client_id, name, public_key, secret_hash, rate_ppm, look_period_days: look_period_days ?? DEFAULT_LOOK_PERIOD_DAYS, created };
+  }
+
+  async setLookPeriod(clientId: string, days: number): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: clientKey(clientId),
+          UpdateExpression: 'SET look_period_days = :days',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':days': days },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+
+  async replaceSecretHash(clientId: string, secretHash: string): Promise<void> {
+    await this.updateBoth(clientId, 'SET secret_hash = :hash, key_generation = if_not_exists(key_generation, :first) + :one', {
+      ':hash': secretHash,
+      ':first': FIRST_KEY_GENERATION,
+      ':one': 1,
+    });
+  }
+
+  async disable(clientId: string): Promise<void> {
+    await this.updateBoth(clientId, 'SET disabled = :disabled', { ':disabled': true });
+  }
+
+  /** Strongly consistent, so that a status cached for a minute is never older than the write it follows. */
+  async status(clientId: string): Promise<ClientStatus | undefined> {
+    const { Item } = await this.doc.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: clientKey(clientId),
+        ProjectionExpression: 'PK, key_generation, disabled',
+        ConsistentRead: true,
+      }),
+    );
+    return Item ? statusOf(Item) : undefined;
+  }
+
+  async recordFailedSignIn(publicKey: string, at: number): Promise<number[]> {
+    const { Attributes } = await this.doc.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: publicKeyKey(publicKey),
+        UpdateExpression: 'SET failed_sign_ins = list_append(if_not_exists(failed_sign_ins, :none), :at)',
+        ExpressionAttributeValues: { ':none': [], ':at': [at] },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return (Attributes?.failed_sign_ins as number[] | undefined) ?? [at];
+  }
+
+  async lockSignIns(publicKey: string, until: number): Promise<void> {
+    await this.doc.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: publicKeyKey(publicKey),
+        UpdateExpression: 'SET locked_until = :until',
+        ExpressionAttributeValues: { ':until': until },
+      }),
+    );
+  }
+
+  async trimFailedSignIns(publicKey: string, seen: number, keep: number): Promise<void> {
+    const oldest = Array.from({ length: seen - keep }, (_, index) => `failed_sign_ins[${index}]`);
+    if (oldest.length === 0) return;
+    try {
+      // Only if nobody changed the list's length meanwhile: two concurrent trims must not both drop the head.
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: publicKeyKey(publicKey),
+          UpdateExpression: `REMOVE ${oldest.join(', ')}`,
+          ConditionExpression: 'size(failed_sign_ins) = :seen',
+          ExpressionAttributeValues: { ':seen': seen },
+        }),
+      );
+    } catch (err) {
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    }
+  }
+
+  /** One update of the client item and its public-key item, in one transaction. */
+  private async updateBoth(clientId: string, expression: string, values: Record<string, unknown>): Promise<void> {
+    const client = await this.get(clientId);
+    if (!client) throw new Error(`no client ${clientId}`);
+    const update = (key: Key) => ({
+      Update: {
+        TableName: this.tableName,
+        Key: key,
+        UpdateExpression: expression,
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: values,
+      },
+    });
+    await this.doc.send(new TransactWriteCommand({ TransactItems: [update(clientKey(clientId)), update(publicKeyKey(client.public_key))] }));
+  }
+}
+
+/** Clients created before generations existed are at the first one. */
+/** The public-key item as stored (records from before revocation lack the status fields). */
+type StoredPublicKey = Pick<ClientCredentials, 'client_id' | 'secret_hash' | 'rate_ppm' | 'locked_until'> &
+  Partial<ClientStatus> & { failed_sign_ins?: number[] };
+
+const statusOf = (item: Record<string, unknown>): ClientStatus => ({
+  key_generation: typeof item.key_generation === 'number' ? item.key_generation : FIRST_KEY_GENERATION,
+  disabled: item.disabled === true,
+});

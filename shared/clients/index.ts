@@ -1,0 +1,7 @@
+/**
+ * Clients: the merchants using the API — their terms (premium rate, look period), keys, access
+ * tokens, sign-in lockout, and the operator's CLI use cases. Other features read a client's terms
+ * through `ClientStore`.
+ */
+export { DEFAULT_LOOK_PERIOD_DAYS, MAX_LOOK_PERIOD_DAYS, voidWindowEnd } from './client.js';
+export type { Client, ClientCredentials, ClientStore } from './client.js';

@@ -1,0 +1,81 @@
+import { ConflictError, NotFoundError } from '../platform/errors.js';
+import type { ClientStore } from '../clients/index.js';
+import { refuseIfClaimed, isCurrent, type Order, type OrderItem, type PolicyStatus } from './order.js';
+import { ChangeRejectedError } from '../platform/errors.js';
+import type { Clock } from '../platform/clock.js';
+import type { IdempotencyReceipt } from '../platform/idempotency-receipts.js';
+import type { OrderStore } from './ports.js';
+import { legacyLookPeriod, lookPeriodOver, settled, TARGET, voidWindowOf, type CancelReason, type SettleAction } from './settle-policy.js';
+
+export interface CancelOrderDeps {
+  orders: Pick<OrderStore, 'get' | 'settlePolicies'>;
+  /** Read only to void a policy stored without its window: the client's look period. */
+  clients: Pick<ClientStore, 'get'>;
+  clock: Clock;
+}
+
+const nothingToSettle = (policyNumber: string, status: PolicyStatus, action: SettleAction) =>
+  new ConflictError(
+    'policy_not_issued',
+    `Policy ${policyNumber} is ${status}, and no policy of the order is Issued: nothing can be ${action === 'void' ? 'voided' : 'canceled'}.`,
+    policyNumber,
+  );
+
+/** Attempts before an order that keeps changing under concurrent requests gives up with 409. */
+const MAX_ATTEMPTS = 8;
+
+/**
+ * POST /orders/{id}/cancel: every Issued policy of the order moves (`cancel` or `void`), all or
+ * nothing, in one transaction conditional on the order's version and each policy still being
+ * Issued. A policy under an open claim stops the whole order (409 `claim_open` naming it). A void
+ * after any one's void window moves none (409 naming it). An order with nothing Issued left is
+ * answered as it is only when every policy is already in the asked status (a true repeat); else
+ * 409 `policy_not_issued` naming one that is not.
+ */
+
+export async function cancelOrder(
+  deps: CancelOrderDeps,
+  clientId: string,
+  orderId: string,
+  action: SettleAction,
+  reason: CancelReason,
+  receipt?: IdempotencyReceipt,
+): Promise<Order> {
+  const lookPeriodDays = legacyLookPeriod(deps.clients, clientId);
+  const target = TARGET[action];
+  for (let attempt = 1; ; attempt++) {
+    const before = await deps.orders.get(clientId, orderId);
+    if (!before) throw new NotFoundError('order_not_found', 'No order with this id.');
+    const now = deps.clock.now();
+    const current = before.items.filter(isCurrent);
+    const issued = current.filter((item) => item.policy.status === 'Issued');
+    refuseIfClaimed(issued, (item) => item.policy.policy_number);
+    if (issued.length === 0) {
+      // Nothing to move: a true repeat only if every policy is already where this asks.
+      const other = current.find((item) => item.policy.status !== target);
+      if (other) throw nothingToSettle(other.policy.policy_number, other.policy.status, action);
+    }
+    if (action === 'void') {
+      for (const item of issued) {
+        const voidUntil = await voidWindowOf(item.policy, lookPeriodDays);
+        if (now.getTime() > Date.parse(voidUntil)) throw lookPeriodOver(item.policy.policy_number, voidUntil, true);
+      }
+    }
+    const moved: OrderItem[] = issued.map((item) => ({ ...item, policy: settled(item.policy, action, reason, now) }));
+    const updated = moved.length ? now.toISOString() : before.updated;
+    const after: Order = {
+      ...before,
+      updated,
+      version: before.version + (moved.length ? 1 : 0),
+      items: before.items.map((item) => moved.find((m) => m.reference_number === item.reference_number) ?? item),
+    };
+    try {
+      await deps.orders.settlePolicies(before, moved, after, receipt);
+      return after;
+    } catch (err) {
+      if (!(err instanceof ChangeRejectedError) || err.reason !== 'stale') throw err;
+      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('order_busy', 'The order is being changed by other requests; retry.');
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
+  }
+}

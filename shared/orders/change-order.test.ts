@@ -1,0 +1,198 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../platform/errors.js';
+import { changeOrder, planChanges, type ItemChange } from './change-order.js';
+import { randomIds } from '../platform/ids.js';
+import { premiumFor } from '../platform/money.js';
+import { isCurrent, type Order, type OrderItem } from './order.js';
+import { ChangeRejectedError } from '../platform/errors.js';
+import type { OrderStore } from './ports.js';
+
+/** PATCH rules on the pure planner, and the lineage invariants through the use case. */
+const NOW = new Date('2026-11-23T10:00:00.000Z');
+
+function item(reference: string, cost: number, position = 0): OrderItem {
+  return {
+    id: `itm_${reference}`,
+    position,
+    reference_number: reference,
+    name: reference,
+    cost,
+    event: null,
+    created: NOW.toISOString(),
+    policy: {
+      policy_number: `OP-${reference}`,
+      policy_number_new: `uuid-${reference}`,
+      premium: premiumFor(cost, 85_000),
+      coverage_amount: cost,
+      status: 'Issued',
+      history: [{ status: 'Issued', at: NOW.toISOString(), reason: 'order_created' }],
+      created: NOW.toISOString(),
+    },
+  };
+}
+
+function order(...costs: number[]): Order {
+  const items = costs.map((cost, i) => item(`r${i}`, cost, i));
+  return {
+    service_order_id: 'o-1',
+    client_id: 'cl_1',
+    order_number: 'N-1',
+    currency: 'USD',
+    rate_ppm: 85_000,
+    customer: null,
+    created: NOW.toISOString(),
+    updated: NOW.toISOString(),
+    version: 1,
+    items,
+    subtotal: costs.reduce((a, b) => a + b, 0),
+  };
+}
+
+const change = (old: string, ref: string, cost: number): ItemChange => ({ name: ref, old_reference_number: old, reference_number: ref, cost });
+
+/** An OrderStore in memory with the same all-or-nothing, version-checked semantics as DynamoDB's. */
+function memoryStore(initial: Order): Pick<OrderStore, 'create' | 'get' | 'applyChanges'> & { current(): Order } {
+  let stored = structuredClone(initial);
+  return {
+    current: () => stored,
+    create: async () => undefined,
+    get: async (clientId, orderId) => (clientId === stored.client_id && orderId === stored.service_order_id ? structuredClone(stored) : undefined),
+    applyChanges: async (before, changes, after) => {
+      if (before.version !== stored.version) throw new ChangeRejectedError('stale');
+      const replaced = new Map(changes.map((c) => [c.old.reference_number, c]));
+      stored = {
+        ...stored,
+        ...after,
+        items: [
+          ...stored.items.map((i) =>
+            replaced.has(i.reference_number)
+              ? {
+                  ...i,
+                  replaced_by: replaced.get(i.reference_number)!.replacement.reference_number,
+                  policy: {
+                    ...i.policy,
+                    status: replaced.get(i.reference_number)!.oldStep.status,
+                    history: [...i.policy.history, replaced.get(i.reference_number)!.oldStep],
+                  },
+                }
+              : i,
+          ),
+          ...changes.map((c) => c.replacement),
+        ],
+      };
+    },
+  };
+}
+
+const errorOf = (fn: () => unknown): AppError => {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof AppError) return err;
+  }
+  throw new Error('expected an AppError');
+};
+
+describe('planChanges', () => {
+  it('classes each change by cost and prices the new policy at the order rate', () => {
+    const { changes, order: after } = planChanges(
+      order(1000, 1000, 1000),
+      [change('r0', 'up', 1500), change('r1', 'down', 500), change('r2', 'same', 1000)],
+      randomIds,
+      NOW,
+    );
+
+    expect(changes.map((c) => [c.replacement.policy.change_type, c.oldStep.status])).toEqual([
+      ['upgrade', 'Upgraded'],
+      ['downgrade', 'Downgraded'],
+      ['exchange', 'Exchanged'],
+    ]);
+    expect(changes[0]!.replacement.policy).toMatchObject({ premium: 128, coverage_amount: 1500, status: 'Issued', replaces: 'OP-r0' });
+    expect(after).toMatchObject({ subtotal: 3000, version: 2, updated: NOW.toISOString() });
+  });
+
+  it.each([
+    ['an unknown item', [change('r0', 'a', 1), change('nope', 'b', 1)], 404, 'item_not_found', 'items[1].old_reference_number'],
+    ['a reference already in the order', [change('r0', 'r1', 1)], 409, 'reference_exists', 'items[0].reference_number'],
+    ['a new reference repeated in the body', [change('r0', 'a', 1), change('r1', 'a', 1)], 422, 'duplicate_reference', 'items[1].reference_number'],
+    ['an item replaced twice in the body', [change('r0', 'a', 1), change('r0', 'b', 1)], 422, 'duplicate_reference', 'items[1].old_reference_number'],
+  ] as const)('refuses %s, naming the element', (_name, changes, status, code, param) => {
+    const error = errorOf(() => planChanges(order(100, 200), [...changes], randomIds, NOW));
+    expect([error.status, error.code, error.param]).toEqual([status, code, param]);
+  });
+
+  it('refuses a policy that is no longer Issued with 409', () => {
+    const changed = planChanges(order(100), [change('r0', 'a', 150)], randomIds, NOW).order;
+    const error = errorOf(() => planChanges(changed, [change('r0', 'b', 90)], randomIds, NOW));
+    expect([error.status, error.code, error.param]).toEqual([409, 'policy_not_issued', 'items[0].old_reference_number']);
+  });
+});
+
+describe('changeOrder over random sequences', () => {
+  it('keeps exactly one Issued policy per lineage and subtotal = the sum of current costs', async () => {
+    const step = fc.array(fc.record({ pick: fc.nat(20), fresh: fc.boolean(), cost: fc.integer({ min: 0, max: 50_000 }) }), { minLength: 1, maxLength: 4 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 50_000 }), { minLength: 1, maxLength: 5 }),
+        fc.array(step, { maxLength: 8 }),
+        async (costs, steps) => {
+          const store = memoryStore(order(...costs));
+          const deps = { orders: store, clock: { now: () => NOW }, ids: randomIds };
+          let serial = 0;
+          for (const requested of steps) {
+            const before = structuredClone(store.current());
+            const refs = before.items.map((i) => i.reference_number);
+            const body = requested.map((r) => change(refs[r.pick % refs.length]!, r.fresh ? `n${serial++}` : refs[(r.pick + 1) % refs.length]!, r.cost));
+            try {
+              await changeOrder(deps, 'cl_1', 'o-1', body);
+            } catch (err) {
+              expect(err).toBeInstanceOf(AppError);
+              expect(store.current()).toEqual(before); // a refused request changes nothing
+            }
+            const current = store.current();
+            const lineages = costs.length;
+            expect(current.items.filter((i) => i.policy.status === 'Issued')).toHaveLength(lineages);
+            expect(current.items.filter(isCurrent)).toHaveLength(lineages);
+            expect(current.subtotal).toBe(current.items.filter(isCurrent).reduce((sum, i) => sum + i.cost, 0));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('money owed on a change, and the history it leaves', () => {
+  it('states premium_delta as the new premium minus the replaced one: ≥ 0 on an upgrade, ≤ 0 on a downgrade, 0 on an exchange', () => {
+    const cents = fc.integer({ min: 0, max: 100_000_000 });
+    fc.assert(
+      fc.property(cents, cents, (oldCost, newCost) => {
+        const { changes } = planChanges(order(oldCost), [change('r0', 'n0', newCost)], randomIds, NOW);
+        const { replacement, oldStep } = changes[0]!;
+        const delta = replacement.policy.premium_delta!;
+
+        expect(delta).toBe(premiumFor(newCost, 85_000) - premiumFor(oldCost, 85_000));
+        expect(Number.isInteger(delta)).toBe(true);
+        if (oldStep.status === 'Upgraded') expect(delta).toBeGreaterThanOrEqual(0);
+        if (oldStep.status === 'Downgraded') expect(delta).toBeLessThanOrEqual(0);
+        if (oldStep.status === 'Exchanged') expect(delta).toBe(0);
+      }),
+    );
+  });
+
+  it('appends the replaced policy its new status and gives the new one a history of its own', () => {
+    const { order: after } = planChanges(order(1000), [change('r0', 'n0', 800)], randomIds, NOW);
+    const [old, replacement] = after.items;
+
+    expect(old!.policy.history).toEqual([
+      { status: 'Issued', at: NOW.toISOString(), reason: 'order_created' },
+      { status: 'Downgraded', at: NOW.toISOString(), reason: 'downgrade' },
+    ]);
+    expect(replacement!.policy).toMatchObject({
+      status: 'Issued',
+      premium_delta: -17,
+      history: [{ status: 'Issued', at: NOW.toISOString(), reason: 'downgrade' }],
+    });
+  });
+});

@@ -1,0 +1,390 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { CheckoutRecord } from '../conversion/index.js';
+import type { Order, OrderItem, Policy } from './order.js';
+import { ChangeRejectedError } from '../platform/errors.js';
+import type { FoundPolicy, OrderStore, PlannedChange, PolicyStore, OrderLister, OrderPage, PolicyPage, PolicyLister } from './ports.js';
+import type { IdempotencyReceipt, OrderReplay } from '../platform/idempotency-receipts.js';
+import { ConflictError } from '../platform/errors.js';
+import { receiptAction } from '../platform/dynamo/idempotency-store.js';
+import {
+  orderItemKey,
+  orderKey,
+  orderListKey,
+  orderListShard,
+  orderListSort,
+  orderPartition,
+  policyListKey,
+  policyListPosition,
+  policyListShard,
+  policyListSort,
+  policyLookupKey,
+  recordFields,
+  storedRecord,
+  type Key,
+} from '../platform/dynamo/keys.js';
+import { ORDER_LIST_INDEX, POLICY_INDEX, POLICY_LIST_INDEX } from '../platform/dynamo/table-definitions.js';
+import { checkoutAction } from '../conversion/index.js';
+import { queryAll } from '../platform/dynamo/query-all.js';
+import type { ShardMerge } from '../platform/dynamo/shard-merge.js';
+import { shardedList, shardLimit, sortRange, type ListRecord } from '../platform/dynamo/sharded-list.js';
+import { cancellationCodes, cancellationError, isOnlyConflict, transactUnlessRefused, transactUnlessStale } from '../platform/dynamo/transactions.js';
+
+type OrderHeader = Omit<Order, 'items'>;
+
+/** Index keys: every record of an order sits in the order-list index (`list_*`); items also in the policy-number index. */
+type IndexKeys = { list_key?: string; list_sort?: string; policy_key?: string; plist_key?: string; plist_sort?: string };
+
+const headerItem = (order: Order) => {
+  const { items: _items, ...header } = order;
+  const key = orderKey(order.client_id, order.service_order_id);
+  const record: ReturnType<typeof storedRecord<OrderHeader>> & IndexKeys = storedRecord(key, 'order', header);
+  record.list_key = orderListKey(order.client_id, orderListShard(order.service_order_id));
+  record.list_sort = orderListSort(order.created, order.service_order_id, key.SK);
+  return record;
+};
+const itemItem = (order: Pick<Order, 'client_id' | 'service_order_id' | 'created'>, item: OrderItem) => {
+  const key = orderItemKey(order.client_id, order.service_order_id, item.reference_number);
+  const record: ReturnType<typeof storedRecord<OrderItem>> & IndexKeys = storedRecord(key, 'item', item);
+  record.list_key = orderListKey(order.client_id, orderListShard(order.service_order_id));
+  record.list_sort = orderListSort(order.created, order.service_order_id, key.SK);
+  record.policy_key = policyLookupKey(order.client_id, item.policy.policy_number);
+  record.plist_key = policyListKey(order.client_id, policyListShard(item.policy.policy_number));
+  record.plist_sort = policyListSort(item.policy.created, item.policy.policy_number);
+  return record;
+};
+
+/** An item's policy replaced by its settled one (canceled or void), only while it is still Issued, not replaced and under no open claim. */
+const settleAction = (tableName: string, key: Key, policy: Policy) => ({
+  Update: {
+    TableName: tableName,
+    Key: key,
+    UpdateExpression: 'SET #policy = :policy',
+    ConditionExpression: '#policy.#status = :issued AND attribute_not_exists(replaced_by) AND attribute_not_exists(open_claim)',
+    ExpressionAttributeNames: { '#policy': 'policy', '#status': 'status' },
+    ExpressionAttributeValues: { ':policy': policy, ':issued': 'Issued' },
+  },
+});
+
+/** What a page of orders may weigh in stored records (its JSON answer is about as large). */
+const MAX_PAGE_BYTES = 3 * 1024 * 1024;
+
+/**
+ * The first `limit` orders that pass `keep` (every order when there is none), stopping before
+ * MAX_PAGE_BYTES (never before the first); `full` when more were left than the page took. Without
+ * `keep`, an order that starts after a full page is enough to know there is more.
+ */
+async function fill(records: ShardMerge<ListRecord>, limit: number, keep?: (group: ListRecord[]) => boolean) {
+  const page: ListRecord[][] = [];
+  let bytes = 0;
+  while ((await records.peek()) !== undefined) {
+    if (page.length === limit && !keep) return { page, full: true };
+    const group = await nextOrder(records);
+    if (keep && !keep(group)) continue;
+    const size = JSON.stringify(group).length;
+    if (page.length === limit || (page.length > 0 && bytes + size > MAX_PAGE_BYTES)) return { page, full: true };
+    page.push(group);
+    bytes += size;
+  }
+  return { page, full: false };
+}
+
+/** The order (created#order_id) of an order-list record. */
+const orderOf = (record: ListRecord): string => {
+  const sort = String(record.list_sort);
+  return sort.slice(0, sort.indexOf('#', sort.indexOf('#') + 1));
+};
+
+/**
+ * The next order's records, whole, from the merged order-list index: they come together (an
+ * order's records share one shard and a sort-key prefix), so the order ends where the next record
+ * is another's.
+ */
+async function nextOrder(records: ShardMerge<ListRecord>): Promise<ListRecord[]> {
+  const group = [(await records.next())!];
+  const order = orderOf(group[0]!);
+  for (let record = await records.peek(); record !== undefined && orderOf(record) === order; record = await records.peek()) group.push((await records.next())!);
+  return group;
+}
+
+/** An order from its header and item records. */
+function assemble(records: readonly Record<string, unknown>[]): Order {
+  const header = records.find((record) => record.entity === 'order');
+  if (!header) throw new Error('an order in the order-list index without its header');
+  const items = records.filter((record) => record.entity === 'item').map((record) => withHistory(strip<OrderItem>(record)));
+  items.sort((a, b) => a.position - b.position);
+  return { ...strip<OrderHeader>(header), items };
+}
+
+/** Items stored before policies had a history get the one step every policy starts with. */
+function withHistory(item: OrderItem): OrderItem {
+  const history = item.policy.history as OrderItem['policy']['history'] | undefined;
+  return history
+    ? item
+    : { ...item, policy: { ...item.policy, history: [{ status: 'Issued', at: item.policy.created, reason: item.policy.change_type ?? 'order_created' }] } };
+}
+
+/** An order's record without what only the store uses: its index keys and `canceled_at` (the order.canceled webhook's mark). */
+const strip = <T>(record: Record<string, unknown>): T =>
+  recordFields<T>(record, ['policy_key', 'list_key', 'list_sort', 'plist_key', 'plist_sort', 'canceled_at']);
+
+/**
+ * An order is one partition: the header (`ORDER`) and one record per item (`ITEM#<reference>`),
+ * each item holding its policy and event. Reading it is one Query; creating it and changing it
+ * are one transaction each.
+ */
+export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, PolicyLister {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly metricsTableName: string,
+  ) {}
+
+  /** Actions: the checkout record (guards order_number), the header, the items, the receipt. */
+  async create(order: Order, checkout: CheckoutRecord, receipt?: IdempotencyReceipt): Promise<void> {
+    const replay: OrderReplay = {
+      service_order_id: order.service_order_id,
+      first_position: 0,
+      count: order.items.length,
+      subtotal: order.subtotal,
+      updated: order.updated,
+    };
+    const TransactItems = [
+      checkoutAction(this.metricsTableName, checkout),
+      { Put: { TableName: this.tableName, Item: headerItem(order), ConditionExpression: 'attribute_not_exists(PK)' } },
+      ...order.items.map((item) => ({ Put: { TableName: this.tableName, Item: itemItem(order, item), ConditionExpression: 'attribute_not_exists(PK)' } })),
+      ...(receipt ? [receiptAction(this.tableName, receipt, replay)] : []),
+    ];
+    // The checkout record comes first: its condition guards the order number.
+    if (!(await transactUnlessRefused(this.doc, TransactItems))) {
+      throw new ConflictError('order_exists', 'An order with this order_number was already submitted.', 'order_number');
+    }
+    if (receipt) receipt.committed = true;
+  }
+
+  async get(clientId: string, orderId: string): Promise<Order | undefined> {
+    const records = await queryAll(this.doc, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': orderPartition(clientId, orderId) },
+      ConsistentRead: true,
+    });
+    const header = records.find((record) => record.entity === 'order');
+    const items = records.filter((record) => record.entity === 'item').map((record) => withHistory(strip<OrderItem>(record)));
+    if (!header) return undefined;
+    items.sort((a, b) => a.position - b.position);
+    return { ...strip<OrderHeader>(header), items };
+  }
+
+  /**
+   * Action 0 moves the header from the version read to the next one; then, per change, the old
+   * item's policy leaves Issued (only if still Issued) and the new item is put (only if its
+   * reference is free). Cancellation reasons map back to the change that failed.
+   */
+  async applyChanges(
+    before: Order,
+    changes: readonly PlannedChange[],
+    after: Pick<Order, 'subtotal' | 'updated' | 'version'>,
+    receipt?: IdempotencyReceipt,
+  ): Promise<void> {
+    const replay: OrderReplay = {
+      service_order_id: before.service_order_id,
+      first_position: before.items.length,
+      count: changes.length,
+      subtotal: after.subtotal,
+      updated: after.updated,
+    };
+    const TransactItems = [
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: orderKey(before.client_id, before.service_order_id),
+          UpdateExpression: 'SET subtotal = :subtotal, updated = :updated, version = :next',
+          ConditionExpression: 'version = :read',
+          ExpressionAttributeValues: { ':subtotal': after.subtotal, ':updated': after.updated, ':next': after.version, ':read': before.version },
+        },
+      },
+      ...changes.flatMap((change) => [
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: orderItemKey(before.client_id, before.service_order_id, change.old.reference_number),
+            UpdateExpression: 'SET #policy.#status = :status, #policy.history = list_append(if_not_exists(#policy.history, :none), :step), replaced_by = :by',
+            ConditionExpression: '#policy.#status = :issued AND attribute_not_exists(replaced_by) AND attribute_not_exists(open_claim)',
+            ExpressionAttributeNames: { '#policy': 'policy', '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':status': change.oldStep.status,
+              ':step': [change.oldStep],
+              ':none': [],
+              ':by': change.replacement.reference_number,
+              ':issued': 'Issued',
+            },
+          },
+        },
+        { Put: { TableName: this.tableName, Item: itemItem(before, change.replacement), ConditionExpression: 'attribute_not_exists(PK)' } },
+      ]),
+      ...(receipt ? [receiptAction(this.tableName, receipt, replay)] : []),
+    ];
+    try {
+      await this.doc.send(new TransactWriteCommand({ TransactItems }));
+    } catch (err) {
+      const codes = cancellationCodes(err);
+      if (!codes) throw err;
+      if (isOnlyConflict(codes) || codes[0] === 'ConditionalCheckFailed') throw new ChangeRejectedError('stale');
+      const failed = codes.findIndex((code) => code === 'ConditionalCheckFailed');
+      const change = changes[Math.floor((failed - 1) / 2)];
+      if (failed < 1 || !change) throw cancellationError(codes);
+      throw new ChangeRejectedError((failed - 1) % 2 === 0 ? 'policy_not_issued' : 'reference_exists', change.index);
+    }
+    if (receipt) receipt.committed = true;
+  }
+
+  /** The order's next version and each settled policy (only if still Issued), with the receipt: one transaction. */
+  async settlePolicies(before: Order, settled: readonly OrderItem[], after: Pick<Order, 'updated' | 'version'>, receipt?: IdempotencyReceipt): Promise<void> {
+    const replay: OrderReplay = {
+      service_order_id: before.service_order_id,
+      first_position: 0,
+      count: before.items.length,
+      subtotal: before.subtotal,
+      updated: after.updated,
+      whole: true,
+    };
+    const receipts = receipt ? [receiptAction(this.tableName, receipt, replay)] : [];
+    const TransactItems = settled.length
+      ? [
+          {
+            Update: {
+              TableName: this.tableName,
+              Key: orderKey(before.client_id, before.service_order_id),
+              // canceled_at: the first time the whole order was canceled or voided (the order.canceled webhook).
+              UpdateExpression: 'SET updated = :updated, version = :next, canceled_at = if_not_exists(canceled_at, :updated)',
+              ConditionExpression: 'version = :read',
+              ExpressionAttributeValues: { ':updated': after.updated, ':next': after.version, ':read': before.version },
+            },
+          },
+          ...settled.map((item) => settleAction(this.tableName, orderItemKey(before.client_id, before.service_order_id, item.reference_number), item.policy)),
+          ...receipts,
+        ]
+      : receipts;
+    if (TransactItems.length === 0) return;
+    // The version moved, or a policy left Issued since the read: plan again on the order as it is now.
+    await transactUnlessStale(this.doc, TransactItems);
+    if (receipt) receipt.committed = true;
+  }
+
+  /**
+   * The order-list index holds every record of the client's orders, newest order first and each
+   * order's records together, write-sharded over LIST_SHARDS keys by order id (keys.ts): a page
+   * Queries every shard with the same range, in parallel, and merges them newest first into whole
+   * orders; it is cut after the last order read whole. Cost: LIST_SHARDS (64) Queries a page in the
+   * usual case, each at least 0.5 RRU (eventually consistent), so about 32 RRU however small the
+   * page — the price of an index no on-sale can make hot, affordable because lists are rare next to
+   * checkouts. Records per order vary (1 + its items), so a page wants about four per order, and a
+   * shard's first Query asks for about three times its share of them; a shard is read on only when
+   * the merge must see below where it stopped (its orders were larger or more than its share), or
+   * when a `status` filter (kept in code: it is about an order's policies) leaves too few. A page
+   * also stops short of MAX_PAGE_BYTES of records, so that its answer stays far below Lambda's 6 MB
+   * response limit.
+   */
+  async listOrders(clientId: string, query: { createdGte?: string; createdLt?: string; after?: string; status?: string; limit: number }): Promise<OrderPage> {
+    const range = sortRange('list_sort', query);
+    if (!range) return { orders: [] };
+    const records = shardedList(this.doc, {
+      tableName: this.tableName,
+      indexName: ORDER_LIST_INDEX,
+      keyAttribute: 'list_key',
+      sortAttribute: 'list_sort',
+      key: (shard) => orderListKey(clientId, shard),
+      range,
+      limit: (reads) => shardLimit((query.limit + 1) * 4, 16, reads),
+    });
+    const { page, full } = await fill(
+      records,
+      query.limit,
+      query.status === undefined ? undefined : (group) => group.some((r) => (r.policy as { status?: string } | undefined)?.status === query.status),
+    );
+    const orders = page.map((group) => assemble(group));
+    const last = orders[orders.length - 1];
+    return { orders, ...(full && last ? { next: orderListSort(last.created, last.service_order_id) } : {}) };
+  }
+
+  /**
+   * The policy-list index, write-sharded by policy number: a page Queries every shard (a `status`
+   * filter applied by DynamoDB) and merges them newest first, like `listOrders` — LIST_SHARDS
+   * Queries a page in the usual case, a shard read on only when the page needs more of it.
+   */
+  async listPolicies(
+    clientId: string,
+    query: { createdGte?: string; createdLt?: string; after?: string; status?: string; limit: number },
+  ): Promise<PolicyPage> {
+    const range = sortRange('plist_sort', query);
+    if (!range) return { policies: [] };
+    const records = shardedList(this.doc, {
+      tableName: this.tableName,
+      indexName: POLICY_LIST_INDEX,
+      keyAttribute: 'plist_key',
+      sortAttribute: 'plist_sort',
+      key: (shard) => policyListKey(clientId, shard),
+      range,
+      ...(query.status
+        ? { filter: { expression: '#policy.#status = :status', names: { '#policy': 'policy', '#status': 'status' }, values: { ':status': query.status } } }
+        : {}),
+      limit: (reads) => shardLimit(query.limit + 1, 4, reads),
+    });
+    const matches: ListRecord[] = [];
+    while (matches.length <= query.limit) {
+      const record = await records.next();
+      if (record === undefined) break;
+      matches.push(record);
+    }
+    const policies = matches.slice(0, query.limit).map((record) => ({
+      service_order_id: String(record.PK).slice(orderPartition(clientId, '').length),
+      item: withHistory(strip<OrderItem>(record)),
+    }));
+    const last = policies[policies.length - 1];
+    const more = matches.length > query.limit;
+    return { policies, ...(more && last ? { next: policyListPosition(last.item.policy.created, last.item.policy.policy_number) } : {}) };
+  }
+
+  /** The policy-number index (keys only, eventually consistent) says where; the item itself is read consistently. */
+  async findPolicy(clientId: string, policyNumber: string): Promise<FoundPolicy | undefined> {
+    const { Items = [] } = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: POLICY_INDEX,
+        KeyConditionExpression: 'policy_key = :key',
+        ExpressionAttributeValues: { ':key': policyLookupKey(clientId, policyNumber) },
+      }),
+    );
+    const [where] = Items as Key[];
+    if (!where) return undefined;
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { PK: where.PK, SK: where.SK }, ConsistentRead: true }));
+    if (!Item) return undefined;
+    return { service_order_id: where.PK.slice(orderPartition(clientId, '').length), item: withHistory(strip<OrderItem>(Item)) };
+  }
+
+  /** The item's policy, only if still Issued, and the order's `updated`, in one transaction. */
+  async settlePolicy(clientId: string, found: FoundPolicy, next: Policy): Promise<boolean> {
+    const at = next.history[next.history.length - 1]!.at;
+    const TransactItems = [
+      settleAction(this.tableName, orderItemKey(clientId, found.service_order_id, found.item.reference_number), next),
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: orderKey(clientId, found.service_order_id),
+          UpdateExpression: 'SET updated = :at',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':at': at },
+        },
+      },
+    ];
+    try {
+      await this.doc.send(new TransactWriteCommand({ TransactItems }));
+      return true;
+    } catch (err) {
+      const codes = cancellationCodes(err);
+      if (!codes) throw err;
+      if (codes[0] === 'ConditionalCheckFailed' || isOnlyConflict(codes)) return false;
+      throw cancellationError(codes);
+    }
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * Orders: checkout (protected orders), upgrade/downgrade/exchange, cancel and void, and the order
+ * and policy lists. Claims read orders and lock their policies; webhooks announce their changes.
+ */
+export { isCurrent, refuseIfClaimed } from './order.js';
+export type { Order, OrderItem, Policy, PolicyEvent, PolicyStatus } from './order.js';
+export type { FoundPolicy, OrderStore } from './ports.js';

@@ -1,0 +1,115 @@
+import { formatCents } from '../platform/money.js';
+import type { Customer, Order, OrderEvent, OrderItem } from './order.js';
+import type { FoundPolicy, OrderStore } from './ports.js';
+import type { OrderReplay } from '../platform/idempotency-receipts.js';
+import { emptyResponse, jsonResponse } from '../platform/http/envelope.js';
+import type { Replayer } from '../platform/http/idempotency.js';
+
+/**
+ * The Order as merchants see it (spec §2.9): money as two-digit strings, the customer repeated on
+ * every item, `event_id` beside the event, and one policy per item with its status.
+ */
+// Fields are listed one by one so the response order never depends on how storage returned them.
+const customerView = (customer: Customer | null) =>
+  customer && { id: customer.id, email: customer.email, first_name: customer.first_name, last_name: customer.last_name };
+const eventView = (event: OrderEvent | null) =>
+  event && {
+    id: event.id,
+    name: event.name,
+    start_date: event.start_date,
+    start_time: event.start_time,
+    end_date: event.end_date,
+    end_time: event.end_time,
+    location: event.location,
+  };
+
+function itemView(order: Order, item: OrderItem) {
+  return {
+    id: item.id,
+    name: item.name,
+    reference_number: item.reference_number,
+    cost: formatCents(item.cost),
+    customer: customerView(order.customer),
+    event: eventView(item.event),
+    event_id: item.event?.id ?? null,
+  };
+}
+
+function policyView(order: Order, item: OrderItem) {
+  const { policy } = item;
+  return {
+    policy_number: policy.policy_number,
+    policy_number_new: policy.policy_number_new,
+    currency: order.currency,
+    premium: formatCents(policy.premium),
+    coverage_amount: formatCents(policy.coverage_amount),
+    status: policy.status,
+    ...(policy.change_type ? { change_type: policy.change_type, replaces: policy.replaces } : {}),
+    ...(policy.premium_delta === undefined ? {} : { premium_delta: formatCents(policy.premium_delta) }),
+    ...(policy.refund_due === undefined ? {} : { refund_due: formatCents(policy.refund_due) }),
+    history: policy.history.map((step) => ({ status: step.status, at: step.at, reason: step.reason })),
+    // Fixed at sale; null only on a policy stored before it was (npm run migrate gives it one).
+    void_until: policy.void_until ?? null,
+    // While a claim is open the policy is locked (change, cancel and void answer 409 claim_open).
+    ...(item.open_claim ? { open_claim: item.open_claim } : {}),
+    item: { id: item.id, name: item.name, reference_number: item.reference_number, cost: formatCents(item.cost) },
+  };
+}
+
+/** The order with the given items (all of them by default; PATCH shows only the new ones). */
+export function orderView(order: Order, items: readonly OrderItem[] = order.items) {
+  return {
+    created: order.created,
+    updated: order.updated,
+    order_number: order.order_number,
+    subtotal: formatCents(order.subtotal),
+    currency: order.currency,
+    service_order_id: order.service_order_id,
+    items: items.map((item) => itemView(order, item)),
+    customer: customerView(order.customer),
+    client: order.client_id,
+    policies: items.map((item) => policyView(order, item)),
+  };
+}
+
+export type OrderView = ReturnType<typeof orderView>;
+
+/**
+ * The answer a committed write gave, rebuilt from its receipt for a replay: the items it created
+ * (their policies were Issued then) and the order header as it was after that write.
+ */
+function answeredOrderView(order: Order, replay: OrderReplay) {
+  const end = replay.first_position + replay.count;
+  const items = order.items
+    .filter((item) => item.position >= replay.first_position && item.position < end)
+    .map((item) => ({ ...item, policy: { ...item.policy, status: 'Issued' as const, history: item.policy.history.slice(0, 1) } }));
+  return orderView({ ...order, subtotal: replay.subtotal, updated: replay.updated }, items);
+}
+
+/** Replays Idempotency-Keys of the order routes (`statusCode`: what the first answer was). */
+export const orderReplayer =
+  (orders: Pick<OrderStore, 'get'>, statusCode: number): Replayer =>
+  async (replay, clientId) => {
+    if (!replay) return emptyResponse(204);
+    const order = await orders.get(clientId, replay.service_order_id);
+    if (!order) throw new Error(`an idempotency receipt names order ${replay.service_order_id}, which does not exist`);
+    return jsonResponse(statusCode, replay.whole ? orderView(order) : answeredOrderView(order, replay));
+  };
+
+/** A policy on its own (cancel and void answer it): what it is, what is owed back, and where it sits. */
+export function policyDetailView({ service_order_id, item }: FoundPolicy) {
+  const { policy } = item;
+  return {
+    policy_number: policy.policy_number,
+    status: policy.status,
+    premium: formatCents(policy.premium),
+    coverage_amount: formatCents(policy.coverage_amount),
+    refund_due: policy.refund_due === undefined ? null : formatCents(policy.refund_due),
+    history: policy.history.map((step) => ({ status: step.status, at: step.at, reason: step.reason })),
+    void_until: policy.void_until ?? null,
+    service_order_id,
+    reference_number: item.reference_number,
+    created: policy.created,
+    updated: policy.history[policy.history.length - 1]!.at,
+  };
+}

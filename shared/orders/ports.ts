@@ -1,0 +1,73 @@
+import type { CheckoutRecord } from '../conversion/index.js';
+import type { IdempotencyReceipt } from '../platform/idempotency-receipts.js';
+import type { Order, OrderItem, Policy, PolicyEvent } from './order.js';
+
+/** The ports of the orders' use cases; `dynamo-order-store.ts` implements them over DynamoDB. */
+
+export interface OrderStore {
+  /**
+   * Writes the order with all its items, its checkout record and the day's opt-in count, all or
+   * nothing. Throws ConflictError `order_exists` when the client already used the order_number.
+   */
+  create(order: Order, checkout: CheckoutRecord, receipt?: IdempotencyReceipt): Promise<void>;
+  get(clientId: string, orderId: string): Promise<Order | undefined>;
+  /**
+   * Commits planned changes on the order as it was read (same `version`), all or nothing.
+   * Throws ChangeRejectedError when a condition no longer holds.
+   */
+  applyChanges(
+    before: Order,
+    changes: readonly PlannedChange[],
+    after: Pick<Order, 'subtotal' | 'updated' | 'version'>,
+    receipt?: IdempotencyReceipt,
+  ): Promise<void>;
+  /**
+   * Gives the listed items their new (settled) policies, each only if still Issued, and the order
+   * its next version, all or nothing (with the receipt, if any; the receipt alone when nothing
+   * moves). Throws ChangeRejectedError('stale') when the order moved since it was read.
+   */
+  settlePolicies(before: Order, settled: readonly OrderItem[], after: Pick<Order, 'updated' | 'version'>, receipt?: IdempotencyReceipt): Promise<void>;
+}
+
+/** A page of a client's orders, newest first; `next` is where the next page starts, absent on the last. */
+export interface OrderPage {
+  orders: Order[];
+  next?: string;
+}
+
+export interface OrderLister {
+  /** Orders created in [createdGte, createdLt), before the position `after`, newest first (one Query per list shard in the usual case). */
+  listOrders(clientId: string, query: { createdGte?: string; createdLt?: string; after?: string; status?: string; limit: number }): Promise<OrderPage>;
+}
+
+/** A policy found by its number: the item that carries it, and its order's id. */
+export interface FoundPolicy {
+  service_order_id: string;
+  item: OrderItem;
+}
+
+/** A page of a client's policies, newest first; `next` is where the next page starts, absent on the last. */
+export interface PolicyPage {
+  policies: FoundPolicy[];
+  next?: string;
+}
+
+export interface PolicyLister {
+  listPolicies(clientId: string, query: { createdGte?: string; createdLt?: string; after?: string; status?: string; limit: number }): Promise<PolicyPage>;
+}
+
+export interface PolicyStore {
+  /** The policy of this client with this number, read consistently; undefined when there is none. */
+  findPolicy(clientId: string, policyNumber: string): Promise<FoundPolicy | undefined>;
+  /** Replaces the policy with `next` only if it is still Issued (one conditional write); false when it was not. */
+  settlePolicy(clientId: string, found: FoundPolicy, next: Policy): Promise<boolean>;
+}
+
+export interface PlannedChange {
+  /** Position of the change in the request body. */
+  index: number;
+  old: OrderItem;
+  /** The old policy's next step (its new status), appended to its history. */
+  oldStep: PolicyEvent;
+  replacement: OrderItem;
+}

@@ -1,0 +1,106 @@
+import * as v from 'valibot';
+import { NotFoundError } from '../platform/errors.js';
+import { Currency, EventInput, Instant, itemList, listPage, Money, OptionalText, QuoteToken, Text } from '../platform/http/schemas.js';
+import { isOrderId } from '../platform/ids.js';
+import { MAX_CHANGES } from '../platform/limits.js';
+import { CANCEL_REASONS } from './settle-policy.js';
+
+/** The orders' request schemas (strict objects, bounded strings, money as integer cents). */
+export const CustomerInput = v.strictObject({
+  first_name: OptionalText,
+  last_name: OptionalText,
+  email: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(254, 'must be at most 254 characters'), v.email('must be an e-mail address'))),
+  phone: v.optional(v.pipe(v.string(), v.regex(/^\+?[0-9 ()-]{3,32}$/, 'must be a phone number (digits)'))),
+});
+export type CustomerInput = v.InferOutput<typeof CustomerInput>;
+
+export const BillingAddressInput = v.strictObject({
+  address1: OptionalText,
+  address2: OptionalText,
+  city: OptionalText,
+  zip_code: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(32, 'must be at most 32 characters'))),
+  state: OptionalText,
+  country: OptionalText,
+});
+export type BillingAddressInput = v.InferOutput<typeof BillingAddressInput>;
+
+export const PaymentInput = v.strictObject({ type: Text });
+
+export const OrderItemInput = v.strictObject({
+  name: Text,
+  reference_number: Text,
+  cost: Money,
+  event: v.optional(EventInput),
+});
+export type OrderItemInput = v.InferOutput<typeof OrderItemInput>;
+
+export const CreateOrderRequest = v.strictObject({
+  token: v.optional(QuoteToken),
+  order_number: Text,
+  currency: Currency,
+  items: itemList(OrderItemInput),
+  event: v.optional(EventInput),
+  customer: v.optional(CustomerInput),
+  billing_address: v.optional(BillingAddressInput),
+  payment: v.optional(PaymentInput),
+});
+export type CreateOrderRequest = v.InferOutput<typeof CreateOrderRequest>;
+
+export const ItemChangeInput = v.strictObject({
+  name: Text,
+  old_reference_number: Text,
+  reference_number: Text,
+  cost: Money,
+});
+export type ItemChangeInput = v.InferOutput<typeof ItemChangeInput>;
+
+export const ChangeOrderRequest = v.strictObject({
+  items: v.pipe(
+    v.array(ItemChangeInput, 'must be an array of item changes'),
+    v.minLength(1, 'must hold at least one change'),
+    v.maxLength(MAX_CHANGES, `must hold at most ${MAX_CHANGES} changes`),
+  ),
+});
+export type ChangeOrderRequest = v.InferOutput<typeof ChangeOrderRequest>;
+
+const listFields = {
+  ...listPage,
+  created_gte: v.optional(Instant),
+  created_lt: v.optional(Instant),
+  status: v.optional(v.picklist(['Issued', 'Upgraded', 'Downgraded', 'Exchanged', 'Canceled', 'Void', 'Claimed'], 'must be a policy status')),
+};
+
+/** created_gte, when both are given, must come before created_lt. */
+const inOrder = ({ created_gte, created_lt }: { created_gte?: string; created_lt?: string }) =>
+  created_gte === undefined || created_lt === undefined || created_gte < created_lt;
+
+export const ListOrdersQuery = v.pipe(
+  v.strictObject({ ...listFields, order_number: v.optional(Text) }),
+  v.forward(
+    v.check((query) => inOrder(query), 'must be after created_gte'),
+    ['created_lt'],
+  ),
+);
+
+export const ListPoliciesQuery = v.pipe(
+  v.strictObject(listFields),
+  v.forward(
+    v.check((query) => inOrder(query), 'must be after created_gte'),
+    ['created_lt'],
+  ),
+);
+
+const CancelReason = v.optional(v.picklist(CANCEL_REASONS, `must be one of ${CANCEL_REASONS.join(', ')}`));
+
+/** Cancel or void one policy: an optional body with an optional reason. */
+export const SettlePolicyRequest = v.optional(v.strictObject({ reason: CancelReason }), {});
+
+/** Cancel or void a whole order. */
+export const CancelOrderRequest = v.strictObject({ mode: v.picklist(['cancel', 'void'], 'must be cancel or void'), reason: CancelReason });
+
+/** The order id of a path: anything that is not a service_order_id names no order (404 before any read). */
+export function orderIdOf(pathParameters: Record<string, string | undefined> | undefined): string {
+  const id = pathParameters?.id;
+  if (!isOrderId(id)) throw new NotFoundError('order_not_found', 'No order with this id.');
+  return id;
+}

@@ -1,0 +1,95 @@
+import { ConflictError, NotFoundError } from '../platform/errors.js';
+import { DEFAULT_LOOK_PERIOD_DAYS, voidWindowEnd, type ClientStore } from '../clients/index.js';
+import { refuseIfClaimed, type Policy, type PolicyStatus } from './order.js';
+import type { Clock } from '../platform/clock.js';
+import type { FoundPolicy, PolicyStore } from './ports.js';
+
+/**
+ * Cancel and void (README "Policies: cancel and void"). Only an Issued policy moves: to
+ * `Canceled` (nothing refunded) or, within its void window (`void_until`, fixed at sale from the
+ * client's look period then), to `Void` (its premium refunded). Repeating the same request on a
+ * policy already in that status answers it as it is and writes nothing; any other status is 409.
+ */
+export const CANCEL_REASONS = ['order_canceled', 'ticket_transferred', 'resold', 'customer_request', 'other'] as const;
+export type CancelReason = (typeof CANCEL_REASONS)[number];
+export type SettleAction = 'cancel' | 'void';
+
+export interface SettlePolicyDeps {
+  policies: PolicyStore;
+  /** Read only to void a policy stored without its window: the client's look period. */
+  clients: Pick<ClientStore, 'get'>;
+  clock: Clock;
+}
+
+export const TARGET: Record<SettleAction, PolicyStatus> = { cancel: 'Canceled', void: 'Void' };
+
+/**
+ * When a policy's void window ends: fixed at sale (`void_until`). A policy stored before windows
+ * were fixed has none until `npm run migrate` gives it one; meanwhile it is counted, as it was
+ * then, from its creation with the client's look period, read only for such a policy.
+ */
+export async function voidWindowOf(policy: Pick<Policy, 'created' | 'void_until'>, lookPeriodDays: () => Promise<number>): Promise<string> {
+  return policy.void_until ?? voidWindowEnd(new Date(policy.created), await lookPeriodDays());
+}
+
+/** The client's look period, for a policy stored without its window (read once per request). */
+export function legacyLookPeriod(clients: Pick<ClientStore, 'get'>, clientId: string): () => Promise<number> {
+  let days: Promise<number> | undefined;
+  return () => (days ??= clients.get(clientId).then((client) => client?.look_period_days ?? DEFAULT_LOOK_PERIOD_DAYS));
+}
+
+/** The 409 of a void after the policy's window ended; `param` names the policy by its number, as on an order's void. */
+export const lookPeriodOver = (policyNumber: string, voidUntil: string, whole: boolean) =>
+  new ConflictError(
+    'look_period_over',
+    whole
+      ? `Policy ${policyNumber} could be voided until ${voidUntil}, so the order cannot be voided; nothing was changed (cancel it instead).`
+      : `Policy ${policyNumber} could be voided until ${voidUntil}; it can be canceled, not voided.`,
+    policyNumber,
+  );
+
+/** The policy after the action: its new status, what is owed back, and the step in its history. */
+export function settled(policy: Policy, action: SettleAction, reason: CancelReason, now: Date): Policy {
+  const status = TARGET[action];
+  return {
+    ...policy,
+    status,
+    refund_due: action === 'void' ? policy.premium : 0,
+    history: [...policy.history, { status, at: now.toISOString(), reason }],
+  };
+}
+
+const notFound = () => new NotFoundError('policy_not_found', 'No policy with this number.', 'policy_number');
+const notIssued = (status: PolicyStatus) =>
+  new ConflictError('policy_not_issued', `The policy is ${status}; only an Issued policy can be canceled or voided.`, 'policy_number');
+
+export async function settlePolicy(
+  deps: SettlePolicyDeps,
+  clientId: string,
+  policyNumber: string,
+  action: SettleAction,
+  reason: CancelReason,
+): Promise<FoundPolicy> {
+  const found = await deps.policies.findPolicy(clientId, policyNumber);
+  if (!found) throw notFound();
+  const { policy } = found.item;
+  const target = TARGET[action];
+  if (policy.status === target) return found;
+  if (policy.status !== 'Issued') throw notIssued(policy.status);
+  refuseIfClaimed([found.item], () => 'policy_number');
+
+  const now = deps.clock.now();
+  if (action === 'void') {
+    const voidUntil = await voidWindowOf(policy, legacyLookPeriod(deps.clients, clientId));
+    if (now.getTime() > Date.parse(voidUntil)) throw lookPeriodOver(policy.policy_number, voidUntil, false);
+  }
+  const next = settled(policy, action, reason, now);
+  if (!(await deps.policies.settlePolicy(clientId, found, next))) {
+    // Another request moved it first: exactly one wins. If it was this same action, this is its repeat.
+    const moved = await deps.policies.findPolicy(clientId, policyNumber);
+    if (moved?.item.policy.status === target) return moved;
+    if (moved) refuseIfClaimed([moved.item], () => 'policy_number');
+    throw notIssued(moved?.item.policy.status ?? 'Issued');
+  }
+  return { ...found, item: { ...found.item, policy: next } };
+}

@@ -1,0 +1,150 @@
+/**
+ * Pure key builders, one place for every primary key. See README "Data design".
+ *
+ * main table
+ *   CLIENT#<client_id>                     / CLIENT             the client (name, rate, key hashes)
+ *   PUBLIC_KEY#<public_key>                / PUBLIC_KEY         lookup: public key → client, secret hash, rate
+ *   CLIENT#<client_id>#ORDER#<order_id>    / ORDER              order header (customer, subtotal, version)
+ *   CLIENT#<client_id>#ORDER#<order_id>    / ITEM#<reference>   one item with its policy and event
+ *   CLIENT#<client_id>#IDEMPOTENCY#<key>   / IDEMPOTENCY        a claimed Idempotency-Key and its response (TTL 24 h)
+ *   CLAIM#<claim_id>                       / CLAIM              a claim's facts (status, amounts, policies, history)
+ *   CLAIM#<claim_id>                       / TEXT               its description and messages (TTL: 90 days after it closes)
+ *   ATTEMPTS#<scope>                       / WINDOW#<n>         failed claim-session attempts in a 15-minute window (TTL)
+ * metrics table
+ *   CHECKOUT#<client_id>#<order_hash>      / CHECKOUT           sanitized checkout record (opt-in or opt-out); order_hash: the order number's HMAC.
+ *                                                               One partition per checkout: an on-sale's checkouts share no key.
+ *   CLIENT#<client_id>                     / DAY#<YYYY-MM-DD>   daily opt_in / opt_out counts, derived from the table's stream
+ *                                                               (functions/metrics-aggregate): written once per stream shard per window, never per checkout
+ */
+export interface Key {
+  PK: string;
+  SK: string;
+}
+
+/**
+ * A record as stored: its key, its entity name, then its fields. The key is copied property by
+ * property: a literal that spreads two objects (`{ ...key, ...fields }`) takes V8's slow path,
+ * about 13 µs a record, which the bench's throughput section noticed.
+ */
+export const storedRecord = <T extends object>(key: Key, entity: string, fields: T) => ({ PK: key.PK, SK: key.SK, entity, ...fields });
+
+/**
+ * The inverse of storedRecord: a record's own fields, without its key, its entity name and the
+ * attributes that are the store's alone (`storedOnly`: index keys, TTL, bookkeeping).
+ */
+export function recordFields<T>(record: Record<string, unknown>, storedOnly: readonly string[] = []): T {
+  const fields: Record<string, unknown> = {};
+  for (const name in record) if (name !== 'PK' && name !== 'SK' && name !== 'entity' && !storedOnly.includes(name)) fields[name] = record[name];
+  return fields as T;
+}
+
+export const clientKey = (clientId: string): Key => ({ PK: `CLIENT#${clientId}`, SK: 'CLIENT' });
+export const publicKeyKey = (publicKey: string): Key => ({ PK: `PUBLIC_KEY#${publicKey}`, SK: 'PUBLIC_KEY' });
+
+const orderPartition = (clientId: string, orderId: string): string => `CLIENT#${clientId}#ORDER#${orderId}`;
+export const orderKey = (clientId: string, orderId: string): Key => ({ PK: orderPartition(clientId, orderId), SK: 'ORDER' });
+export const orderItemKey = (clientId: string, orderId: string, referenceNumber: string): Key => ({
+  PK: orderPartition(clientId, orderId),
+  SK: `ITEM#${referenceNumber}`,
+});
+export { orderPartition };
+
+/** The order a record of the main table belongs to, read from its partition key (an order's header and items); undefined for any other record. */
+export function orderOfPartition(partitionKey: unknown): { client_id: string; order_id: string } | undefined {
+  const match = /^CLIENT#([^#]+)#ORDER#([^#]+)$/.exec(typeof partitionKey === 'string' ? partitionKey : '');
+  return match ? { client_id: match[1]!, order_id: match[2]! } : undefined;
+}
+
+/**
+ * The list indexes' partition keys are write-sharded: one unsharded key per client took every
+ * record of an on-sale's checkouts, and DynamoDB gives one key about 1,000 writes/s. Why 64: at
+ * 10,000 checkouts/s for one client, about half opt in, and an opt-in writes about 3.5 records to
+ * the order-list index (header + 2.5 items) and 2.5 to the policy-list index: ≈ 17,500 index
+ * writes/s ÷ 64 ≈ 270/s a key (policy list: 12,500 ÷ 64 ≈ 200/s), headroom for uneven hashing under
+ * the goal of 500/s. A list page then Queries all 64 shards and merges them (`shard-merge.ts`),
+ * which lists can afford: they are rare next to checkouts.
+ */
+export const LIST_SHARDS = 64;
+
+/**
+ * The shard (0..LIST_SHARDS-1) of a list record: FNV-1a (32-bit) of `text`, scaled down so that its
+ * top bits choose (an FNV hash's low bits depend only on the low bits of each character, its high
+ * bits on all of them). Stable (a record's key never moves) and cheap: no allocation on the
+ * checkout path.
+ */
+export function listShard(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return Math.floor(((hash >>> 0) * LIST_SHARDS) / 0x1_0000_0000);
+}
+
+const shardSuffix = (shard: number): string => String(shard).padStart(2, '0');
+
+/**
+ * The order-list index's keys of an order's records: the client's orders, newest first, each
+ * order's records together. Every record of an order is in the shard of its order id, so one
+ * shard's Query still returns whole orders.
+ */
+export const orderListKey = (clientId: string, shard: number): string => `CLIENT#${clientId}#ORDERS#${shardSuffix(shard)}`;
+export const orderListShard = (orderId: string): number => listShard(orderId);
+export const orderListSort = (created: string, orderId: string, sortKey = ''): string => `${created}#${orderId}#${sortKey}`;
+
+/** The policy-list index's keys of an item record: the client's policies, newest first, in the shard of the policy number (spreads an order's items). */
+export const policyListKey = (clientId: string, shard: number): string => `CLIENT#${clientId}#POLICIES#${shardSuffix(shard)}`;
+export const policyListShard = (policyNumber: string): number => listShard(policyNumber);
+export const policyListSort = (created: string, policyNumber: string): string => `${created}#${policyNumber}#`;
+/** Where a page that ended on this policy stops: just below its record, above every older one. */
+export const policyListPosition = (created: string, policyNumber: string): string => `${created}#${policyNumber}`;
+
+/** The policy-number index's key of an item record (its policy's number, under the client). */
+export const policyLookupKey = (clientId: string, policyNumber: string): string => `CLIENT#${clientId}#POLICY#${policyNumber}`;
+
+export const idempotencyKey = (clientId: string, key: string): Key => ({ PK: `CLIENT#${clientId}#IDEMPOTENCY#${key}`, SK: 'IDEMPOTENCY' });
+
+export const checkoutKey = (clientId: string, orderHash: string): Key => ({ PK: `CHECKOUT#${clientId}#${orderHash}`, SK: 'CHECKOUT' });
+export const dayCounterKey = (clientId: string, day: string): Key => ({ PK: `CLIENT#${clientId}`, SK: `DAY#${day}` });
+export const DAY_PREFIX = 'DAY#';
+
+/** A client's webhook endpoints, one partition (at most 16), and its count of them. */
+export const webhookEndpointKey = (clientId: string, id: string): Key => ({ PK: `CLIENT#${clientId}#WEBHOOKS`, SK: `ENDPOINT#${id}` });
+export const webhookCountKey = (clientId: string): Key => ({ PK: `CLIENT#${clientId}#WEBHOOKS`, SK: 'COUNT' });
+
+/** A webhook event and its deliveries (one record per endpoint): one partition per event. */
+export const webhookEventKey = (clientId: string, eventId: string): Key => ({ PK: `CLIENT#${clientId}#EVENT#${eventId}`, SK: 'EVENT' });
+export const webhookDeliveryKey = (clientId: string, eventId: string, endpointId: string): Key => ({
+  PK: `CLIENT#${clientId}#EVENT#${eventId}`,
+  SK: `DELIVERY#${endpointId}`,
+});
+/**
+ * The retry index's shards: a pending delivery is in one of RETRY_SHARDS partitions (hash of its
+ * event id). Every delivery enters it when recorded (due for the sweep should no attempt follow)
+ * and leaves it when it ends: two index writes a delivery, so at 10,000 deliveries/s 64 shards
+ * take about 310 writes/s each.
+ */
+export const RETRY_SHARDS = 64;
+export const retryKey = (eventId: string): string => `RETRY#${String(listShard(eventId) % RETRY_SHARDS).padStart(2, '0')}`;
+
+/** The events index's keys of an event record: the client's events, newest first, in the shard of its order. */
+export const eventListKey = (clientId: string, shard: number): string => `CLIENT#${clientId}#EVENTS#${String(shard).padStart(2, '0')}`;
+export const eventListSort = (created: string, eventId: string): string => `${created}#${eventId}`;
+
+/** The hold index's keys of a pending delivery: an order's pending deliveries to one endpoint, oldest event first. */
+export const holdKey = (clientId: string, orderId: string, endpointId: string): string => `CLIENT#${clientId}#ORDER#${orderId}#TO#${endpointId}`;
+export const holdSort = (created: string, eventId: string): string => `${created}#${eventId}`;
+
+/**
+ * A claim: its facts (`CLAIM`) and its text (`TEXT`: description and messages, erased by TTL 90
+ * days after the claim closes), one partition per claim, found by its id alone (the operator's
+ * routes know nothing else).
+ */
+export const claimKey = (claimId: string): Key => ({ PK: `CLAIM#${claimId}`, SK: 'CLAIM' });
+export const claimTextKey = (claimId: string): Key => ({ PK: `CLAIM#${claimId}`, SK: 'TEXT' });
+/**
+ * The operator's queue: claims by status, oldest first. Unsharded: claims come a few per thousand
+ * orders, and each is written a handful of times over days, far from a key's 1,000 writes/s.
+ */
+export const claimQueueKey = (status: string): string => `CLAIMS#${status}`;
+export const claimQueueSort = (created: string, claimId: string): string => `${created}#${claimId}`;
+
+/** Failed claim-session attempts of one scope in one window (TTL). */
+export const attemptWindowKey = (scope: string, window: number): Key => ({ PK: `ATTEMPTS#${scope}`, SK: `WINDOW#${window}` });

@@ -1,0 +1,120 @@
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ChangeRejectedError } from '../errors.js';
+import { ConflictError, RateLimitError, ValidationError, type AppError } from '../errors.js';
+
+/**
+ * Reading TransactWriteItems cancellations. DynamoDB gives one reason per action, in order:
+ * `None`, `ConditionalCheckFailed`, `TransactionConflict` (another transaction held an item), …
+ */
+export function cancellationCodes(err: unknown): string[] | undefined {
+  if (!(err instanceof TransactionCanceledException)) return undefined;
+  return (err.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+}
+
+/** True when the only trouble was a concurrent transaction on the same items: worth a retry. */
+export const isOnlyConflict = (codes: readonly string[]): boolean =>
+  codes.includes('TransactionConflict') && codes.every((code) => code === 'None' || code === 'TransactionConflict');
+
+/**
+ * Runs a transaction, retrying (with jitter) while it is cancelled only by conflicts with
+ * concurrent transactions. Other cancellations and errors are the caller's to read.
+ */
+export async function retryOnConflict<T>(run: () => Promise<T>, attempts = 10): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      const codes = cancellationCodes(err);
+      if (!codes || !isOnlyConflict(codes) || attempt >= attempts) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
+  }
+}
+
+const THROTTLED = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
+
+/**
+ * A cancellation the caller had no specific answer for, as the client error it is: nothing was
+ * written, and the request may be retried (conflict, throttling) or must change (validation).
+ * Never a 500: a cancelled transaction is a refused request, not a fault.
+ */
+export function cancellationError(codes: readonly string[]): AppError {
+  if (codes.some((code) => THROTTLED.has(code))) return new RateLimitError();
+  if (codes.includes('ValidationError')) {
+    return new ValidationError('The request holds a value that cannot be stored (too large or malformed); nothing was written.', undefined, 'not_storable');
+  }
+  return new ConflictError('conflict', 'The request conflicts with a concurrent change; nothing was written. Retry it.');
+}
+
+const SINGLE_WRITE_ERRORS: Record<string, string> = {
+  ProvisionedThroughputExceededException: 'ProvisionedThroughputExceeded',
+  ThrottlingException: 'ThrottlingError',
+  RequestLimitExceeded: 'RequestLimitExceeded',
+  TransactionConflictException: 'TransactionConflict',
+  ValidationException: 'ValidationError',
+  ItemCollectionSizeLimitExceededException: 'ItemCollectionSizeLimitExceeded',
+};
+
+/**
+ * A single-item write's refusal (after the SDK's own retries), answered as the same refusal inside
+ * a transaction would be; undefined for anything else (a fault: the caller rethrows it).
+ */
+export function singleWriteError(err: unknown): AppError | undefined {
+  const code = SINGLE_WRITE_ERRORS[(err as Error | undefined)?.name ?? ''];
+  return code ? cancellationError([code]) : undefined;
+}
+
+/**
+ * A conditional write's answer, or undefined when DynamoDB refused it because its condition did
+ * not hold (the item moved, or is gone): for the writes whose refusal is an answer, not a fault.
+ */
+export async function unlessConditionFails<T>(write: Promise<T>): Promise<T | undefined> {
+  try {
+    return await write;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return undefined;
+    throw err;
+  }
+}
+
+/** The first action's condition failed: the usual refusal of a transaction that guards one record. */
+const firstConditionFailed = (codes: readonly string[]): boolean => codes[0] === 'ConditionalCheckFailed';
+
+/**
+ * A transaction whose refusal is an answer, not a fault (a limit reached, a record already there,
+ * a version moved): true when written, false when `refused` reads the cancellation so (by default:
+ * the first action's condition failed). Retried while only concurrent transactions cancel it; any
+ * other cancellation is the client error it is.
+ */
+export async function transactUnlessRefused(
+  doc: DynamoDBDocumentClient,
+  TransactItems: NonNullable<TransactWriteCommandInput['TransactItems']>,
+  refused: (codes: readonly string[]) => boolean = firstConditionFailed,
+): Promise<boolean> {
+  try {
+    await retryOnConflict(() => doc.send(new TransactWriteCommand({ TransactItems })));
+    return true;
+  } catch (err) {
+    const codes = cancellationCodes(err);
+    if (!codes) throw err;
+    if (refused(codes)) return false;
+    throw cancellationError(codes);
+  }
+}
+
+/**
+ * A transaction over records read before (an order, its items): when a condition no longer holds
+ * or a concurrent transaction held a record, what was read is stale, and the use case reads again
+ * and plans anew (ChangeRejectedError 'stale'); any other cancellation is the client error it is.
+ */
+export async function transactUnlessStale(doc: DynamoDBDocumentClient, TransactItems: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<void> {
+  try {
+    await doc.send(new TransactWriteCommand({ TransactItems }));
+  } catch (err) {
+    const codes = cancellationCodes(err);
+    if (!codes) throw err;
+    if (isOnlyConflict(codes) || codes.includes('ConditionalCheckFailed')) throw new ChangeRejectedError('stale');
+    throw cancellationError(codes);
+  }
+}

@@ -1,0 +1,266 @@
+import type { KeyKind } from './keys/signing-keys.js';
+import {
+  EVENT_LIST_INDEX,
+  HOLD_INDEX,
+  ORDER_LIST_INDEX,
+  POLICY_INDEX,
+  POLICY_LIST_INDEX,
+  RETRY_INDEX,
+  CLAIM_QUEUE_INDEX,
+  type TableDefinition,
+} from './dynamo/table-definitions.js';
+
+/**
+ * The function catalogue: every Lambda function of the service, the routes it serves and what it
+ * may touch. The CDK stack (`lib/`) derives the routes, environment and least-privilege grants
+ * from it, the local server its routes, the bench its list, the tests their types: adding a
+ * function is one entry here (and its `functions/<name>/handler.ts`).
+ */
+export interface RouteDefinition {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** API Gateway path syntax, without trailing slash; every path is served with and without one. */
+  path: string;
+  /**
+   * `access-token`: behind the JWT authorizer. `operator`: IAM-authorized (SigV4) deployed, the
+   * operator key locally. `public-key` / `claim-token` / `none`: no authorizer (the handler checks
+   * the public key or the claim token itself).
+   */
+  auth: 'access-token' | 'operator' | 'claim-token' | 'public-key' | 'none';
+  /** Browser-facing routes answer CORS preflights. */
+  cors?: boolean;
+}
+
+export interface FunctionDefinition {
+  routes: readonly RouteDefinition[];
+  /** DynamoDB actions per table (a TransactWriteItems needs the action of each of its parts). */
+  tables?: Partial<Record<TableDefinition['id'], readonly string[]>>;
+  /** Global secondary indexes the function queries, per table, by name. */
+  indexes?: Partial<Record<TableDefinition['id'], readonly string[]>>;
+  /** Keys the function reads (signing keys, the order-number hash key). */
+  keys?: readonly KeyKind[];
+  /**
+   * A consumer of a table's stream (no route): deployed, an event source mapping with a tumbling
+   * window (so that each batch names its shard), retries and a dead-letter queue; locally, the
+   * stream pump of scripts/local-streams.ts. `entities`: the records it is given; `inserts`: only
+   * their INSERTs (else every change).
+   */
+  stream?: {
+    table: TableDefinition['id'];
+    entities: readonly string[];
+    inserts: boolean;
+    also?: Record<string, string>;
+    /** Batches fill for up to this long (default 0: at once). */
+    batchingWindowSeconds?: number;
+    /** A tumbling window, only so that each event names its shard (the day counts' watermark). */
+    shardNamed?: boolean;
+    /** Batches of one shard at once; order per partition key holds at any factor (default 1). */
+    parallelization?: number;
+  };
+  /** Seconds a run may take (default 10). */
+  timeoutSeconds?: number;
+  /** Run on a schedule (no route): deployed an EventBridge rule; npm start an interval. */
+  schedule?: { deployedEverySeconds: number; localEverySeconds: number };
+}
+
+/**
+ * Memory of every function, MB. The bench's cost section prices it and shows the alternatives
+ * (bench/sections/cost.ts): the handlers wait on DynamoDB more than they compute, so less memory
+ * would save cents per million requests but stretch each request's CPU time and every cold start.
+ */
+export const FUNCTION_MEMORY_MB = 512;
+
+export const FUNCTIONS = {
+  // No route: API Gateway calls it before every access-token route. GetItem: the client's status
+  // (revocation), once per client per minute per container.
+  authorizer: { routes: [], tables: { main: ['GetItem'] }, keys: ['access'] },
+  // UpdateItem: recording a wrong secret and locking the public key (brute-force lockout).
+  'auth-token': {
+    routes: [{ method: 'POST', path: '/api/v2/auth/token', auth: 'none' }],
+    tables: { main: ['GetItem', 'UpdateItem'] },
+    keys: ['access'],
+  },
+  'quotes-create': {
+    routes: [{ method: 'POST', path: '/api/v2/quotes', auth: 'public-key', cors: true }],
+    tables: { main: ['GetItem'] },
+    keys: ['quote'],
+  },
+  // The merchant back-end checks a widget token (and its cart) before charging. Verifies only: no table.
+  // `/quote/decode` is Teak's spelling of the same request.
+  'quotes-decode': {
+    routes: [
+      { method: 'GET', path: '/api/v2/quotes/decode', auth: 'access-token' },
+      { method: 'GET', path: '/api/v2/quote/decode', auth: 'access-token' },
+      { method: 'POST', path: '/api/v2/quotes/decode', auth: 'access-token' },
+    ],
+    keys: ['quote'],
+  },
+  // GetItem: the client's rate and idempotency records; DeleteItem: releasing an idempotency key.
+  'orders-create': {
+    routes: [{ method: 'POST', path: '/api/v2/orders', auth: 'access-token' }],
+    tables: { main: ['GetItem', 'PutItem', 'DeleteItem'], metrics: ['PutItem'] },
+    keys: ['quote', 'order-number'],
+  },
+  'orders-read': {
+    routes: [{ method: 'GET', path: '/api/v2/orders/{id}', auth: 'access-token' }],
+    tables: { main: ['Query'] },
+  },
+  'orders-change': {
+    routes: [{ method: 'PATCH', path: '/api/v2/orders/{id}', auth: 'access-token' }],
+    tables: { main: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  },
+  // The metrics stream → the day counts: UpdateItem adds a batch to a day, GetItem reads a day's
+  // watermark when a batch comes again.
+  'metrics-aggregate': {
+    routes: [],
+    tables: { metrics: ['GetItem', 'UpdateItem'] },
+    stream: { table: 'metrics', entities: ['checkout'], inserts: true, also: { counted_by: 'stream' }, batchingWindowSeconds: 30, shardNamed: true },
+  },
+  'metrics-conversion': {
+    routes: [{ method: 'GET', path: '/api/v2/metrics/conversion', auth: 'access-token' }],
+    tables: { metrics: ['Query'] },
+  },
+  // The order-list index gives a page of whole orders; an order_number is found through its
+  // checkout record (GetItem on the metrics table, by the number's keyed hash).
+  'orders-list': {
+    routes: [{ method: 'GET', path: '/api/v2/orders', auth: 'access-token' }],
+    tables: { main: ['Query'], metrics: ['GetItem'] },
+    indexes: { main: [ORDER_LIST_INDEX] },
+    keys: ['order-number'],
+  },
+  'policies-list': {
+    routes: [{ method: 'GET', path: '/api/v2/policies', auth: 'access-token' }],
+    indexes: { main: [POLICY_LIST_INDEX] },
+    keys: ['order-number'],
+  },
+  // Query: the order; GetItem: the client's look period and idempotency records.
+  'orders-cancel': {
+    routes: [{ method: 'POST', path: '/api/v2/orders/{id}/cancel', auth: 'access-token' }],
+    tables: { main: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  },
+  // The policy-number index finds the policy; GetItem reads it consistently (and the client's look
+  // period, idempotency records); UpdateItem moves it and its order's `updated`.
+  'policies-settle': {
+    routes: [
+      { method: 'PUT', path: '/api/v2/policies/{policy_number}/cancel', auth: 'access-token' },
+      { method: 'POST', path: '/api/v2/policies/{policy_number}/cancel', auth: 'access-token' },
+      { method: 'POST', path: '/api/v2/policies/{policy_number}/void', auth: 'access-token' },
+    ],
+    tables: { main: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'] },
+    indexes: { main: [POLICY_INDEX] },
+  },
+  // Webhook endpoints (issue 18): one partition per client with their count. TransactWriteItems
+  // needs the action of each part: UpdateItem (the count), PutItem / DeleteItem (the endpoint).
+  'webhook-endpoints': {
+    routes: [
+      { method: 'POST', path: '/api/v2/webhook_endpoints', auth: 'access-token' },
+      { method: 'GET', path: '/api/v2/webhook_endpoints', auth: 'access-token' },
+      { method: 'GET', path: '/api/v2/webhook_endpoints/{id}', auth: 'access-token' },
+      { method: 'DELETE', path: '/api/v2/webhook_endpoints/{id}', auth: 'access-token' },
+      { method: 'POST', path: '/api/v2/webhook_endpoints/{id}/rotate_secret', auth: 'access-token' },
+      { method: 'POST', path: '/api/v2/webhook_endpoints/{id}/enable', auth: 'access-token' },
+    ],
+    tables: { main: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  },
+  // The delivery log: the events index (a page), an event's partition (Query), its deliveries due
+  // again (UpdateItem) for a redelivery; the client's endpoints (Query); list cursors are sealed.
+  events: {
+    routes: [
+      { method: 'GET', path: '/api/v2/events', auth: 'access-token' },
+      { method: 'GET', path: '/api/v2/events/{id}', auth: 'access-token' },
+      { method: 'POST', path: '/api/v2/events/{id}/redeliver', auth: 'access-token' },
+    ],
+    tables: { main: ['Query', 'UpdateItem'] },
+    indexes: { main: [EVENT_LIST_INDEX] },
+    keys: ['order-number'],
+  },
+  // The main table's stream → webhook deliveries: Query/GetItem read endpoints, orders' numbers and
+  // kept events; BatchWriteItem keeps the deliveries, UpdateItem the event and each attempt.
+  'webhooks-dispatch': {
+    routes: [],
+    tables: { main: ['Query', 'GetItem', 'BatchWriteItem', 'PutItem', 'UpdateItem'] },
+    indexes: { main: [HOLD_INDEX] },
+    // Sends wait at most 10 s each, several at once, and stop starting after 40 s: 60 s a run.
+    stream: { table: 'main', entities: ['order', 'item', 'claim'], inserts: false, parallelization: 10 },
+    timeoutSeconds: 60,
+  },
+  // The metrics stream → order.opted_out: as webhooks-dispatch, and the order-number key opens the
+  // sealed order number of the opt-out's record.
+  'webhooks-optouts': {
+    routes: [],
+    tables: { main: ['Query', 'GetItem', 'BatchWriteItem', 'PutItem', 'UpdateItem'] },
+    indexes: { main: [HOLD_INDEX] },
+    keys: ['order-number'],
+    stream: { table: 'metrics', entities: ['checkout'], inserts: true, also: { counted_by: 'stream' }, parallelization: 10 },
+    timeoutSeconds: 60,
+  },
+  // The retry sweep: due deliveries from the retry index, then as the dispatcher (the order-number
+  // key opens an opt-out's number, which the kept event holds only sealed, into the body it sends).
+  'webhooks-retry': {
+    routes: [],
+    tables: { main: ['Query', 'GetItem', 'UpdateItem'] },
+    indexes: { main: [RETRY_INDEX, HOLD_INDEX] },
+    keys: ['order-number'],
+    schedule: { deployedEverySeconds: 60, localEverySeconds: 1 },
+    timeoutSeconds: 60,
+  },
+  // Claims (README "Claims"). The customer's session: the public key's client (GetItem), the
+  // attempt counters (BatchGetItem, UpdateItem), the order number's checkout record (metrics
+  // GetItem), the order (Query) and its claims (BatchGetItem).
+  'claims-session': {
+    routes: [{ method: 'POST', path: '/api/v2/claims/sessions', auth: 'none' }],
+    tables: { main: ['GetItem', 'Query', 'BatchGetItem', 'UpdateItem'], metrics: ['GetItem'] },
+    keys: ['order-number', 'claim'],
+  },
+  // The customer's claim, with a claim token: filing is the order's Query and one transaction
+  // (PutItem: the claim and its text; UpdateItem: the order's version and each policy's lock);
+  // a withdrawal or an answer is the claim's Query and one transaction.
+  'claims-customer': {
+    routes: [
+      { method: 'POST', path: '/api/v2/claims', auth: 'claim-token' },
+      { method: 'GET', path: '/api/v2/claims/{id}', auth: 'claim-token' },
+      { method: 'POST', path: '/api/v2/claims/{id}/withdraw', auth: 'claim-token' },
+      { method: 'POST', path: '/api/v2/claims/{id}/respond', auth: 'claim-token' },
+    ],
+    tables: { main: ['Query', 'PutItem', 'UpdateItem'] },
+    keys: ['claim'],
+  },
+  // The operator's queue and decisions: the queue index, the claim's Query, one transaction a
+  // decision (PutItem: the claim; UpdateItem: its text, its policies, their order).
+  'claims-admin': {
+    routes: [
+      { method: 'GET', path: '/api/v2/admin/claims', auth: 'operator' },
+      { method: 'GET', path: '/api/v2/admin/claims/{id}', auth: 'operator' },
+      { method: 'POST', path: '/api/v2/admin/claims/{id}/decision', auth: 'operator' },
+      { method: 'POST', path: '/api/v2/admin/claims/{id}/paid', auth: 'operator' },
+    ],
+    tables: { main: ['Query', 'PutItem', 'UpdateItem'] },
+    indexes: { main: [CLAIM_QUEUE_INDEX] },
+    keys: ['order-number'],
+  },
+} as const satisfies Record<string, FunctionDefinition>;
+
+export type FunctionName = keyof typeof FUNCTIONS;
+/** The functions API Gateway routes requests to (all with a route: not the authorizer, not the stream consumers). */
+export type RoutedFunctionName = { [K in FunctionName]: (typeof FUNCTIONS)[K]['routes'] extends readonly [] ? never : K }[FunctionName];
+/** The stream consumers. */
+export type StreamFunctionName = { [K in FunctionName]: (typeof FUNCTIONS)[K] extends { stream: object } ? K : never }[FunctionName];
+export const streamFunctions = functionNamesWithStream();
+/** The scheduled functions. */
+export const scheduledFunctions = (Object.entries(FUNCTIONS) as [FunctionName, FunctionDefinition][]).flatMap(([name, definition]) =>
+  definition.schedule ? [{ name, schedule: definition.schedule }] : [],
+);
+function functionNamesWithStream(): { name: StreamFunctionName; stream: NonNullable<FunctionDefinition['stream']> }[] {
+  return Object.entries(FUNCTIONS as Record<FunctionName, FunctionDefinition>).flatMap(([name, definition]) =>
+    definition.stream ? [{ name: name as StreamFunctionName, stream: definition.stream }] : [],
+  );
+}
+
+export const functionNames = Object.keys(FUNCTIONS) as FunctionName[];
+
+/** A route of the API with the function that serves it. */
+export type Route = RouteDefinition & { function: RoutedFunctionName };
+
+/** Every route of the API. */
+export const routes: readonly Route[] = functionNames.flatMap((name) =>
+  (FUNCTIONS[name] as FunctionDefinition).routes.map((route) => ({ ...route, function: name as RoutedFunctionName })),
+);

@@ -1,0 +1,194 @@
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy, { type MiddlewareObj } from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { AppError, AuthenticationError, PayloadTooLargeError, ValidationError } from '../errors.js';
+import { errorResponse } from './envelope.js';
+import { parseJsonBody } from './json-body.js';
+import { logger } from './logger.js';
+import { countMetric, metrics } from './metrics.js';
+
+export const MAX_BODY_BYTES = 256 * 1024;
+
+/** What the authorizer hands to handlers (API Gateway simple-response context). */
+export interface AuthorizerContext {
+  client_id?: string;
+  auth_error?: string;
+}
+
+export type HttpEvent = Omit<APIGatewayProxyEventV2, 'body'> & {
+  body?: unknown;
+  requestContext: APIGatewayProxyEventV2['requestContext'] & { authorizer?: { lambda?: AuthorizerContext; iam?: OperatorIdentity } };
+};
+
+/**
+ * The caller of an operator route, as API Gateway's IAM authorization names it (deployed: the
+ * SigV4-signed caller; locally: the gateway's check of the operator key).
+ */
+export interface OperatorIdentity {
+  userArn?: string;
+  callerId?: string;
+}
+
+export interface RequestInfo {
+  requestId: string;
+  clientId?: string;
+  /** The operator's identity on operator routes. */
+  operator?: string;
+}
+
+/** The calling client of an `authenticated` handler (the middleware has already checked it). */
+export function clientIdOf(info: RequestInfo): string {
+  if (!info.clientId) throw new AuthenticationError('invalid_token', 'A valid access token is required.');
+  return info.clientId;
+}
+export type HttpHandler = (event: HttpEvent, info: RequestInfo) => Promise<APIGatewayProxyStructuredResultV2>;
+
+export interface HttpHandlerOptions {
+  /**
+   * Parse a JSON body (415 for other types, 400 for malformed JSON, 413 over the limit);
+   * `optional`: a request may also come without one (the handler then sees `body` undefined).
+   */
+  jsonBody?: boolean | 'optional';
+  /** Require the authorizer's client id; without it answer 401. */
+  authenticated?: boolean;
+  /** Require an operator (IAM-authorized route); without one answer 401. */
+  operator?: boolean;
+}
+
+/** Text that looks like an e-mail address or a long number (phone, card) is blanked out. */
+const redact = (text: string): string => text.replace(/[^\s@"'<>]+@[^\s@"'<>]+/g, '[redacted]').replace(/\+?\d[\d ().-]{5,}\d/g, '[redacted]');
+
+export function describeFailure(error: unknown) {
+  if (!(error instanceof Error)) return { name: typeof error };
+  const frames = (error.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '));
+  return { name: error.name, message: redact(error.message), stack: frames.slice(0, 8).join('\n') };
+}
+
+/** Per-request state lives on the context, never in middleware closures (requests may overlap locally). */
+type LambdaContext = Context & { info?: RequestInfo; startedAt?: number };
+
+const requestIdOf = (event: Pick<APIGatewayProxyEventV2, 'requestContext'>): string => event.requestContext?.requestId || randomUUID();
+
+/** Request id, one log line per request, and the error envelope for everything thrown below. */
+function requestLifecycle(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResultV2, Error, LambdaContext> {
+  const finish = (request: { event: HttpEvent; response?: APIGatewayProxyStructuredResultV2 | null; context: LambdaContext }, error?: unknown) => {
+    const requestId = request.context.info?.requestId ?? requestIdOf(request.event);
+    const response = error === undefined ? (request.response ?? { statusCode: 204 }) : errorResponse(error, requestId);
+    response.headers = { ...response.headers, 'x-request-id': requestId };
+    request.response = response;
+    // Keys go on each line, not on the shared logger: the local server runs requests concurrently.
+    const clientId = request.context.info?.clientId;
+    const fields = {
+      request_id: requestId,
+      ...(clientId ? { client_id: clientId } : {}),
+      status: response.statusCode,
+      route: request.event.routeKey,
+      duration_ms: Date.now() - (request.context.startedAt ?? Date.now()),
+    };
+    if (error !== undefined && !(error instanceof AppError)) {
+      // The cause goes to the log, redacted (a driver's message may quote request data); the caller sees only the envelope.
+      logger.error('request failed', { ...fields, error: describeFailure(error) });
+    } else {
+      logger.info('request', { ...fields, ...(error instanceof AppError ? { error_code: error.code } : {}) });
+    }
+    if (error !== undefined) countMetric('Errors', 1, { code: error instanceof AppError ? error.code : 'internal_error' });
+  };
+  return {
+    before: (request) => {
+      request.context.startedAt = Date.now();
+      const requestId = requestIdOf(request.event);
+      request.context.info = { requestId };
+    },
+    after: (request) => finish(request),
+    onError: (request) => finish(request, request.error),
+  };
+}
+
+function bodyLimit(): MiddlewareObj<HttpEvent> {
+  return {
+    before: ({ event }) => {
+      if (typeof event.body === 'string') {
+        const bytes = event.isBase64Encoded ? Math.floor((event.body.length * 3) / 4) : Buffer.byteLength(event.body);
+        if (bytes > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+      }
+    },
+  };
+}
+
+/** The body as JSON under the house body rules (shared/platform/http/json-body.ts). */
+function jsonBody(optional: boolean): MiddlewareObj<HttpEvent> {
+  return {
+    before: ({ event }) => {
+      if (optional && (event.body === undefined || event.body === '')) {
+        event.body = undefined;
+        return;
+      }
+      if (typeof event.body !== 'string' || event.body === '') throw new ValidationError('The request body is required.');
+      const body = parseJsonBody(event.headers['content-type'], event.body, event.isBase64Encoded);
+      // Every body of the API is an object; valibot's object schemas would take an array for one.
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object.');
+      event.body = body;
+      event.isBase64Encoded = false;
+    },
+  };
+}
+
+/** The authorizer's `auth_error`s that get a code of their own; any other is `invalid_token`. */
+const REFUSALS: Record<string, [code: string, message: string]> = {
+  expired: ['token_expired', 'The access token has expired.'],
+  revoked: ['token_revoked', 'The access token has been revoked (secret rotated or client disabled); request a new one.'],
+};
+
+function authenticated(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResultV2, Error, LambdaContext> {
+  return {
+    before: (request) => {
+      const auth = request.event.requestContext.authorizer?.lambda;
+      if (!auth?.client_id) {
+        const [code, message] = REFUSALS[auth?.auth_error ?? ''] ?? ['invalid_token', 'A valid access token is required: Authorization: JWT <token>.'];
+        throw new AuthenticationError(code, message);
+      }
+      if (request.context.info) request.context.info.clientId = auth.client_id;
+    },
+  };
+}
+
+/** Operator routes: API Gateway's IAM authorization (or, locally, the gateway's operator-key check) names the caller. */
+function operator(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResultV2, Error, LambdaContext> {
+  return {
+    before: (request) => {
+      const iam = request.event.requestContext.authorizer?.iam;
+      const identity = iam?.userArn || iam?.callerId;
+      if (!identity) {
+        throw new AuthenticationError(
+          'operator_credentials_required',
+          'An operator credential is required: a SigV4-signed request (deployed) or Authorization: Operator <key> (npm start).',
+        );
+      }
+      if (request.context.info) request.context.info.operator = identity;
+    },
+  };
+}
+
+/** The calling operator of an `operator` handler (the middleware has already checked it). */
+export function operatorOf(info: RequestInfo): string {
+  if (!info.operator) throw new AuthenticationError('operator_credentials_required', 'An operator credential is required.');
+  return info.operator;
+}
+
+/**
+ * Wraps a handler in the house middleware stack:
+ * metrics (flushed after the request) → request lifecycle (request id, log line, error envelope) →
+ * header normalizer → auth → body limit → JSON parser.
+ */
+export function httpHandler(handler: HttpHandler, options: HttpHandlerOptions = {}) {
+  const chain = middy<HttpEvent, APIGatewayProxyStructuredResultV2, Error, LambdaContext>()
+    .use(logMetrics(metrics, { captureColdStartMetric: true }) as MiddlewareObj<HttpEvent>)
+    .use(requestLifecycle())
+    .use(httpHeaderNormalizer() as MiddlewareObj<HttpEvent>);
+  if (options.authenticated) chain.use(authenticated());
+  if (options.operator) chain.use(operator());
+  if (options.jsonBody) chain.use(bodyLimit()).use(jsonBody(options.jsonBody === 'optional'));
+  return chain.handler((event, context) => handler(event, context.info ?? { requestId: requestIdOf(event) }));
+}

@@ -1,0 +1,130 @@
+import * as v from 'valibot';
+import { MAX_CHECKOUT_ITEMS } from '../limits.js';
+import { parseCents } from '../money.js';
+
+/**
+ * The API's field shapes, which every feature's request schemas are built from (each feature's
+ * `schemas.ts`). Objects are strict (unknown fields are refused, so a body cannot slip in
+ * `status`, `premium` or `client`), strings are bounded, and money is parsed straight into
+ * integer cents.
+ */
+export const MAX_STRING = 255;
+/** Quote tokens are about 500 characters whatever the cart (they seal a digest of the items). */
+const MAX_QUOTE_TOKEN_LENGTH = 2048;
+
+export const Text = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_STRING, `must be at most ${MAX_STRING} characters`));
+export const OptionalText = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(MAX_STRING, `must be at most ${MAX_STRING} characters`)));
+
+export const Money = v.pipe(
+  v.string('must be a decimal amount written as a string'),
+  v.check((text) => parseCents(text) !== undefined, 'must be a decimal string with at most 2 fraction digits, from 0 to 1000000.00'),
+  v.transform((text) => parseCents(text) as number),
+);
+
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+export const Currency = v.pipe(
+  v.string(),
+  v.transform((text) => text.toUpperCase()),
+  v.check((code) => /^[A-Z]{3}$/.test(code) && CURRENCIES.has(code), 'must be an ISO 4217 currency code such as USD'),
+);
+
+/** YYYY-MM-DD naming a day that exists (2026-02-30 does not). */
+export const CalendarDate = v.pipe(
+  v.string(),
+  v.check((text) => {
+    const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+    if (!match) return false;
+    const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    const date = new Date(Date.UTC(year, month - 1, day));
+    return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  }, 'must be a real date written YYYY-MM-DD'),
+);
+
+/** HH:MM or HH:MM:SS, normalized to HH:MM:SS. */
+export const ClockTime = v.pipe(
+  v.string(),
+  v.regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, 'must be a time written HH:MM'),
+  v.transform((text) => (text.length === 5 ? `${text}:00` : text)),
+);
+
+export const EventInput = v.pipe(
+  v.strictObject({
+    name: Text,
+    start_date: CalendarDate,
+    start_time: ClockTime,
+    end_date: v.optional(v.nullable(CalendarDate)),
+    end_time: v.optional(v.nullable(ClockTime)),
+    location: OptionalText,
+  }),
+  v.forward(
+    v.check((event) => !event.end_date || event.end_date >= event.start_date, 'must not be before start_date'),
+    ['end_date'],
+  ),
+);
+export type EventInput = v.InferOutput<typeof EventInput>;
+
+const uniqueReferences = <T extends { reference_number: string }>(items: T[]): number =>
+  items.findIndex((item, index) => items.findIndex((other) => other.reference_number === item.reference_number) !== index);
+
+/** Items of a checkout: 1 to MAX_CHECKOUT_ITEMS, reference numbers unique within it. */
+export function itemList<S extends v.GenericSchema<unknown, { reference_number: string }>>(item: S) {
+  return v.pipe(
+    v.array(item, 'must be an array of items'),
+    v.minLength(1, 'must hold at least one item'),
+    v.maxLength(MAX_CHECKOUT_ITEMS, `must hold at most ${MAX_CHECKOUT_ITEMS} items`),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      const duplicate = uniqueReferences(dataset.value);
+      if (duplicate >= 0) {
+        addIssue({
+          message: 'repeats a reference_number of an earlier item',
+          path: [
+            { type: 'array', origin: 'value', input: dataset.value, key: duplicate, value: dataset.value[duplicate] },
+            {
+              type: 'object',
+              origin: 'value',
+              input: dataset.value[duplicate] as Record<string, unknown>,
+              key: 'reference_number',
+              value: dataset.value[duplicate]?.reference_number,
+            },
+          ],
+        });
+      }
+    }),
+  );
+}
+
+export const QuoteToken = v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_QUOTE_TOKEN_LENGTH, `must be at most ${MAX_QUOTE_TOKEN_LENGTH} characters`));
+
+/** An instant or a day: 2026-11-23T10:15:30.123Z, or 2026-11-23 for its start (UTC); held as the ISO instant. */
+export const Instant = v.pipe(
+  v.string(),
+  v.check(
+    // A real day and time: JavaScript would roll 2026-02-30 over into March, and T24:00 into the next day.
+    (text) =>
+      /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z)?$/.test(text) &&
+      !Number.isNaN(Date.parse(text)) &&
+      new Date(text.length === 10 ? `${text}T00:00:00Z` : text).toISOString().startsWith(text.slice(0, 19)),
+    'must be a date (YYYY-MM-DD) or an ISO 8601 UTC time',
+  ),
+  v.transform((text) => new Date(text.length === 10 ? `${text}T00:00:00Z` : text).toISOString()),
+);
+
+/** A page of a list: `limit` 1–100 (default 20) and the opaque cursor where it continues. */
+export const listPage = {
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^(100|[1-9]\d?)$/, 'must be a whole number from 1 to 100'),
+      v.transform((text) => Number(text)),
+    ),
+    '20',
+  ),
+  cursor: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(512, 'must be at most 512 characters'))),
+};
+
+/** POST …/rotate_secret and …/redeliver take no fields: no body, or `{}`. */
+export const EmptyRequest = v.optional(v.strictObject({}), {});
+
+/** At most `max` characters counted as code points (as JSON Schema's maxLength counts; valibot's maxLength counts UTF-16 units). */
+export const maxCharacters = (max: number) => v.check((text: string) => [...text].length <= max, `must be at most ${max} characters`);

@@ -1,0 +1,30 @@
+import type { Cents } from '../platform/money.js';
+import type { QuoteReader } from './ports.js';
+import { assertItemsMatchSeal, priceItems, type PricedItem, type QuoteSeal } from './quote.js';
+
+export interface DecodeQuoteInput {
+  token: string;
+  /** The cart the merchant is about to charge for: checked against the seal and priced when given. */
+  items?: { reference_number: string; cost: Cents }[];
+}
+
+export interface DecodedQuote {
+  quote: QuoteSeal;
+  optIn: boolean;
+  expiresAt: Date;
+  /** The given items, in the order given, priced at the sealed rate (only when items were given). */
+  items?: PricedItem[];
+}
+
+/**
+ * GET/POST /quotes/decode: what a quote token vouches for, read exactly as POST /orders reads it
+ * (422 `invalid_quote_token` / `quote_expired`). The token seals a digest of the cart, not the
+ * items, so it cannot list them; given the cart, it checks it is exactly the quoted one (422
+ * `quote_mismatch`, as POST /orders answers) and prices it as the quote did.
+ */
+export async function decodeQuote(quotes: QuoteReader, clientId: string, input: DecodeQuoteInput): Promise<DecodedQuote> {
+  const { quote, optIn, expiresAt } = await quotes.read(input.token, clientId);
+  if (input.items === undefined) return { quote, optIn, expiresAt };
+  assertItemsMatchSeal(input.items, quote);
+  return { quote, optIn, expiresAt, items: priceItems(input.items, quote.rate_ppm) };
+}

@@ -1,0 +1,59 @@
+import type { QuoteSigner } from './create-quote.js';
+import type { QuoteReader } from './ports.js';
+import { quoteClaims, sealOf, type QuoteClaims } from './quote.js';
+import { parseFormattedCents, parseRate } from '../platform/money.js';
+import { ValidationError } from '../platform/errors.js';
+import { signToken, verifyToken } from '../platform/keys/tokens.js';
+
+/** Both tokens seal the same priced quote and differ only in `opt_in`. */
+export function quoteSigner(ttlSeconds: number): QuoteSigner {
+  return async (quote, now) => {
+    const seal = sealOf(quote);
+    const [optIn, optOut] = await Promise.all([
+      signToken('quote', quote.client_id, { ...quoteClaims(seal, true) }, ttlSeconds, now),
+      signToken('quote', quote.client_id, { ...quoteClaims(seal, false) }, ttlSeconds, now),
+    ]);
+    return { tokens: { opt_in: optIn, opt_out: optOut }, expiresAt: new Date(Math.floor(now.getTime() / 1000) * 1000 + ttlSeconds * 1000) };
+  };
+}
+
+const invalid = () => new ValidationError('token is not a valid quote token for this client.', 'token', 'invalid_quote_token');
+
+/** Verifies a quote token and checks it was issued to the calling client (else 422). */
+export const quoteTokenReader: QuoteReader = {
+  async read(token, clientId) {
+    const result = await verifyToken<Partial<QuoteClaims> & { sub?: string }>('quote', token);
+    if (!result.ok) {
+      if (result.reason === 'expired') throw new ValidationError('token has expired; ask for a new quote.', 'token', 'quote_expired');
+      throw invalid();
+    }
+    const claims = result.payload;
+    const rate = parseRate(String(claims.rate));
+    const premiumTotal = typeof claims.pt === 'string' ? parseFormattedCents(claims.pt) : undefined;
+    if (
+      claims.sub !== clientId ||
+      typeof claims.opt_in !== 'boolean' ||
+      typeof claims.qid !== 'string' ||
+      typeof claims.currency !== 'string' ||
+      !Number.isInteger(claims.n) ||
+      typeof claims.items !== 'string' ||
+      rate === undefined ||
+      premiumTotal === undefined // required: tokens signed before `pt` was sealed are not taken
+    ) {
+      throw invalid();
+    }
+    return {
+      optIn: claims.opt_in,
+      quote: {
+        quote_id: claims.qid,
+        client_id: clientId,
+        currency: claims.currency,
+        rate_ppm: rate,
+        item_count: claims.n as number,
+        items_digest: claims.items,
+        premium_total: premiumTotal,
+      },
+      expiresAt: new Date((claims.exp as number) * 1000),
+    };
+  },
+};

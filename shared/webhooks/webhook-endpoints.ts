@@ -1,0 +1,119 @@
+import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
+import type { Clock } from '../platform/clock.js';
+import { checkWebhookUrl, type ResolveHost, type WebhookUrlPolicy } from './webhook-url.js';
+
+/**
+ * A merchant's webhook endpoints (api.md "Webhooks"): at most MAX_ENDPOINTS per client, each with
+ * the events it wants (all by default) and its signing secrets. A rotation keeps the old secret
+ * signing beside the new one for SECRET_OVERLAP_MS, so a receiver can switch without a gap; the
+ * next rotation waits until that overlap ends (409 `rotation_in_progress` saying when).
+ */
+export const EVENT_TYPES = [
+  'order.created',
+  'order.opted_out',
+  'order.canceled',
+  'policy.upgraded',
+  'policy.downgraded',
+  'policy.exchanged',
+  'policy.canceled',
+  'policy.voided',
+  'claim.submitted',
+  'claim.approved',
+  'claim.denied',
+  'claim.paid',
+  'claim.withdrawn',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const MAX_ENDPOINTS = 16;
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export interface SigningSecret {
+  secret: string;
+  created: string;
+  /** Set on a rotated-out secret: it signs beside the new one until then. */
+  expires?: string;
+}
+
+export interface WebhookEndpoint {
+  id: string;
+  client_id: string;
+  url: string;
+  events: EventType[];
+  description: string | null;
+  status: 'enabled' | 'disabled';
+  created: string;
+  /** Newest first; the first is the one a rotation replaces. */
+  secrets: SigningSecret[];
+  /** Since when its deliveries have been failing (five days of it disable it); absent while they succeed. */
+  failing_since?: string;
+}
+
+export interface WebhookEndpointStore {
+  /** Refused with `too_many_endpoints` when the client has MAX_ENDPOINTS already (checked atomically). */
+  create(endpoint: WebhookEndpoint): Promise<void>;
+  list(clientId: string): Promise<WebhookEndpoint[]>;
+  get(clientId: string, id: string): Promise<WebhookEndpoint | undefined>;
+  /** False when there was none. */
+  delete(clientId: string, id: string): Promise<boolean>;
+  /** Replaces the secrets only if they are still `before` (two rotations never both win); false when the endpoint is gone or moved. */
+  replaceSecrets(clientId: string, id: string, before: readonly SigningSecret[], after: readonly SigningSecret[]): Promise<boolean>;
+}
+
+export interface EndpointDeps {
+  endpoints: WebhookEndpointStore;
+  clock: Clock;
+  newId(): string;
+  newSecret(): string;
+  urlPolicy: WebhookUrlPolicy;
+  resolve: ResolveHost;
+}
+
+/** The secrets that sign a delivery at `now`: the current one and any rotated-out one still in its overlap. */
+export const signingSecrets = (endpoint: Pick<WebhookEndpoint, 'secrets'>, now: Date): string[] =>
+  endpoint.secrets.filter((s) => !s.expires || Date.parse(s.expires) > now.getTime()).map((s) => s.secret);
+
+export async function createEndpoint(
+  deps: EndpointDeps,
+  clientId: string,
+  input: { url: string; events?: EventType[]; description?: string },
+): Promise<WebhookEndpoint> {
+  const verdict = await checkWebhookUrl(input.url, deps.urlPolicy, deps.resolve);
+  if (!verdict.ok) throw new ValidationError(`The webhook URL ${verdict.reason}.`, 'url', 'invalid_url');
+  const now = deps.clock.now().toISOString();
+  const endpoint: WebhookEndpoint = {
+    id: deps.newId(),
+    client_id: clientId,
+    url: verdict.url,
+    events: input.events?.length ? [...new Set(input.events)] : [...EVENT_TYPES],
+    description: input.description || null,
+    status: 'enabled',
+    created: now,
+    secrets: [{ secret: deps.newSecret(), created: now }],
+  };
+  await deps.endpoints.create(endpoint);
+  return endpoint;
+}
+
+export async function rotateSecret(deps: EndpointDeps, clientId: string, id: string): Promise<WebhookEndpoint> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const endpoint = await deps.endpoints.get(clientId, id);
+    if (!endpoint) throw new NotFoundError('webhook_endpoint_not_found', 'No webhook endpoint with this id.', 'id');
+    const now = deps.clock.now();
+    // One overlap at a time: every replaced secret signs for its full SECRET_OVERLAP_MS, and a
+    // delivery carries at most two signatures. A rotation while one still overlaps is refused.
+    const overlapping = endpoint.secrets.find((s) => s.expires !== undefined && Date.parse(s.expires) > now.getTime());
+    if (overlapping) {
+      throw new ConflictError(
+        'rotation_in_progress',
+        `The previous secret still signs beside the current one until ${overlapping.expires}; the secret can be rotated again from then.`,
+        'id',
+      );
+    }
+    const [current] = endpoint.secrets;
+    const kept = current ? [{ ...current, expires: new Date(now.getTime() + SECRET_OVERLAP_MS).toISOString() }] : [];
+    const secrets = [{ secret: deps.newSecret(), created: now.toISOString() }, ...kept];
+    if (await deps.endpoints.replaceSecrets(clientId, id, endpoint.secrets, secrets)) return { ...endpoint, secrets };
+  }
+  throw new ConflictError('conflict', 'The endpoint changed while its secret was rotated; nothing was changed. Retry it.');
+}

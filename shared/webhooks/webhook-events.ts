@@ -1,0 +1,195 @@
+import type { RecordChange } from '../platform/record-change.js';
+import { formatCents, type Cents } from '../platform/money.js';
+import type { Claim, ClaimStatus } from '../claims/index.js';
+import type { OrderItem, Policy } from '../orders/index.js';
+import type { EventType } from './webhook-endpoints.js';
+
+/**
+ * The webhooks a change announces, derived from the change's own records as the table's stream
+ * carries them (their images before and after): the outbox is the change itself, so there is no
+ * change without its event and no event without its change, and the write paths write nothing
+ * more. An event's id is derived from the stream record's id, so a record delivered again gives
+ * the same event (and the same `webhook-id`). `data` holds ids, statuses and amounts: never a
+ * customer's personal data.
+ */
+export interface WebhookEvent {
+  id: string;
+  type: EventType;
+  created: string;
+  client_id: string;
+  /** The order the event is about (events of one order are delivered in order). */
+  order_id: string;
+  data: Record<string, unknown>;
+  /**
+   * An opt-out's order number, sealed: kept so, in the event record as in the checkout record, and
+   * opened only into the body of each delivery (`order.opted_out` names it; nothing at rest does).
+   */
+  sealed_order_number?: string;
+}
+
+/**
+ * An event as a change announces it, before the dispatcher names its order number: from the
+ * order's header (items do not carry it), or, for an opt-out, sealed as its record carries it.
+ */
+export type FoundEvent = WebhookEvent;
+
+const policyView = (policy: Policy, withRefund = false) => ({
+  policy_number: policy.policy_number,
+  status: policy.status,
+  premium: formatCents(policy.premium),
+  ...(withRefund && policy.refund_due !== undefined ? { refund_due: formatCents(policy.refund_due) } : {}),
+});
+
+const CHANGE_EVENT = { upgrade: 'policy.upgraded', downgrade: 'policy.downgraded', exchange: 'policy.exchanged' } as const;
+
+/**
+ * The event one changed record announces, if any, without its order number (the dispatcher adds
+ * it from the order's header: items do not carry it). `eventId` turns the change's id into the
+ * event's.
+ */
+export function eventOf(change: RecordChange, eventId: (changeId: string) => string): FoundEvent | undefined {
+  const record = change.after ?? change.before;
+  if (!record) return undefined;
+  if (record.entity === 'claim') return claimEventOf(change, eventId);
+  const where = change.order;
+  if (!where) return undefined;
+  // When the change happened, as the change itself says (to the millisecond); the stream's own time is only to the second.
+  const at = (when: unknown) => (typeof when === 'string' ? when : change.at);
+  const base = { id: eventId(change.changeId), created: change.at, ...where };
+  const data = (rest: Record<string, unknown>) => ({ service_order_id: where.order_id, ...rest });
+
+  if (record.entity === 'order') {
+    if (change.kind === 'INSERT') {
+      return {
+        ...base,
+        created: at(change.after!.created),
+        type: 'order.created',
+        data: data({ currency: change.after!.currency, subtotal: formatCents(change.after!.subtotal as Cents) }),
+      };
+    }
+    if (change.kind === 'MODIFY' && change.after?.canceled_at && !change.before?.canceled_at) {
+      return { ...base, created: at(change.after.canceled_at), type: 'order.canceled', data: data({}) };
+    }
+    return undefined;
+  }
+  if (record.entity !== 'item') return undefined;
+  const after = change.after as unknown as OrderItem | undefined;
+  const before = change.before as unknown as OrderItem | undefined;
+  if (change.kind === 'INSERT' && after?.policy.change_type) {
+    const { policy } = after;
+    const delta = policy.premium_delta ?? 0;
+    return {
+      ...base,
+      created: at(policy.created),
+      type: CHANGE_EVENT[policy.change_type!],
+      data: data({
+        policy: policyView(policy),
+        ...(policy.replaces ? { replaces: { policy_number: policy.replaces, premium: formatCents(policy.premium - delta) } } : {}),
+        premium_delta: formatCents(delta),
+      }),
+    };
+  }
+  if (change.kind === 'MODIFY' && before?.policy.status === 'Issued' && after && (after.policy.status === 'Canceled' || after.policy.status === 'Void')) {
+    return {
+      ...base,
+      created: at(after.policy.history.at(-1)?.at),
+      type: after.policy.status === 'Canceled' ? 'policy.canceled' : 'policy.voided',
+      data: data({ policy: policyView(after.policy, true) }),
+    };
+  }
+  return undefined;
+}
+
+const CLAIM_EVENT: Partial<Record<ClaimStatus, EventType>> = {
+  Submitted: 'claim.submitted',
+  Approved: 'claim.approved',
+  Denied: 'claim.denied',
+  Paid: 'claim.paid',
+  Withdrawn: 'claim.withdrawn',
+};
+
+/**
+ * `claim.submitted` (a new claim), `claim.approved`, `claim.denied`, `claim.paid`, `claim.withdrawn` (its status moved
+ * there), from the claim's record: its facts only. The description and messages live in another
+ * record and never reach an event; the reason is left out too (with the order it would tell the
+ * merchant about a customer's health). A claim answered after a request for documents goes back to
+ * Submitted without a second `claim.submitted`.
+ */
+function claimEventOf(change: RecordChange, eventId: (changeId: string) => string): FoundEvent | undefined {
+  const after = change.after as unknown as Claim | undefined;
+  const before = change.before as unknown as Claim | undefined;
+  if (!after || (change.kind !== 'INSERT' && change.kind !== 'MODIFY')) return undefined;
+  if (change.kind === 'MODIFY' && (before?.status === after.status || after.status === 'Submitted')) return undefined;
+  const type = CLAIM_EVENT[after.status];
+  if (!type) return undefined;
+  return {
+    id: eventId(change.changeId),
+    type,
+    created: after.updated,
+    client_id: after.client_id,
+    order_id: after.service_order_id,
+    data: {
+      service_order_id: after.service_order_id,
+      claim: {
+        claim_id: after.claim_id,
+        status: after.status,
+        currency: after.currency,
+        amount_claimed: formatCents(after.amount_claimed),
+        amount_approved: after.amount_approved === undefined ? null : formatCents(after.amount_approved),
+        payout_reference: after.payout_reference ?? null,
+        policy_numbers: after.policies.map((policy) => policy.policy_number),
+      },
+    },
+  };
+}
+
+/**
+ * `order.opted_out`, from a new opt-out's checkout record on the metrics table's stream: the
+ * order number is in the record only sealed (`order_ref`), for the dispatcher to open. The
+ * order's "id" is the order number's hash (an opt-out creates no order).
+ */
+export function optOutEventOf(change: RecordChange, eventId: (changeId: string) => string): FoundEvent | undefined {
+  const record = change.after;
+  if (change.kind !== 'INSERT' || !record || record.entity !== 'checkout' || record.opt_in !== false || record.counted_by !== 'stream') return undefined;
+  if (typeof record.order_ref !== 'string' || typeof record.client_id !== 'string' || typeof record.order_hash !== 'string') return undefined;
+  return {
+    id: eventId(change.changeId),
+    type: 'order.opted_out',
+    created: typeof record.logged_at === 'string' ? record.logged_at : change.at,
+    client_id: record.client_id,
+    order_id: record.order_hash,
+    sealed_order_number: record.order_ref,
+    data: { currency: record.currency, subtotal: record.subtotal },
+  };
+}
+
+/**
+ * Where an event stands among its order's events, for delivering them in order: by when it
+ * happened and, at one instant, the policies' events before the order's own (an order's cancel
+ * or void writes its policies and its header at one time: every `policy.canceled`/`policy.voided`
+ * goes out before its `order.canceled`).
+ */
+export const orderSequence = (event: Pick<WebhookEvent, 'created' | 'type'>): string => `${event.created}#${event.type === 'order.canceled' ? 1 : 0}`;
+
+/** The body a receiver gets: `{id, type, created, data}` (an opt-out's number opened into data by the sender). */
+export const eventBody = (event: WebhookEvent): string => {
+  // One spelling for every attempt: the store does not keep a map's key order.
+  const data = Object.fromEntries(Object.entries(event.data).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return JSON.stringify({ id: event.id, type: event.type, created: event.created, data });
+};
+
+/** Retries after a failed attempt (api.md): about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then failed. */
+export const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000] as const;
+
+/**
+ * When the attempt after `attempts` failed ones is due, ±20 % jitter, times `scale` (tests compress
+ * the schedule by configuration, never by sleeping it); undefined when the schedule is spent.
+ */
+export function nextAttemptAt(attempts: number, from: Date, random: () => number, scale = 1): Date | undefined {
+  const wait = RETRY_SCHEDULE_MS[attempts - 1];
+  if (wait === undefined) return undefined;
+  return new Date(from.getTime() + Math.round(wait * scale * (0.8 + 0.4 * random())));
+}
+
+/** Five days of failures disable an endpoint (api.md). */
+export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;

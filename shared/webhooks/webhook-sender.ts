@@ -1,0 +1,28 @@
+import type { SendResult } from './dispatch-webhooks.js';
+
+/** A 2xx within this long is delivered (api.md). */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+/**
+ * POSTs a signed event. Redirects are not followed (a redirect could lead past the URL rules to a
+ * private address); the answer's body is not read beyond its status. Never throws: a failure is
+ * a result (`error`: timeout, connection_failed, redirect).
+ */
+export async function sendWebhook(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+  const started = performance.now();
+  const duration = () => Math.round(performance.now() - started);
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'OrderProtection-Webhooks/1', ...headers },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    });
+    await response.body?.cancel().catch(() => undefined);
+    return { status_code: response.status, duration_ms: duration() };
+  } catch (err) {
+    const name = (err as Error).name;
+    return { error: name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'connection_failed', duration_ms: duration() };
+  }
+}
