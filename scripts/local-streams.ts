@@ -9,7 +9,7 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { scheduledFunctions, streamFunctions } from '../shared/platform/functions.js';
+import { scheduledFunctions, streamFunctions, type FunctionDefinition } from '../shared/platform/functions.js';
 import { logger } from '../shared/platform/http/logger.js';
 import type { TableNames } from '../shared/platform/dynamo/table-admin.js';
 import type { StreamWindowEvent } from '../shared/platform/dynamo/stream-events.js';
@@ -38,9 +38,50 @@ interface ShardState {
   closed: boolean;
 }
 
+type StreamFilter = NonNullable<FunctionDefinition['stream']>;
+
+/**
+ * The event source mapping's filter, as the stack writes it (lib/api-stack.ts): new images of the
+ * consumer's entities (and `also` attributes), only INSERTs with `inserts`. Records it leaves out
+ * never reach the handler deployed, so they do not here.
+ */
+function passesFilter(record: StreamRecord, filter: StreamFilter): boolean {
+  if (filter.inserts && record.eventName !== 'INSERT') return false;
+  const image = record.dynamodb?.NewImage;
+  const entity = image?.entity?.S;
+  if (!entity || !filter.entities.includes(entity)) return false;
+  return Object.entries(filter.also ?? {}).every(([name, value]) => image[name]?.S === value);
+}
+
+/**
+ * DynamoDB Local (3.x) writes an empty map in a stream record as a bare `{}` where DynamoDB writes
+ * `{"M":{}}` (awslabs/amazon-dynamodb-local-samples#37), which no unmarshaller reads: each such
+ * value is given as DynamoDB would.
+ */
+export function repairEmptyMaps<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(repairEmptyMaps) as T;
+  if (!value || typeof value !== 'object') return value;
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return { M: {} } as T;
+  return Object.fromEntries(
+    entries.map(([key, inner]) => [
+      key,
+      // An attribute value is an object of one type key; a map's or list's members are attribute values again.
+      key === 'M' && inner && typeof inner === 'object' && !Array.isArray(inner)
+        ? Object.fromEntries(Object.entries(inner).map(([name, member]) => [name, repairEmptyMaps(member)]))
+        : key === 'L' && Array.isArray(inner)
+          ? inner.map(repairEmptyMaps)
+          : inner,
+    ]),
+  ) as T;
+}
+
+const repairImage = (image: Record<string, unknown> | undefined) =>
+  image && Object.fromEntries(Object.entries(image).map(([name, value]) => [name, repairEmptyMaps(value)]));
+
 /** The stream SDK's record, in the shape Lambda gives a handler (epoch seconds, not a Date). */
 function asLambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
-  const { ApproximateCreationDateTime, ...dynamodb } = record.dynamodb ?? {};
+  const { ApproximateCreationDateTime, NewImage, OldImage, ...dynamodb } = record.dynamodb ?? {};
   return {
     eventID: record.eventID,
     eventName: record.eventName,
@@ -50,6 +91,8 @@ function asLambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord
     eventSourceARN: streamArn,
     dynamodb: {
       ...(dynamodb as NonNullable<DynamoDBRecord['dynamodb']>),
+      ...(NewImage ? { NewImage: repairImage(NewImage) as NonNullable<DynamoDBRecord['dynamodb']>['NewImage'] } : {}),
+      ...(OldImage ? { OldImage: repairImage(OldImage) as NonNullable<DynamoDBRecord['dynamodb']>['OldImage'] } : {}),
       ...(ApproximateCreationDateTime ? { ApproximateCreationDateTime: Math.floor(ApproximateCreationDateTime.getTime() / 1000) } : {}),
     },
   };
@@ -60,6 +103,8 @@ export async function startStreamPump(options: {
   endpoint: string;
   tableName: string;
   handler: Handler;
+  /** The consumer's event source filter (the catalogue's `stream`); every record without one. */
+  filter?: StreamFilter;
   /** How often an idle stream is read again (npm start: 250 ms, so a change is handled within a second). */
   pollMs?: number;
   batchSize?: number;
@@ -153,10 +198,12 @@ export async function startStreamPump(options: {
         }
         shard.iterator = answer.NextShardIterator;
         if (!shard.iterator) shard.closed = true;
-        const records = (answer.Records ?? []).map((record) => asLambdaRecord(record, streamArn));
-        if (records.length === 0) break;
+        const read = answer.Records ?? [];
+        if (read.length === 0) break;
         busy = true;
-        await handle(shardId, shard, records);
+        const records = read.filter((record) => !options.filter || passesFilter(record, options.filter)).map((record) => asLambdaRecord(record, streamArn));
+        if (records.length > 0) await handle(shardId, shard, records);
+        else shard.after = read.at(-1)!.dynamodb!.SequenceNumber; // nothing for this consumer: read on past them
       }
     }
     return busy;
@@ -226,6 +273,7 @@ export async function startStreamConsumers(
         endpoint: dynamo.endpoint,
         tableName: tables[stream.table],
         handler,
+        filter: stream,
         autoPoll: options.autoPoll,
         pollMs: options.pollMs,
         // The batch stays and is given again: a count is late, never lost. No record content is logged.

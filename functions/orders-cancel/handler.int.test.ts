@@ -83,6 +83,25 @@ describe('mode cancel', () => {
     expect(JSON.stringify(await rows())).toBe(before);
   });
 
+  it('a void repeated after it voided the rest of an order (one policy canceled before on its own) answers the order as it is', async () => {
+    const order = await newOrder('10.00', '20.00');
+    const single = await service.call('policies-settle', {
+      method: 'POST',
+      path: `/api/v2/policies/${order.policies[0]!.policy_number}/cancel`,
+      clientId,
+    });
+    expect(single.status).toBe(200);
+    const voided = await cancel(order.service_order_id, { mode: 'void' });
+    expect(voided.json.policies.map((p: { status: string }) => p.status)).toEqual(['Canceled', 'Void']);
+
+    const again = await cancel(order.service_order_id, { mode: 'void' });
+    const cancelNow = await cancel(order.service_order_id, { mode: 'cancel' });
+
+    expect(again.status).toBe(200);
+    expect(again.json).toEqual(voided.json);
+    expect([cancelNow.status, cancelNow.json.error?.code, cancelNow.json.error?.param]).toEqual([409, 'policy_not_issued', order.policies[1]!.policy_number]);
+  });
+
   it('a cancel of an order whose policies are all Void cancels nothing: 409; a void again is the true repeat (200)', async () => {
     const order = await newOrder('10.00');
     const voided = await cancel(order.service_order_id, { mode: 'void' });

@@ -475,6 +475,32 @@ describe('an opt-out', () => {
   });
 });
 
+describe('records no consumer reads', () => {
+  it('never stop the stream: after an Idempotency-Key answer with empty headers (a repeated opt-out), the next order is still announced', async () => {
+    const { clientId } = await shopWithEndpoint(['order.created']);
+    await service.drainStreams();
+    received.length = 0;
+    const items = cartItems('15.00');
+    const quote = await service.call('quotes-create', {
+      method: 'POST',
+      path: '/api/v2/quotes',
+      headers: { 'x-public-key': shops.get(clientId)! },
+      body: { currency: 'USD', items },
+    });
+    const optOut = { token: quote.json.tokens.opt_out, order_number: uniqueOrderNumber('optout-twice'), currency: 'USD', items };
+    const send = (key: string) =>
+      service.call('orders-create', { method: 'POST', path: '/api/v2/orders', clientId, body: optOut, headers: { 'idempotency-key': key } });
+    expect((await send('first')).status).toBe(204);
+    expect((await send('second')).status).toBe(204); // a repeat: its answer is kept under the key, headers and all (an empty map)
+    await service.drainStreams();
+
+    const order = await placeOrder(clientId, '20.00');
+    await service.drainStreams();
+
+    expect(received.map((r) => (JSON.parse(r.body) as { data: { service_order_id: string } }).data.service_order_id)).toContain(order.service_order_id);
+  });
+});
+
 describe('a slow receiver', () => {
   it('holds up only its own deliveries: another merchant’s event in the same batch arrives first', async () => {
     const slowArrivals: number[] = [];

@@ -21,6 +21,17 @@ const nothingToSettle = (policyNumber: string, status: PolicyStatus, action: Set
     policyNumber,
   );
 
+/**
+ * With nothing Issued left, whether this request is a repeat: every policy is already in the asked
+ * status, or the order's latest move took its last Issued policies there (a void again of an order
+ * voided after one of its policies was canceled on its own; a retry after a lost answer).
+ */
+function repeatsLastMove(current: readonly OrderItem[], target: PolicyStatus): boolean {
+  if (current.every((item) => item.policy.status === target)) return true;
+  const lastAt = current.reduce((latest, item) => (item.policy.history.at(-1)!.at > latest ? item.policy.history.at(-1)!.at : latest), '');
+  return current.some((item) => item.policy.status === target && item.policy.history.at(-1)!.at === lastAt);
+}
+
 /** Attempts before an order that keeps changing under concurrent requests gives up with 409. */
 const MAX_ATTEMPTS = 8;
 
@@ -29,8 +40,8 @@ const MAX_ATTEMPTS = 8;
  * nothing, in one transaction conditional on the order's version and each policy still being
  * Issued. A policy under an open claim stops the whole order (409 `claim_open` naming it). A void
  * after any one's void window moves none (409 naming it). An order with nothing Issued left is
- * answered as it is only when every policy is already in the asked status (a true repeat); else
- * 409 `policy_not_issued` naming one that is not.
+ * answered as it is only when the request is a true repeat (repeatsLastMove); else 409
+ * `policy_not_issued` naming a policy that is not in the asked status.
  */
 
 export async function cancelOrder(
@@ -50,10 +61,9 @@ export async function cancelOrder(
     const current = before.items.filter(isCurrent);
     const issued = current.filter((item) => item.policy.status === 'Issued');
     refuseIfClaimed(issued, (item) => item.policy.policy_number);
-    if (issued.length === 0) {
-      // Nothing to move: a true repeat only if every policy is already where this asks.
-      const other = current.find((item) => item.policy.status !== target);
-      if (other) throw nothingToSettle(other.policy.policy_number, other.policy.status, action);
+    if (issued.length === 0 && !repeatsLastMove(current, target)) {
+      const other = current.find((item) => item.policy.status !== target)!;
+      throw nothingToSettle(other.policy.policy_number, other.policy.status, action);
     }
     if (action === 'void') {
       for (const item of issued) {

@@ -87,6 +87,9 @@ describe('webhook URLs, npm start', () => {
       expect(await checkWebhookUrl(url, policy, resolve), url).toMatchObject({ ok: false, reason: expect.stringContaining('must not use port') });
     }
     expect(await checkWebhookUrl('http://127.0.0.1:4000/hooks', policy, resolve)).toMatchObject({ ok: true });
+    for (const url of ['http://localhost/hooks', 'http://127.0.0.1:22/', 'http://localhost:0/', 'http://[::1]:1023/']) {
+      expect(await checkWebhookUrl(url, policy, resolve), url).toEqual({ ok: false, reason: 'must use a port from 1024 up locally' });
+    }
   });
 });
 

@@ -7,8 +7,8 @@ import { BlockList, isIP } from 'node:net';
  * check runs at registration and again at each delivery, since a name can be pointed elsewhere
  * afterwards. Ports: 443 or from 1024 up (never a well-known port of some other service). Local
  * (`npm start`): also `http://localhost` and `http://127.0.0.1`, so a receiver on this machine can
- * be tried, on any port but the service's own and its database's (`refusedPorts`), so that the
- * delivery log cannot be used to tell which local ports are open.
+ * be tried, on a port from 1024 up but not the service's own or its database's (`refusedPorts`),
+ * so that the delivery log cannot be used to probe the service or the machine's system services.
  */
 export type WebhookUrlPolicy = 'deployed' | 'local' | { local: { refusedPorts: readonly number[] } };
 /** Every address a host name resolves to (DNS); `node:dns` deployed, anything in tests. */
@@ -94,6 +94,8 @@ export async function checkWebhookUrl(raw: string, policy: WebhookUrlPolicy, res
   }
   const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
   if (localReceiver) {
+    // Not a system service's port (below 1024), nor the service's own: else the delivery log tells which are open.
+    if (port < 1024) return { ok: false, reason: 'must use a port from 1024 up locally' };
     const refused = typeof policy === 'object' ? policy.local.refusedPorts : [];
     if (refused.includes(port)) return { ok: false, reason: `must not use port ${port}: it is the service's own or its database's (${refused.join(', ')})` };
     return { ok: true, url: url.href };
