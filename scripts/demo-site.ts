@@ -12,6 +12,7 @@ import { checkoutPage } from '../widget/pages/checkout-page.js';
 import { claimPage } from '../widget/pages/claim-page.js';
 import { dashboardPage } from '../widget/pages/dashboard-page.js';
 import type { StaticRoute } from './local-gateway.js';
+import { buildApiReference } from './api-reference.js';
 import { pageSecurityHeaders } from './page-headers.js';
 
 /**
@@ -40,6 +41,14 @@ const DemoOrder = v.looseObject({
   items: v.pipe(v.array(v.unknown()), v.minLength(1)),
 });
 const parseOrder = (contentType: string | undefined, body: string) => parseInput(DemoOrder, parseJsonBody(contentType, body));
+
+/** `npm run docs:build`'s page, built once per start (about a second) when /docs is first asked for. */
+let reference: Promise<string> | undefined;
+const apiReference = (): Promise<string> =>
+  (reference ??= buildApiReference().catch((err: unknown) => {
+    reference = undefined; // a failed build is tried again on the next ask
+    throw err;
+  }));
 
 /**
  * The non-API pages of `npm start`: the widget script, the demo checkout and its tiny back-end
@@ -110,6 +119,8 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
     'GET /dashboard': () => html(dashboardPage()),
     'GET /claim': () => html(claimPage(demo.public_key)),
     'GET /admin/claims': () => html(adminClaimsPage()),
+    // The API reference, built from openapi.yaml by Redocly (with its scripts inlined: nothing from a CDN) on first ask.
+    'GET /docs': async () => html(await apiReference()),
     'GET /widget.js': async () => ({
       status: 200,
       headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' },

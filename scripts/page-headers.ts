@@ -9,15 +9,17 @@ import { createHash } from 'node:crypto';
  * elements by attribute); a style cannot run code. The widget script and the API keep their own
  * headers, so a merchant's page that embeds the widget is not bound by these.
  */
+/** An inline script: `<script>` or `<script type="module">` with its code (one with `src` is the origin's own file). */
+export const INLINE_SCRIPT = /<script(?: type="module")?>([\s\S]*?)<\/script>/g;
+
 export function pageSecurityHeaders(html: string): Record<string, string> {
-  const hashes = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
-    ([, code]) => `'sha256-${createHash('sha256').update(code!, 'utf8').digest('base64')}'`,
-  );
+  const hashes = [...html.matchAll(INLINE_SCRIPT)].map(([, code]) => `'sha256-${createHash('sha256').update(code!, 'utf8').digest('base64')}'`);
   const policy = [
     "default-src 'self'",
     `script-src 'self' ${hashes.join(' ')}`.trim(),
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
+    "font-src 'self' data:",
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",

@@ -184,7 +184,7 @@ export async function measureCost(record: Recorder): Promise<void> {
   });
   record({
     subject: 'choice: authorizer result cache (not taken)',
-    figure: `would save ${money(base - costOf(optOut, { ...ours, authorizerCalls: 0 }).total)} per million; costs the error envelope of a request without Authorization (API Gateway answers it itself) — README "Scale and cost"`,
+    figure: `would save ${money(base - costOf(optOut, { ...ours, authorizerCalls: 0 }).total)} per million; costs the error envelope of a request without Authorization (API Gateway answers it itself) — docs/performance.md "Scale and cost"`,
     goal: 'reported',
     ok: true,
   });

@@ -22,7 +22,7 @@ const deps = {
  *
  * It always answers isAuthorized: true: HTTP APIs cannot shape an authorizer's rejection, so a
  * failed check travels as `auth_error` and the handler's middleware answers 401 in the error
- * envelope before any business code runs (see README "Authentication").
+ * envelope before any business code runs (see docs/security.md).
  */
 export async function handler(
   event: Pick<APIGatewayRequestAuthorizerEventV2, 'headers'>,

@@ -3,7 +3,7 @@ import { formatCents, sumCents, type Cents } from '../platform/money.js';
 import { isCurrent, refuseIfClaimed, type Order, type OrderItem } from '../orders/index.js';
 
 /**
- * Claims (README "Claims"): a customer asks for the refund their policies promised, the operator
+ * Claims (docs/api.md "Claims"): a customer asks for the refund their policies promised, the operator
  * decides, the merchant is told. Pure: the states, what moves them, and what each move refuses.
  *
  *   Submitted ⇄ DocumentsRequested      (operator asks for documents; the customer answers)

@@ -24,7 +24,7 @@ import type { Clock } from '../platform/clock.js';
 import type { OrderStore } from '../orders/index.js';
 
 /**
- * The claim use cases (README "Claims"): the customer's session, filing, reading, answering and
+ * The claim use cases (docs/api.md "Claims"): the customer's session, filing, reading, answering and
  * withdrawing; the operator's queue, decisions and payouts. Rules live in claim.ts; here they meet
  * the stores.
  */

@@ -5,7 +5,7 @@ import type { Clock } from '../platform/clock.js';
 import type { FoundPolicy, PolicyStore } from './ports.js';
 
 /**
- * Cancel and void (README "Policies: cancel and void"). Only an Issued policy moves: to
+ * Cancel and void (docs/api.md "Cancel and void a policy"). Only an Issued policy moves: to
  * `Canceled` (nothing refunded) or, within its void window (`void_until`, fixed at sale from the
  * client's look period then), to `Void` (its premium refunded). Repeating the same request on a
  * policy already in that status answers it as it is and writes nothing; any other status is 409.

@@ -1,3 +1,5 @@
+import type { ErrorCode } from './error-catalogue.js';
+
 /**
  * The one error taxonomy of the service. Every non-2xx answer is an AppError (or becomes an
  * InternalError) and is rendered into the envelope by `errorResponse` in `shared/platform/http/envelope.ts`.
@@ -8,7 +10,7 @@ export class AppError extends Error {
   constructor(
     readonly status: number,
     readonly type: ErrorType,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly param?: string,
   ) {
@@ -19,28 +21,28 @@ export class AppError extends Error {
 
 /** 400: the body is not parseable JSON. */
 export class MalformedRequestError extends AppError {
-  constructor(message = 'The request body is not valid JSON.', code = 'invalid_json') {
+  constructor(message = 'The request body is not valid JSON.', code: ErrorCode = 'invalid_json') {
     super(400, 'invalid_request_error', code, message);
   }
 }
 
 /** 401: missing, invalid or expired access token; unknown key or wrong secret. */
 export class AuthenticationError extends AppError {
-  constructor(code = 'invalid_credentials', message = 'The credentials are missing, invalid or expired.') {
+  constructor(code: ErrorCode = 'invalid_credentials', message = 'The credentials are missing, invalid or expired.') {
     super(401, 'authentication_error', code, message);
   }
 }
 
 /** 404: never 403, so that the existence of another client's resource is not revealed. */
 export class NotFoundError extends AppError {
-  constructor(code = 'not_found', message = 'No such resource.', param?: string) {
+  constructor(code: ErrorCode, message = 'No such resource.', param?: string) {
     super(404, 'invalid_request_error', code, message, param);
   }
 }
 
 /** 409: the request conflicts with the current state. */
 export class ConflictError extends AppError {
-  constructor(code: string, message: string, param?: string) {
+  constructor(code: ErrorCode, message: string, param?: string) {
     super(409, 'invalid_request_error', code, message, param);
   }
 }
@@ -59,7 +61,7 @@ export class UnsupportedMediaTypeError extends AppError {
 
 /** 422: well-formed but invalid. */
 export class ValidationError extends AppError {
-  constructor(message: string, param?: string, code = 'validation_failed') {
+  constructor(message: string, param?: string, code: ErrorCode = 'validation_failed') {
     super(422, 'invalid_request_error', code, message, param);
   }
 }
@@ -67,7 +69,7 @@ export class ValidationError extends AppError {
 /** 429; `retryAfterSeconds` becomes a Retry-After header when known. */
 export class RateLimitError extends AppError {
   constructor(
-    code = 'rate_limited',
+    code: ErrorCode = 'rate_limited',
     message = 'Too many requests; retry later.',
     readonly retryAfterSeconds?: number,
   ) {

@@ -203,7 +203,7 @@ export const FUNCTIONS = {
     schedule: { deployedEverySeconds: 60, localEverySeconds: 1 },
     timeoutSeconds: 60,
   },
-  // Claims (README "Claims"). The customer's session: the public key's client (GetItem), the
+  // Claims (docs/api.md "Claims"). The customer's session: the public key's client (GetItem), the
   // attempt counters (BatchGetItem, UpdateItem), the order number's checkout record (metrics
   // GetItem), the order (Query) and its claims (BatchGetItem).
   'claims-session': {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { demoSiteRoutes } from '../../scripts/demo-site.js';
+import { INLINE_SCRIPT } from '../../scripts/page-headers.js';
 import { useTestServer } from '../support/server.js';
 
 /**
@@ -9,9 +10,18 @@ import { useTestServer } from '../support/server.js';
  * browser suites prove the pages and the widget still work under it, with axe at 0 violations.
  */
 const server = useTestServer({ staticRoutes: demoSiteRoutes });
-const PAGES = ['/', '/dashboard', '/claim', '/admin/claims'];
+const PAGES = ['/', '/dashboard', '/claim', '/admin/claims', '/docs'];
 
 describe('the pages’ security headers', () => {
+  it('serves the API reference built from openapi.yaml at /docs, with nothing from a CDN', async () => {
+    const res = await fetch(`${server.baseUrl}/docs`);
+    const html = await res.text();
+    expect(res.status).toBe(200);
+    expect(html).toContain('Order Protection API');
+    expect(html).toContain('/api/v2/orders/{id}/cancel');
+    expect(html).not.toMatch(/<script[^>]+src="https?:/);
+  }, 60_000);
+
   it.each(PAGES)('%s: a CSP with frame-ancestors none and no unhashed inline script, nosniff, a Referrer-Policy', async (path) => {
     const res = await fetch(`${server.baseUrl}${path}`);
     expect(res.status).toBe(200);
@@ -27,7 +37,7 @@ describe('the pages’ security headers', () => {
     expect(directives['object-src']).toEqual(["'none'"]);
     expect(directives['script-src']).not.toContain("'unsafe-inline'");
     expect(directives['script-src']).not.toContain("'unsafe-eval'");
-    const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(([, code]) => `'sha256-${createHash('sha256').update(code!).digest('base64')}'`);
+    const inline = [...html.matchAll(INLINE_SCRIPT)].map(([, code]) => `'sha256-${createHash('sha256').update(code!).digest('base64')}'`);
     expect(inline.length).toBeGreaterThan(0);
     expect(directives['script-src']).toEqual(["'self'", ...inline]);
     // No handler attributes, which no hash could allow.

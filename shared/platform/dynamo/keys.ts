@@ -1,5 +1,5 @@
 /**
- * Pure key builders, one place for every primary key. See README "Data design".
+ * Pure key builders, one place for every primary key. See docs/data-design.md.
  *
  * main table
  *   CLIENT#<client_id>                     / CLIENT             the client (name, rate, key hashes)

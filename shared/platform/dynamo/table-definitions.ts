@@ -4,7 +4,7 @@
  *
  * Single table (`main`): clients, public-key lookups, orders with their items and policies.
  * Metrics table (`metrics`): one sanitized checkout record per (client, order_number) and
- * per-day opt-in / opt-out counts derived from its stream. See README "Data design".
+ * per-day opt-in / opt-out counts derived from its stream. See docs/data-design.md.
  */
 export interface TableDefinition {
   /** Logical id, also the suffix of the local table name. */

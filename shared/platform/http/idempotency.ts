@@ -7,7 +7,7 @@ import { logger } from './logger.js';
 import { clientIdOf, type HttpEvent, type RequestInfo } from './middleware.js';
 
 /**
- * Idempotency-Key (README "Idempotency"): per client, 24 h. The first request with a key claims it;
+ * Idempotency-Key (docs/api.md "Limits and idempotency"): per client, 24 h. The first request with a key claims it;
  * a repeat with the same request replays the first answer (`Idempotent-Replayed: true`), with
  * another body is 422 `idempotency_key_reused`, and while the first still runs is 409
  * `request_in_progress`. A write that commits carries its receipt in the same transaction (see

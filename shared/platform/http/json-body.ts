@@ -1,7 +1,7 @@
 import { AppError, MalformedRequestError, UnsupportedMediaTypeError, ValidationError } from '../errors.js';
 
 /**
- * The body rules (README "Requests"): `Content-Type: application/json`, optionally with
+ * The body rules (docs/api.md "Conventions"): `Content-Type: application/json`, optionally with
  * `charset=utf-8`, and nothing else (no `application/evil+json`, no other charset); JSON with no
  * key twice in one object at any depth (400 `duplicate_key`: JSON.parse would keep the last
  * `"cost"`, a reviewer the first); every string, keys included, well-formed Unicode (422: a lone

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../error-catalogue.js';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
@@ -136,7 +137,7 @@ function jsonBody(optional: boolean): MiddlewareObj<HttpEvent> {
 }
 
 /** The authorizer's `auth_error`s that get a code of their own; any other is `invalid_token`. */
-const REFUSALS: Record<string, [code: string, message: string]> = {
+const REFUSALS: Record<string, [code: ErrorCode, message: string]> = {
   expired: ['token_expired', 'The access token has expired.'],
   revoked: ['token_revoked', 'The access token has been revoked (secret rotated or client disabled); request a new one.'],
 };
