@@ -1,5 +1,5 @@
 import { apiEvent } from '../scripts/api-events.js';
-import { sharedDocumentClient } from '../shared/platform/dynamo/dynamo-client.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { meterCapacity } from './meters/capacity-meter.js';
 import { countRoundTrips } from './meters/round-trips.js';
 import { createFixtures, lambdaContext, placeOrder, type Fixtures } from './fixtures.js';

@@ -1,10 +1,10 @@
 import type { Context } from 'aws-lambda';
 import { SignJWT } from 'jose';
 import { apiEvent, type ApiEventInput } from '../scripts/api-events.js';
-import { createClient, type NewClientKeys } from '../shared/clients/manage-clients.js';
-import { functionNames, type FunctionName } from '../shared/platform/functions.js';
-import { DynamoClientStore } from '../shared/clients/dynamo-client-store.js';
-import { sharedDocumentClient } from '../shared/platform/dynamo/dynamo-client.js';
+import { createClient, type NewClientKeys } from '#shared/clients/manage-clients.js';
+import { functionNames, type FunctionName } from '#shared/platform/functions.js';
+import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 
 /**
  * What every section works on: the service's handlers imported in this process, a client with an

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalStack } from '../scripts/local-stack.js';
-import { generateKeySet } from '../shared/platform/keys/signing-keys.js';
+import { generateKeySet } from '#shared/platform/keys/signing-keys.js';
 import { createFixtures } from './fixtures.js';
 import { Report } from './report.js';
 import { measureBundles } from './sections/bundle.js';

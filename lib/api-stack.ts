@@ -14,8 +14,8 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { SECRET_ID_VARIABLE, type KeyKind } from '../shared/platform/keys/signing-keys.js';
-import type { TableDefinition } from '../shared/platform/dynamo/table-definitions.js';
+import { SECRET_ID_VARIABLE, type KeyKind } from '#shared/platform/keys/signing-keys.js';
+import type { TableDefinition } from '#shared/platform/dynamo/table-definitions.js';
 import {
   FUNCTIONS,
   functionNames,
@@ -24,7 +24,7 @@ import {
   streamFunctions,
   type FunctionDefinition,
   type FunctionName,
-} from '../shared/platform/functions.js';
+} from '#shared/platform/functions.js';
 import { Observability } from './observability.js';
 import { ServiceFunction } from './service-function.js';
 

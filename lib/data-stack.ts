@@ -3,8 +3,8 @@ import { AttributeType, Billing, ProjectionType, StreamViewType, TableEncryption
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import type { KeyKind, TokenKind } from '../shared/platform/keys/signing-keys.js';
-import { tableDefinitions, type TableDefinition } from '../shared/platform/dynamo/table-definitions.js';
+import type { KeyKind, TokenKind } from '#shared/platform/keys/signing-keys.js';
+import { tableDefinitions, type TableDefinition } from '#shared/platform/dynamo/table-definitions.js';
 
 /**
  * Stateful resources: the two tables and the three key secrets. Kept apart from the API so

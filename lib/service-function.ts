@@ -17,7 +17,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { BuildOptions } from 'esbuild';
 import { join } from 'node:path';
-import { FUNCTION_MEMORY_MB, type FunctionName } from '../shared/platform/functions.js';
+import { FUNCTION_MEMORY_MB, type FunctionName } from '#shared/platform/functions.js';
 
 /**
  * esbuild aliases of the deployed bundles: in a Lambda the SDK's credential chain shrinks to the

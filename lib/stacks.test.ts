@@ -2,7 +2,7 @@ import { App, Aspects, type Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../shared/platform/functions.js';
+import { routes } from '#shared/platform/functions.js';
 import { ApiStack } from './api-stack.js';
 import { DataStack } from './data-stack.js';
 

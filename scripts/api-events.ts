@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { AppError } from '../shared/platform/errors.js';
-import { routes } from '../shared/platform/functions.js';
-import type { AuthorizerContext, OperatorIdentity } from '../shared/platform/http/middleware.js';
+import { AppError } from '#shared/platform/errors.js';
+import { routes } from '#shared/platform/functions.js';
+import type { AuthorizerContext, OperatorIdentity } from '#shared/platform/http/middleware.js';
 
 /**
  * API Gateway HTTP API (payload 2.0) events, as API Gateway builds them. The route key and path

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type Service } from '../test/support/service.js';
-import { DynamoClientStore } from '../shared/clients/dynamo-client-store.js';
+import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 
 /** The operator CLI against DynamoDB Local: a client's look period, set at creation and changed later. */
 const run = promisify(execFile);

@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import { createClient, disableClient, rotateClientSecret, setLookPeriod } from '../shared/clients/manage-clients.js';
-import { loadConfig } from '../shared/platform/config.js';
-import { MAX_LOOK_PERIOD_DAYS, parseLookPeriodDays } from '../shared/clients/client.js';
-import { parseRate } from '../shared/platform/money.js';
-import { DynamoClientStore } from '../shared/clients/dynamo-client-store.js';
-import { createDocumentClient } from '../shared/platform/dynamo/dynamo-client.js';
+import { createClient, disableClient, rotateClientSecret, setLookPeriod } from '#shared/clients/manage-clients.js';
+import { loadConfig } from '#shared/platform/config.js';
+import { MAX_LOOK_PERIOD_DAYS, parseLookPeriodDays } from '#shared/clients/client.js';
+import { parseRate } from '#shared/platform/money.js';
+import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
+import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { localDynamo } from './local-stack-file.js';
 
 /**

@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { NewClientKeys } from '../shared/clients/manage-clients.js';
+import type { NewClientKeys } from '#shared/clients/manage-clients.js';
 import { Webhook } from 'standardwebhooks';
 import * as v from 'valibot';
-import { AppError } from '../shared/platform/errors.js';
-import { parseJsonBody } from '../shared/platform/http/json-body.js';
-import { parseInput } from '../shared/platform/http/validation.js';
+import { AppError } from '#shared/platform/errors.js';
+import { parseJsonBody } from '#shared/platform/http/json-body.js';
+import { parseInput } from '#shared/platform/http/validation.js';
 import { buildWidget } from '../widget/build.js';
 import { adminClaimsPage } from '../widget/pages/admin-claims-page.js';
 import { checkoutPage } from '../widget/pages/checkout-page.js';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { format, resolveConfig } from 'prettier';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CATALOGUE } from '../shared/platform/error-catalogue.js';
+import { ERROR_CATALOGUE } from '#shared/platform/error-catalogue.js';
 import { ERRORS_DOC, renderErrorsDoc } from './error-docs.js';
 
 /**

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ERROR_CATALOGUE } from '../shared/platform/error-catalogue.js';
+import { ERROR_CATALOGUE } from '#shared/platform/error-catalogue.js';
 
 /** docs/errors.md, generated from the code's error catalogue (`npm run docs:errors`); a test keeps it current. */
 export const ERRORS_DOC = fileURLToPath(new URL('../docs/errors.md', import.meta.url));

@@ -2,11 +2,11 @@ import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { AppError, NotFoundError, PayloadTooLargeError } from '../shared/platform/errors.js';
-import { errorResponse } from '../shared/platform/http/envelope.js';
-import { logger } from '../shared/platform/http/logger.js';
-import { describeFailure, MAX_BODY_BYTES } from '../shared/platform/http/middleware.js';
-import { routes, type FunctionName, type Route } from '../shared/platform/functions.js';
+import { AppError, NotFoundError, PayloadTooLargeError } from '#shared/platform/errors.js';
+import { errorResponse } from '#shared/platform/http/envelope.js';
+import { logger } from '#shared/platform/http/logger.js';
+import { describeFailure, MAX_BODY_BYTES } from '#shared/platform/http/middleware.js';
+import { routes, type FunctionName, type Route } from '#shared/platform/functions.js';
 import { apiEvent, decodePath, matchRoute } from './api-events.js';
 
 /**

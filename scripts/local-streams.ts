@@ -9,10 +9,10 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { scheduledFunctions, streamFunctions, type FunctionDefinition } from '../shared/platform/functions.js';
-import { logger } from '../shared/platform/http/logger.js';
-import type { TableNames } from '../shared/platform/dynamo/table-admin.js';
-import type { StreamWindowEvent } from '../shared/platform/dynamo/stream-events.js';
+import { scheduledFunctions, streamFunctions, type FunctionDefinition } from '#shared/platform/functions.js';
+import { logger } from '#shared/platform/http/logger.js';
+import type { TableNames } from '#shared/platform/dynamo/table-admin.js';
+import type { StreamWindowEvent } from '#shared/platform/dynamo/stream-events.js';
 
 /**
  * The local stand-in for Lambda's DynamoDB stream event source mapping: reads a table's stream on

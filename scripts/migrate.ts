@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../shared/platform/config.js';
-import { createDocumentClient } from '../shared/platform/dynamo/dynamo-client.js';
+import { loadConfig } from '#shared/platform/config.js';
+import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { backfillVoidWindows, migrateToShardedKeys } from './migrations.js';
 import { localDynamo } from './local-stack-file.js';
 

@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { DynamoClientStore } from '../shared/clients/dynamo-client-store.js';
+import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cartItems, quoteFor, startService, uniqueOrderNumber, type Service } from '../test/support/service.js';
 import { backfillVoidWindows, migrateToShardedKeys } from './migrations.js';

@@ -1,8 +1,8 @@
 import { DeleteCommand, GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_LOOK_PERIOD_DAYS, voidWindowEnd } from '../shared/clients/client.js';
-import type { TableNames } from '../shared/platform/dynamo/table-admin.js';
-import { unlessConditionFails } from '../shared/platform/dynamo/transactions.js';
-import { checkoutKey, clientKey, orderKey, orderListKey, orderListShard, policyListKey, policyListShard } from '../shared/platform/dynamo/keys.js';
+import { DEFAULT_LOOK_PERIOD_DAYS, voidWindowEnd } from '#shared/clients/client.js';
+import type { TableNames } from '#shared/platform/dynamo/table-admin.js';
+import { unlessConditionFails } from '#shared/platform/dynamo/transactions.js';
+import { checkoutKey, clientKey, orderKey, orderListKey, orderListShard, policyListKey, policyListShard } from '#shared/platform/dynamo/keys.js';
 
 /**
  * Issue 20 moved keys: the list indexes' partition keys gained a shard (`#<nn>`), and checkout

@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { tableDefinitions, type TableDefinition } from '../../shared/platform/dynamo/table-definitions.js';
+import { tableDefinitions, type TableDefinition } from '#shared/platform/dynamo/table-definitions.js';
 
 /**
  * Counts what each DynamoDB key takes: every item written, per base-table partition key and per

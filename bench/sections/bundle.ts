@@ -2,7 +2,7 @@ import { build } from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUNDLE_ALIASES, esbuildOptionsFor } from '../../lib/service-function.js';
-import { functionNames } from '../../shared/platform/functions.js';
+import { functionNames } from '#shared/platform/functions.js';
 import type { Recorder } from '../report.js';
 
 /**

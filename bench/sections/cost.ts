@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FUNCTION_MEMORY_MB } from '../../shared/platform/functions.js';
+import { FUNCTION_MEMORY_MB } from '#shared/platform/functions.js';
 import type { OperationProbe } from '../cost-probe.js';
 import type { Recorder } from '../report.js';
 

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { createClient } from '../../shared/clients/manage-clients.js';
-import { DynamoClientStore } from '../../shared/clients/dynamo-client-store.js';
-import { sharedDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
+import { createClient } from '#shared/clients/manage-clients.js';
+import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { countRoundTrips } from '../meters/round-trips.js';
 import { placeOrder, type Fixtures } from '../fixtures.js';
 import type { Recorder } from '../report.js';

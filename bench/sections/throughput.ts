@@ -1,9 +1,9 @@
 import { PutCommand, TransactWriteCommand, type PutCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { apiEvent } from '../../scripts/api-events.js';
-import { hashOrderNumber } from '../../shared/platform/keys/order-number-hash.js';
-import { sharedDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
+import { hashOrderNumber } from '#shared/platform/keys/order-number-hash.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { countRoundTrips, type RoundTripCounter } from '../meters/round-trips.js';
-import { retryOnConflict } from '../../shared/platform/dynamo/transactions.js';
+import { retryOnConflict } from '#shared/platform/dynamo/transactions.js';
 import { lambdaContext, type Fixtures, type HandlerAnswer, type OrderRequest } from '../fixtures.js';
 import { pinApart } from '../machine.js';
 import type { Recorder } from '../report.js';

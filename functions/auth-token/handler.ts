@@ -1,12 +1,12 @@
 import * as v from 'valibot';
-import { issueAccessToken } from '../../shared/clients/manage-clients.js';
-import { loadConfig } from '../../shared/platform/config.js';
-import { systemClock } from '../../shared/platform/clock.js';
-import { DynamoClientStore } from '../../shared/clients/dynamo-client-store.js';
-import { sharedDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
-import { jsonResponse } from '../../shared/platform/http/envelope.js';
-import { httpHandler } from '../../shared/platform/http/middleware.js';
-import { parseInput } from '../../shared/platform/http/validation.js';
+import { issueAccessToken } from '#shared/clients/manage-clients.js';
+import { loadConfig } from '#shared/platform/config.js';
+import { systemClock } from '#shared/platform/clock.js';
+import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { jsonResponse } from '#shared/platform/http/envelope.js';
+import { httpHandler } from '#shared/platform/http/middleware.js';
+import { parseInput } from '#shared/platform/http/validation.js';
 
 const config = loadConfig();
 const deps = { clients: new DynamoClientStore(sharedDocumentClient(), config.tableName), clock: systemClock, ttlSeconds: config.accessTokenTtlSeconds };

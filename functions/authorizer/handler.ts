@@ -1,10 +1,10 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
-import { authorizeAccessToken, cachedClientStatuses } from '../../shared/clients/access-tokens.js';
-import { loadConfig } from '../../shared/platform/config.js';
-import { systemClock } from '../../shared/platform/clock.js';
-import type { AuthorizerContext } from '../../shared/platform/http/middleware.js';
-import { DynamoClientStore } from '../../shared/clients/dynamo-client-store.js';
-import { sharedDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
+import { authorizeAccessToken, cachedClientStatuses } from '#shared/clients/access-tokens.js';
+import { loadConfig } from '#shared/platform/config.js';
+import { systemClock } from '#shared/platform/clock.js';
+import type { AuthorizerContext } from '#shared/platform/http/middleware.js';
+import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 
 const SCHEME = /^(?:JWT|Bearer) +([A-Za-z0-9_.-]+)$/i;
 

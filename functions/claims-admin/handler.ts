@@ -1,14 +1,14 @@
-import { openCursor, sealCursor } from '../../shared/platform/keys/cursors.js';
-import { loadConfig } from '../../shared/platform/config.js';
-import { claimQueue, decideClaim, payClaim, readClaim } from '../../shared/claims/claims.js';
-import { systemClock } from '../../shared/platform/clock.js';
-import { operatorClaimSummaryView, operatorClaimView } from '../../shared/claims/claim-view.js';
-import { jsonResponse } from '../../shared/platform/http/envelope.js';
-import { httpHandler, operatorOf } from '../../shared/platform/http/middleware.js';
-import { ClaimDecisionRequest, claimIdOf, ClaimPaidRequest, ClaimQueueQuery } from '../../shared/claims/schemas.js';
-import { parseInput } from '../../shared/platform/http/validation.js';
-import { DynamoClaimStore } from '../../shared/claims/dynamo-claim-store.js';
-import { sharedDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
+import { openCursor, sealCursor } from '#shared/platform/keys/cursors.js';
+import { loadConfig } from '#shared/platform/config.js';
+import { claimQueue, decideClaim, payClaim, readClaim } from '#shared/claims/claims.js';
+import { systemClock } from '#shared/platform/clock.js';
+import { operatorClaimSummaryView, operatorClaimView } from '#shared/claims/claim-view.js';
+import { jsonResponse } from '#shared/platform/http/envelope.js';
+import { httpHandler, operatorOf } from '#shared/platform/http/middleware.js';
+import { ClaimDecisionRequest, claimIdOf, ClaimPaidRequest, ClaimQueueQuery } from '#shared/claims/schemas.js';
+import { parseInput } from '#shared/platform/http/validation.js';
+import { DynamoClaimStore } from '#shared/claims/dynamo-claim-store.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 
 const config = loadConfig();
 const claims = new DynamoClaimStore(sharedDocumentClient(), config.tableName);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEXT_KEPT_MS } from '../../shared/claims/claim.js';
-import { readClaim } from '../../shared/claims/claims.js';
-import { DynamoClaimStore } from '../../shared/claims/dynamo-claim-store.js';
-import { claimTextKey } from '../../shared/platform/dynamo/keys.js';
+import { TEXT_KEPT_MS } from '#shared/claims/claim.js';
+import { readClaim } from '#shared/claims/claims.js';
+import { DynamoClaimStore } from '#shared/claims/dynamo-claim-store.js';
+import { claimTextKey } from '#shared/platform/dynamo/keys.js';
 import { asCustomer, asOperator, claimShop, decide, fileClaim, openSession, protectedOrder, sessionToken, type ClaimShop } from '../../test/support/claims.js';
 import { startService, type Service } from '../../test/support/service.js';
 

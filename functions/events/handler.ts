@@ -1,15 +1,15 @@
-import { openCursor, sealCursor } from '../../shared/platform/keys/cursors.js';
-import { redeliver } from '../../shared/webhooks/dispatch-webhooks.js';
-import { listEvents } from '../../shared/webhooks/list-events.js';
-import { NotFoundError } from '../../shared/platform/errors.js';
-import { jsonResponse } from '../../shared/platform/http/envelope.js';
-import { clientIdOf, httpHandler } from '../../shared/platform/http/middleware.js';
-import { EmptyRequest } from '../../shared/platform/http/schemas.js';
-import { EVENT_ID, ListEventsQuery } from '../../shared/webhooks/schemas.js';
-import { parseInput } from '../../shared/platform/http/validation.js';
-import { webhookDeps } from '../../shared/webhooks/webhook-deps.js';
-import type { Delivery } from '../../shared/webhooks/dispatch-webhooks.js';
-import type { WebhookEvent } from '../../shared/webhooks/webhook-events.js';
+import { openCursor, sealCursor } from '#shared/platform/keys/cursors.js';
+import { redeliver } from '#shared/webhooks/dispatch-webhooks.js';
+import { listEvents } from '#shared/webhooks/list-events.js';
+import { NotFoundError } from '#shared/platform/errors.js';
+import { jsonResponse } from '#shared/platform/http/envelope.js';
+import { clientIdOf, httpHandler } from '#shared/platform/http/middleware.js';
+import { EmptyRequest } from '#shared/platform/http/schemas.js';
+import { EVENT_ID, ListEventsQuery } from '#shared/webhooks/schemas.js';
+import { parseInput } from '#shared/platform/http/validation.js';
+import { webhookDeps } from '#shared/webhooks/webhook-deps.js';
+import type { Delivery } from '#shared/webhooks/dispatch-webhooks.js';
+import type { WebhookEvent } from '#shared/webhooks/webhook-events.js';
 
 const deps = webhookDeps();
 const listDeps = { deliveries: deps.deliveries, cursors: { seal: sealCursor, open: openCursor } };

@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StreamWindowEvent } from '../../shared/platform/dynamo/stream-events.js';
+import type { StreamWindowEvent } from '#shared/platform/dynamo/stream-events.js';
 import { cartItems, quoteFor, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
 
 /**

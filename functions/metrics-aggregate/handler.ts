@@ -1,9 +1,9 @@
-import { loadConfig } from '../../shared/platform/config.js';
-import { groupByDay } from '../../shared/conversion/conversion.js';
-import { sharedDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
-import { DynamoDayCounts } from '../../shared/conversion/dynamo-metrics-store.js';
-import { streamedCheckouts } from '../../shared/conversion/dynamo-checkout-stream.js';
-import type { StreamWindowEvent, StreamWindowResponse } from '../../shared/platform/dynamo/stream-events.js';
+import { loadConfig } from '#shared/platform/config.js';
+import { groupByDay } from '#shared/conversion/conversion.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { DynamoDayCounts } from '#shared/conversion/dynamo-metrics-store.js';
+import { streamedCheckouts } from '#shared/conversion/dynamo-checkout-stream.js';
+import type { StreamWindowEvent, StreamWindowResponse } from '#shared/platform/dynamo/stream-events.js';
 
 const config = loadConfig();
 const counts = new DynamoDayCounts(sharedDocumentClient(), config.metricsTableName);

@@ -1,12 +1,12 @@
 import * as v from 'valibot';
-import { loadConfig } from '../../shared/platform/config.js';
-import { conversionReport } from '../../shared/conversion/conversion.js';
-import { jsonResponse } from '../../shared/platform/http/envelope.js';
-import { clientIdOf, httpHandler } from '../../shared/platform/http/middleware.js';
-import { CalendarDate } from '../../shared/platform/http/schemas.js';
-import { parseInput } from '../../shared/platform/http/validation.js';
-import { sharedDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
-import { DynamoMetricsStore } from '../../shared/conversion/dynamo-metrics-store.js';
+import { loadConfig } from '#shared/platform/config.js';
+import { conversionReport } from '#shared/conversion/conversion.js';
+import { jsonResponse } from '#shared/platform/http/envelope.js';
+import { clientIdOf, httpHandler } from '#shared/platform/http/middleware.js';
+import { CalendarDate } from '#shared/platform/http/schemas.js';
+import { parseInput } from '#shared/platform/http/validation.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { DynamoMetricsStore } from '#shared/conversion/dynamo-metrics-store.js';
 
 const config = loadConfig();
 const metrics = new DynamoMetricsStore(sharedDocumentClient(), config.metricsTableName);

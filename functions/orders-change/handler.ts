@@ -1,17 +1,17 @@
-import { loadConfig } from '../../shared/platform/config.js';
-import { changeOrder } from '../../shared/orders/change-order.js';
-import { randomIds } from '../../shared/platform/ids.js';
-import { systemClock } from '../../shared/platform/clock.js';
-import { jsonResponse } from '../../shared/platform/http/envelope.js';
-import { idempotent } from '../../shared/platform/http/idempotency.js';
-import { countMetric } from '../../shared/platform/http/metrics.js';
-import { clientIdOf, httpHandler } from '../../shared/platform/http/middleware.js';
-import { orderReplayer, orderView } from '../../shared/orders/order-view.js';
-import { ChangeOrderRequest, orderIdOf } from '../../shared/orders/schemas.js';
-import { parseInput } from '../../shared/platform/http/validation.js';
-import { sharedDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
-import { DynamoIdempotencyStore } from '../../shared/platform/dynamo/idempotency-store.js';
-import { DynamoOrderStore } from '../../shared/orders/dynamo-order-store.js';
+import { loadConfig } from '#shared/platform/config.js';
+import { changeOrder } from '#shared/orders/change-order.js';
+import { randomIds } from '#shared/platform/ids.js';
+import { systemClock } from '#shared/platform/clock.js';
+import { jsonResponse } from '#shared/platform/http/envelope.js';
+import { idempotent } from '#shared/platform/http/idempotency.js';
+import { countMetric } from '#shared/platform/http/metrics.js';
+import { clientIdOf, httpHandler } from '#shared/platform/http/middleware.js';
+import { orderReplayer, orderView } from '#shared/orders/order-view.js';
+import { ChangeOrderRequest, orderIdOf } from '#shared/orders/schemas.js';
+import { parseInput } from '#shared/platform/http/validation.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { DynamoIdempotencyStore } from '#shared/platform/dynamo/idempotency-store.js';
+import { DynamoOrderStore } from '#shared/orders/dynamo-order-store.js';
 
 const config = loadConfig();
 const deps = {

@@ -1,6 +1,6 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashOrderNumber } from '../../shared/platform/keys/order-number-hash.js';
+import { hashOrderNumber } from '#shared/platform/keys/order-number-hash.js';
 import { cartItems, quoteFor, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
 
 /** POST /api/v2/orders over DynamoDB Local: opt-out logging and opt-in order creation. */

@@ -1,15 +1,15 @@
-import { openCursor, sealCursor } from '../../shared/platform/keys/cursors.js';
-import { hashOrderNumber } from '../../shared/platform/keys/order-number-hash.js';
-import { loadConfig } from '../../shared/platform/config.js';
-import { listOrders } from '../../shared/orders/list-orders.js';
-import { jsonResponse } from '../../shared/platform/http/envelope.js';
-import { clientIdOf, httpHandler } from '../../shared/platform/http/middleware.js';
-import { orderView } from '../../shared/orders/order-view.js';
-import { ListOrdersQuery } from '../../shared/orders/schemas.js';
-import { parseInput } from '../../shared/platform/http/validation.js';
-import { sharedDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
-import { DynamoMetricsStore } from '../../shared/conversion/dynamo-metrics-store.js';
-import { DynamoOrderStore } from '../../shared/orders/dynamo-order-store.js';
+import { openCursor, sealCursor } from '#shared/platform/keys/cursors.js';
+import { hashOrderNumber } from '#shared/platform/keys/order-number-hash.js';
+import { loadConfig } from '#shared/platform/config.js';
+import { listOrders } from '#shared/orders/list-orders.js';
+import { jsonResponse } from '#shared/platform/http/envelope.js';
+import { clientIdOf, httpHandler } from '#shared/platform/http/middleware.js';
+import { orderView } from '#shared/orders/order-view.js';
+import { ListOrdersQuery } from '#shared/orders/schemas.js';
+import { parseInput } from '#shared/platform/http/validation.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { DynamoMetricsStore } from '#shared/conversion/dynamo-metrics-store.js';
+import { DynamoOrderStore } from '#shared/orders/dynamo-order-store.js';
 
 const config = loadConfig();
 const doc = sharedDocumentClient();

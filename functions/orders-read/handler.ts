@@ -1,11 +1,11 @@
-import { loadConfig } from '../../shared/platform/config.js';
-import { NotFoundError } from '../../shared/platform/errors.js';
-import { jsonResponse } from '../../shared/platform/http/envelope.js';
-import { clientIdOf, httpHandler } from '../../shared/platform/http/middleware.js';
-import { orderView } from '../../shared/orders/order-view.js';
-import { orderIdOf } from '../../shared/orders/schemas.js';
-import { sharedDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
-import { DynamoOrderStore } from '../../shared/orders/dynamo-order-store.js';
+import { loadConfig } from '#shared/platform/config.js';
+import { NotFoundError } from '#shared/platform/errors.js';
+import { jsonResponse } from '#shared/platform/http/envelope.js';
+import { clientIdOf, httpHandler } from '#shared/platform/http/middleware.js';
+import { orderView } from '#shared/orders/order-view.js';
+import { orderIdOf } from '#shared/orders/schemas.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { DynamoOrderStore } from '#shared/orders/dynamo-order-store.js';
 
 const config = loadConfig();
 const orders = new DynamoOrderStore(sharedDocumentClient(), config.tableName, config.metricsTableName);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sharedDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
-import { LIST_SHARDS } from '../../shared/platform/dynamo/keys.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { LIST_SHARDS } from '#shared/platform/dynamo/keys.js';
 import { countRoundTrips } from '../../bench/meters/round-trips.js';
 import { cartItems, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
 

@@ -1,13 +1,13 @@
-import { openCursor, sealCursor } from '../../shared/platform/keys/cursors.js';
-import { loadConfig } from '../../shared/platform/config.js';
-import { listPolicies } from '../../shared/orders/list-policies.js';
-import { jsonResponse } from '../../shared/platform/http/envelope.js';
-import { clientIdOf, httpHandler } from '../../shared/platform/http/middleware.js';
-import { policyDetailView } from '../../shared/orders/order-view.js';
-import { ListPoliciesQuery } from '../../shared/orders/schemas.js';
-import { parseInput } from '../../shared/platform/http/validation.js';
-import { sharedDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
-import { DynamoOrderStore } from '../../shared/orders/dynamo-order-store.js';
+import { openCursor, sealCursor } from '#shared/platform/keys/cursors.js';
+import { loadConfig } from '#shared/platform/config.js';
+import { listPolicies } from '#shared/orders/list-policies.js';
+import { jsonResponse } from '#shared/platform/http/envelope.js';
+import { clientIdOf, httpHandler } from '#shared/platform/http/middleware.js';
+import { policyDetailView } from '#shared/orders/order-view.js';
+import { ListPoliciesQuery } from '#shared/orders/schemas.js';
+import { parseInput } from '#shared/platform/http/validation.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { DynamoOrderStore } from '#shared/orders/dynamo-order-store.js';
 
 const config = loadConfig();
 const deps = {

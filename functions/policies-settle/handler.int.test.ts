@@ -108,7 +108,7 @@ describe('void', () => {
 
   it('follows the client its own look period', async () => {
     const strict = await service.newClient('Strict Shop');
-    const { DynamoClientStore } = await import('../../shared/clients/dynamo-client-store.js');
+    const { DynamoClientStore } = await import('#shared/clients/dynamo-client-store.js');
     await new DynamoClientStore(service.tables.doc, service.tables.main).setLookPeriod(strict.client_id, 0);
     const created = await service.call('orders-create', {
       method: 'POST',
@@ -126,7 +126,7 @@ describe('void', () => {
 
 describe('the void window, fixed at sale', () => {
   const setLookPeriod = async (client: string, days: number) => {
-    const { DynamoClientStore } = await import('../../shared/clients/dynamo-client-store.js');
+    const { DynamoClientStore } = await import('#shared/clients/dynamo-client-store.js');
     await new DynamoClientStore(service.tables.doc, service.tables.main).setLookPeriod(client, days);
   };
   const sell = async (client: string, ...costs: string[]) => {

@@ -1,17 +1,17 @@
-import { quoteSigner } from '../../shared/quotes/quote-tokens.js';
-import { loadConfig } from '../../shared/platform/config.js';
-import { cachedQuoteClients, createQuote } from '../../shared/quotes/create-quote.js';
-import { randomIds } from '../../shared/platform/ids.js';
-import { formatCents } from '../../shared/platform/money.js';
-import { systemClock } from '../../shared/platform/clock.js';
-import { premiumTotal } from '../../shared/quotes/quote.js';
-import { AuthenticationError } from '../../shared/platform/errors.js';
-import { jsonResponse } from '../../shared/platform/http/envelope.js';
-import { httpHandler } from '../../shared/platform/http/middleware.js';
-import { QuoteRequest } from '../../shared/quotes/schemas.js';
-import { parseInput } from '../../shared/platform/http/validation.js';
-import { DynamoClientStore } from '../../shared/clients/dynamo-client-store.js';
-import { sharedDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
+import { quoteSigner } from '#shared/quotes/quote-tokens.js';
+import { loadConfig } from '#shared/platform/config.js';
+import { cachedQuoteClients, createQuote } from '#shared/quotes/create-quote.js';
+import { randomIds } from '#shared/platform/ids.js';
+import { formatCents } from '#shared/platform/money.js';
+import { systemClock } from '#shared/platform/clock.js';
+import { premiumTotal } from '#shared/quotes/quote.js';
+import { AuthenticationError } from '#shared/platform/errors.js';
+import { jsonResponse } from '#shared/platform/http/envelope.js';
+import { httpHandler } from '#shared/platform/http/middleware.js';
+import { QuoteRequest } from '#shared/quotes/schemas.js';
+import { parseInput } from '#shared/platform/http/validation.js';
+import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 
 const config = loadConfig();
 const deps = {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signToken } from '../../shared/platform/keys/tokens.js';
+import { signToken } from '#shared/platform/keys/tokens.js';
 import { cartItems, quoteFor, startService, type Service } from '../../test/support/service.js';
 
 /** GET and POST /api/v2/quotes/decode over DynamoDB Local: what a widget token vouches for, checked before charging. */

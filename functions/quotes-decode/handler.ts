@@ -1,11 +1,11 @@
 import type { Context } from 'aws-lambda';
-import { quoteTokenReader } from '../../shared/quotes/quote-tokens.js';
-import { decodeQuote, type DecodedQuote } from '../../shared/quotes/decode-quote.js';
-import { formatCents, formatRate } from '../../shared/platform/money.js';
-import { jsonResponse } from '../../shared/platform/http/envelope.js';
-import { clientIdOf, httpHandler, type HttpEvent } from '../../shared/platform/http/middleware.js';
-import { DecodeQuoteQuery, DecodeQuoteRequest } from '../../shared/quotes/schemas.js';
-import { parseInput } from '../../shared/platform/http/validation.js';
+import { quoteTokenReader } from '#shared/quotes/quote-tokens.js';
+import { decodeQuote, type DecodedQuote } from '#shared/quotes/decode-quote.js';
+import { formatCents, formatRate } from '#shared/platform/money.js';
+import { jsonResponse } from '#shared/platform/http/envelope.js';
+import { clientIdOf, httpHandler, type HttpEvent } from '#shared/platform/http/middleware.js';
+import { DecodeQuoteQuery, DecodeQuoteRequest } from '#shared/quotes/schemas.js';
+import { parseInput } from '#shared/platform/http/validation.js';
 
 /** The sealed facts of the quote (never its items: the token holds only their digest), and the checked cart when one was sent. */
 const view = ({ quote, optIn, expiresAt, items }: DecodedQuote) =>

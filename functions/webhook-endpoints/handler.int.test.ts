@@ -1,9 +1,9 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { signDelivery } from '../../shared/webhooks/webhook-signatures.js';
-import { signingSecrets, type WebhookEndpoint } from '../../shared/webhooks/webhook-endpoints.js';
-import { sharedDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
-import { DynamoWebhookEndpoints } from '../../shared/webhooks/dynamo-webhook-endpoints.js';
+import { signDelivery } from '#shared/webhooks/webhook-signatures.js';
+import { signingSecrets, type WebhookEndpoint } from '#shared/webhooks/webhook-endpoints.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { DynamoWebhookEndpoints } from '#shared/webhooks/dynamo-webhook-endpoints.js';
 import { startService, type Service } from '../../test/support/service.js';
 
 /** /api/v2/webhook_endpoints (issue 18): registration with the URL rules, the limit of 16, rotation with a 24 h overlap. */

@@ -3,11 +3,11 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { createServer } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attemptDelivery, dispatchChanges, type SendWebhook } from '../../shared/webhooks/dispatch-webhooks.js';
-import { sharedDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
-import { recordChanges } from '../../shared/platform/dynamo/stream-events.js';
-import { DynamoWebhookDeliveries } from '../../shared/webhooks/dynamo-webhook-deliveries.js';
-import { webhookDeps } from '../../shared/webhooks/webhook-deps.js';
+import { attemptDelivery, dispatchChanges, type SendWebhook } from '#shared/webhooks/dispatch-webhooks.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { recordChanges } from '#shared/platform/dynamo/stream-events.js';
+import { DynamoWebhookDeliveries } from '#shared/webhooks/dynamo-webhook-deliveries.js';
+import { webhookDeps } from '#shared/webhooks/webhook-deps.js';
 import { startReceiver, type Delivery, type Receiver } from '../../test/support/receiver.js';
 import { cartItems, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
 

@@ -1,7 +1,7 @@
-import { dispatchChanges } from '../../shared/webhooks/dispatch-webhooks.js';
-import { recordChanges, type StreamWindowEvent, type StreamWindowResponse } from '../../shared/platform/dynamo/stream-events.js';
-import { metrics } from '../../shared/platform/http/metrics.js';
-import { webhookDeps } from '../../shared/webhooks/webhook-deps.js';
+import { dispatchChanges } from '#shared/webhooks/dispatch-webhooks.js';
+import { recordChanges, type StreamWindowEvent, type StreamWindowResponse } from '#shared/platform/dynamo/stream-events.js';
+import { metrics } from '#shared/platform/http/metrics.js';
+import { webhookDeps } from '#shared/webhooks/webhook-deps.js';
 
 const deps = webhookDeps();
 

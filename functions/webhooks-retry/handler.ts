@@ -1,6 +1,6 @@
-import { retryDue } from '../../shared/webhooks/dispatch-webhooks.js';
-import { metrics } from '../../shared/platform/http/metrics.js';
-import { webhookDeps } from '../../shared/webhooks/webhook-deps.js';
+import { retryDue } from '#shared/webhooks/dispatch-webhooks.js';
+import { metrics } from '#shared/platform/http/metrics.js';
+import { webhookDeps } from '#shared/webhooks/webhook-deps.js';
 
 const deps = webhookDeps();
 

@@ -27,7 +27,7 @@ afterAll(async () => {
 
 describe('logs of the auth flow', () => {
   it('hold request lines but no secret key, token or key hash', async () => {
-    const { hashSecretKey } = await import('../../shared/clients/client-keys.js');
+    const { hashSecretKey } = await import('#shared/clients/client-keys.js');
     const good = await http('POST', `${server.baseUrl}/api/v2/auth/token`, {
       body: { public_key: server.demo.public_key, secret_key: server.demo.secret_key },
     });

@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { NewClientKeys } from '../../shared/clients/manage-clients.js';
-import { sharedDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
-import { publicKeyKey } from '../../shared/platform/dynamo/keys.js';
+import type { NewClientKeys } from '#shared/clients/manage-clients.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { publicKeyKey } from '#shared/platform/dynamo/keys.js';
 import { countRoundTrips, type RoundTripCounter } from '../../bench/meters/round-trips.js';
 import { startService, type Service } from '../support/service.js';
 

@@ -1,9 +1,9 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { TEXT_KEPT_MS } from '../../shared/claims/claim.js';
-import { readClaim } from '../../shared/claims/claims.js';
-import { DynamoClaimStore } from '../../shared/claims/dynamo-claim-store.js';
+import { TEXT_KEPT_MS } from '#shared/claims/claim.js';
+import { readClaim } from '#shared/claims/claims.js';
+import { DynamoClaimStore } from '#shared/claims/dynamo-claim-store.js';
 import { captureLogs } from '../support/logs.js';
 import { startReceiver, type Delivery, type Receiver } from '../support/receiver.js';
 import type { Service } from '../support/service.js';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { hashOrderNumber } from '../../shared/platform/keys/order-number-hash.js';
-import { DynamoOrderStore } from '../../shared/orders/dynamo-order-store.js';
+import { hashOrderNumber } from '#shared/platform/keys/order-number-hash.js';
+import { DynamoOrderStore } from '#shared/orders/dynamo-order-store.js';
 import { cartItems, startService, uniqueOrderNumber, type Service } from '../support/service.js';
 
 /** Idempotency-Key on POST /orders and PATCH: replay, mismatch, concurrency, and crash safety. */

@@ -1,6 +1,6 @@
 import { ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DynamoOrderStore } from '../../shared/orders/dynamo-order-store.js';
+import { DynamoOrderStore } from '#shared/orders/dynamo-order-store.js';
 import { startService, type Service } from '../support/service.js';
 
 /** A failure below the handler answers 500 with a fixed message: no stack, no DynamoDB text, no table name. */

@@ -1,9 +1,9 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MAX_CHECKOUT_ITEMS, MAX_ORDER_ITEMS } from '../../shared/platform/limits.js';
-import { MAX_BODY_BYTES } from '../../shared/platform/http/middleware.js';
-import { createDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
-import { DynamoIdempotencyStore } from '../../shared/platform/dynamo/idempotency-store.js';
+import { MAX_CHECKOUT_ITEMS, MAX_ORDER_ITEMS } from '#shared/platform/limits.js';
+import { MAX_BODY_BYTES } from '#shared/platform/http/middleware.js';
+import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { DynamoIdempotencyStore } from '#shared/platform/dynamo/idempotency-store.js';
 import { http, type HttpAnswer } from '../support/http.js';
 import { useTestServer } from '../support/server.js';
 

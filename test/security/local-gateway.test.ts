@@ -105,7 +105,7 @@ describe('local gateway', () => {
   });
 
   it('answers 400 invalid_path on every route with a path parameter, and openapi.yaml declares that 400 for each', async () => {
-    const { routes } = await import('../../shared/platform/functions.js');
+    const { routes } = await import('#shared/platform/functions.js');
     const { contractViolation } = await import('../support/contract.js');
     const withParameter = routes.filter((route) => route.path.includes('{'));
     expect(withParameter.length).toBeGreaterThan(10);

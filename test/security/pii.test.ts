@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PAYMENT_TYPES } from '../../shared/conversion/coded-values.js';
-import { DynamoOrderStore } from '../../shared/orders/dynamo-order-store.js';
+import { PAYMENT_TYPES } from '#shared/conversion/coded-values.js';
+import { DynamoOrderStore } from '#shared/orders/dynamo-order-store.js';
 import { captureLogs } from '../support/logs.js';
 import type { Service } from '../support/service.js';
 

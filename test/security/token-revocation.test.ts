@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { rotateClientSecret, type NewClientKeys } from '../../shared/clients/manage-clients.js';
-import { signToken } from '../../shared/platform/keys/tokens.js';
-import { DynamoClientStore } from '../../shared/clients/dynamo-client-store.js';
-import { sharedDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
+import { rotateClientSecret, type NewClientKeys } from '#shared/clients/manage-clients.js';
+import { signToken } from '#shared/platform/keys/tokens.js';
+import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { countRoundTrips, type RoundTripCounter } from '../../bench/meters/round-trips.js';
 import { startService, type Service } from '../support/service.js';
 

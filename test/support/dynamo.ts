@@ -1,8 +1,8 @@
 import { type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import { localClient } from '../../scripts/local-stack.js';
-import { createDocumentClient } from '../../shared/platform/dynamo/dynamo-client.js';
-import { createTables, deleteTables, type TableNames } from '../../shared/platform/dynamo/table-admin.js';
+import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { createTables, deleteTables, type TableNames } from '#shared/platform/dynamo/table-admin.js';
 
 /** The DynamoDB Local that `test/support/global-setup.ts` started for this test run. */
 export function testEndpoint(): string {

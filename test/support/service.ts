@@ -1,9 +1,9 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { createClient, type NewClientKeys } from '../../shared/clients/manage-clients.js';
-import type { RoutedFunctionName } from '../../shared/platform/functions.js';
-import { forgetKeySets, generateKeySet } from '../../shared/platform/keys/signing-keys.js';
-import { DynamoClientStore } from '../../shared/clients/dynamo-client-store.js';
+import { createClient, type NewClientKeys } from '#shared/clients/manage-clients.js';
+import type { RoutedFunctionName } from '#shared/platform/functions.js';
+import { forgetKeySets, generateKeySet } from '#shared/platform/keys/signing-keys.js';
+import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { assertContract } from './contract.js';
 import { apiEvent, type ApiEventInput } from './events.js';
 import { freshTables } from './dynamo.js';
