@@ -1,4 +1,4 @@
-import { apiEvent } from '../scripts/api-events.js';
+import { apiEvent } from '../scripts/local/api-events.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { meterCapacity } from './meters/capacity-meter.js';
 import { countRoundTrips } from './meters/round-trips.js';

@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { SignJWT } from 'jose';
-import { apiEvent, type ApiEventInput } from '../scripts/api-events.js';
+import { apiEvent, type ApiEventInput } from '../scripts/local/api-events.js';
 import { createClient, type NewClientKeys } from '#shared/clients/manage-clients.js';
 import { functionNames, type FunctionName } from '#shared/platform/functions.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalStack } from '../scripts/local-stack.js';
+import { startLocalStack } from '../scripts/local/local-stack.js';
 import { generateKeySet } from '#shared/platform/keys/signing-keys.js';
 import { createFixtures } from './fixtures.js';
 import { Report } from './report.js';

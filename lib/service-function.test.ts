@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiEvent } from '../scripts/api-events.js';
+import { apiEvent } from '../scripts/local/api-events.js';
 import { freshTables } from '../test/support/dynamo.js';
 import { esbuildOptionsFor } from './service-function.js';
 

@@ -5,7 +5,7 @@ import { MAX_LOOK_PERIOD_DAYS, parseLookPeriodDays } from '#shared/clients/clien
 import { parseRate } from '#shared/platform/money.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
-import { localDynamo } from './local-stack-file.js';
+import { localDynamo } from './local/local-stack-file.js';
 
 /**
  * Operator CLI:

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '#shared/platform/config.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { backfillVoidWindows, migrateToShardedKeys } from './migrations.js';
-import { localDynamo } from './local-stack-file.js';
+import { localDynamo } from './local/local-stack-file.js';
 
 /**
  * `npm run migrate [-- --aws]`: moves records written before issue 20 to their new keys (sharded

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { apiEvent } from '../../scripts/api-events.js';
+import { apiEvent } from '../../scripts/local/api-events.js';
 import { placeOrder, type Fixtures } from '../fixtures.js';
 import type { Recorder } from '../report.js';
 import { interquartileRange, median } from '../stats.js';

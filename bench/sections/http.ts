@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { startLocalServer } from '../../scripts/local-server.js';
+import { startLocalServer } from '../../scripts/local/local-server.js';
 import { items } from '../fixtures.js';
 import type { Recorder } from '../report.js';
 

@@ -1,12 +1,12 @@
 import { createServer } from 'node:http';
-import { apiEvent } from '../../scripts/api-events.js';
-import { startStreamConsumers } from '../../scripts/local-streams.js';
+import { apiEvent } from '../../scripts/local/api-events.js';
+import { startStreamConsumers } from '../../scripts/local/local-streams.js';
 import { createClient } from '#shared/clients/manage-clients.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { recordKeyLoad, type KeyCount } from '../meters/key-load.js';
 import { LIST_SHARDS } from '#shared/platform/dynamo/keys.js';
-import type { LocalDynamo } from '../../scripts/local-stack.js';
+import type { LocalDynamo } from '../../scripts/local/local-stack.js';
 import { lambdaContext, type Fixtures } from '../fixtures.js';
 import type { Recorder } from '../report.js';
 

@@ -1,5 +1,5 @@
 import { PutCommand, TransactWriteCommand, type PutCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { apiEvent } from '../../scripts/api-events.js';
+import { apiEvent } from '../../scripts/local/api-events.js';
 import { hashOrderNumber } from '#shared/platform/keys/order-number-hash.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { countRoundTrips, type RoundTripCounter } from '../meters/round-trips.js';

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
-import { apiEvent } from '../../scripts/api-events.js';
-import type { LocalDynamo } from '../../scripts/local-stack.js';
-import { startStreamConsumers } from '../../scripts/local-streams.js';
+import { apiEvent } from '../../scripts/local/api-events.js';
+import type { LocalDynamo } from '../../scripts/local/local-stack.js';
+import { startStreamConsumers } from '../../scripts/local/local-streams.js';
 import { createClient } from '#shared/clients/manage-clients.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';

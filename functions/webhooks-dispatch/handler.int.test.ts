@@ -184,9 +184,9 @@ describe('a dispatcher that dies mid-batch', () => {
     const { clientId } = await shopWithEndpoint(['order.created']);
     // Three orders in one batch of changes, read straight from the table's stream records.
     const records: DynamoDBRecord[] = [];
-    const capture = await import('../../scripts/local-streams.js');
+    const capture = await import('../../scripts/local/local-streams.js');
     const pump = await capture.startStreamPump({
-      dynamo: (await import('../../scripts/local-stack.js')).localClient(service.tables.endpoint),
+      dynamo: (await import('../../scripts/local/local-stack.js')).localClient(service.tables.endpoint),
       endpoint: service.tables.endpoint,
       tableName: service.tables.main,
       handler: async (event) => {

@@ -41,7 +41,7 @@ export interface FunctionDefinition {
   /**
    * A consumer of a table's stream (no route): deployed, an event source mapping with a tumbling
    * window (so that each batch names its shard), retries and a dead-letter queue; locally, the
-   * stream pump of scripts/local-streams.ts. `entities`: the records it is given; `inserts`: only
+   * stream pump of scripts/local/local-streams.ts. `entities`: the records it is given; `inserts`: only
    * their INSERTs (else every change).
    */
   stream?: {

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoSiteRoutes } from '../../scripts/demo-site.js';
+import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
 import { accessibilityViolations, cspViolations, launchChromium } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 

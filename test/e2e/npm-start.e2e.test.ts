@@ -88,7 +88,7 @@ function npmStart(env: Record<string, string>) {
   // As package.json's start script runs it: one node process (tsx as a loader, not tsx's CLI, whose
   // parent process gives the child 30 ms to confirm it handles Ctrl-C and else kills it: exit 130 on a busy machine).
   const tsxLoader = pathToFileURL(join(process.cwd(), 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-  const server = spawn(process.execPath, ['--import', tsxLoader, join(process.cwd(), 'scripts', 'local-server.ts')], {
+  const server = spawn(process.execPath, ['--import', tsxLoader, join(process.cwd(), 'scripts', 'local', 'local-server.ts')], {
     cwd,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -15,7 +15,7 @@ const fragment = { email: 'ada.lovelace@example.com', phone: '+1 (415) 555-0142'
 beforeAll(async () => {
   process.env.POWERTOOLS_LOG_LEVEL = 'INFO'; // before the gateway, and so the logger, load
   const { startTestServer } = await import('../support/server.js');
-  const { demoSiteRoutes } = await import('../../scripts/demo-site.js');
+  const { demoSiteRoutes } = await import('../../scripts/local/demo-site.js');
   server = await startTestServer({
     staticRoutes: (site) => ({
       ...demoSiteRoutes(site),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { demoSiteRoutes } from '../../scripts/demo-site.js';
-import { INLINE_SCRIPT } from '../../scripts/page-headers.js';
+import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
+import { INLINE_SCRIPT } from '../../scripts/local/page-headers.js';
 import { useTestServer } from '../support/server.js';
 
 /**

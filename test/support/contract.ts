@@ -3,7 +3,7 @@ import formats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { matchRoute } from '../../scripts/api-events.js';
+import { matchRoute } from '../../scripts/local/api-events.js';
 
 /**
  * The contract test: every response the suites see, over HTTP or from a handler, must be one that

@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
-import { localClient } from '../../scripts/local-stack.js';
+import { localClient } from '../../scripts/local/local-stack.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { createTables, deleteTables, type TableNames } from '#shared/platform/dynamo/table-admin.js';
 

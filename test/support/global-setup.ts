@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { startLocalDynamo, type LocalDynamo } from '../../scripts/local-stack.js';
+import { startLocalDynamo, type LocalDynamo } from '../../scripts/local/local-stack.js';
 
 /** One DynamoDB Local for the whole test run; each test file makes its own tables in it. */
 async function freePort(): Promise<number> {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
-import { startLocalServer, type LocalServerOptions } from '../../scripts/local-server.js';
+import { startLocalServer, type LocalServerOptions } from '../../scripts/local/local-server.js';
 import { testEndpoint } from './dynamo.js';
 import { accessToken } from './http.js';
 

@@ -7,8 +7,8 @@ import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { assertContract } from './contract.js';
 import { apiEvent, type ApiEventInput } from './events.js';
 import { freshTables } from './dynamo.js';
-import { localClient } from '../../scripts/local-stack.js';
-import { startStreamConsumers, type StreamPump } from '../../scripts/local-streams.js';
+import { localClient } from '../../scripts/local/local-stack.js';
+import { startStreamConsumers, type StreamPump } from '../../scripts/local/local-streams.js';
 
 /**
  * The real handlers over fresh DynamoDB Local tables, called in-process with v2 events —

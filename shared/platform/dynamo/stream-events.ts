@@ -7,7 +7,7 @@ import { orderOfPartition } from './keys.js';
 /**
  * What Lambda passes a DynamoDB stream consumer whose event source mapping has a tumbling window
  * (the window is what makes Lambda name the shard: `shardId`). `npm start` and the tests pass the
- * same shape (scripts/local-streams.ts).
+ * same shape (scripts/local/local-streams.ts).
  */
 export interface StreamWindowEvent {
   Records: DynamoDBRecord[];

@@ -1,6 +1,6 @@
 /**
  * The tables, described once. `lib/data-stack.ts` turns these into CDK tables and
- * `scripts/local-stack.ts` into CreateTable calls on DynamoDB Local, so both always agree.
+ * `scripts/local/local-stack.ts` into CreateTable calls on DynamoDB Local, so both always agree.
  *
  * Single table (`main`): clients, public-key lookups, orders with their items and policies.
  * Metrics table (`metrics`): one sanitized checkout record per (client, order_number) and

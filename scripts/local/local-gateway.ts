@@ -37,7 +37,7 @@ const handlers = new Map<FunctionName, Promise<LambdaHandler>>();
 function loadHandler(name: FunctionName): Promise<LambdaHandler> {
   let loaded = handlers.get(name);
   if (!loaded) {
-    loaded = import(`../functions/${name}/handler.ts`).then((module: { handler: LambdaHandler }) => module.handler);
+    loaded = import(`../../functions/${name}/handler.ts`).then((module: { handler: LambdaHandler }) => module.handler);
     handlers.set(name, loaded);
   }
   return loaded;
@@ -107,7 +107,7 @@ async function invoke(
   if (route.auth === 'access-token') {
     // Loaded on first use, like the handlers: a function module may build its clients when it
     // loads, and the local server sets DYNAMODB_ENDPOINT only once DynamoDB Local answers.
-    const { handler: authorizer } = await import('../functions/authorizer/handler.js');
+    const { handler: authorizer } = await import('../../functions/authorizer/handler.js');
     const answer = await authorizer({ headers });
     if (!answer.isAuthorized) return { statusCode: 403, headers: { 'content-type': 'application/json' }, body: '{"message":"Forbidden"}' };
     authorizerAnswer = { clientId: answer.context.client_id, authError: answer.context.auth_error };

@@ -267,7 +267,7 @@ export async function startStreamConsumers(
 ): Promise<StreamPump> {
   const pumps = await Promise.all(
     streamFunctions.map(async ({ name, stream }) => {
-      const { handler } = (await import(`../functions/${name}/handler.ts`)) as { handler: Handler };
+      const { handler } = (await import(`../../functions/${name}/handler.ts`)) as { handler: Handler };
       return startStreamPump({
         dynamo: dynamo.client,
         endpoint: dynamo.endpoint,
@@ -302,7 +302,7 @@ export function startSchedules(): { stop(): Promise<void> } {
     let busy: Promise<unknown> | undefined;
     return setInterval(() => {
       if (busy) return;
-      const run: Promise<unknown> = import(`../functions/${name}/handler.ts`)
+      const run: Promise<unknown> = import(`../../functions/${name}/handler.ts`)
         .then((module: { handler: () => Promise<unknown> }) => module.handler())
         .catch((err: unknown) => logger.warn(`${name}: a scheduled run failed`, { error: (err as Error).name }))
         .finally(() => {

@@ -6,13 +6,13 @@ import * as v from 'valibot';
 import { AppError } from '#shared/platform/errors.js';
 import { parseJsonBody } from '#shared/platform/http/json-body.js';
 import { parseInput } from '#shared/platform/http/validation.js';
-import { buildWidget } from '../widget/build.js';
-import { adminClaimsPage } from '../widget/pages/admin-claims-page.js';
-import { checkoutPage } from '../widget/pages/checkout-page.js';
-import { claimPage } from '../widget/pages/claim-page.js';
-import { dashboardPage } from '../widget/pages/dashboard-page.js';
+import { buildWidget } from '../../widget/build.js';
+import { adminClaimsPage } from '../../widget/pages/admin-claims-page.js';
+import { checkoutPage } from '../../widget/pages/checkout-page.js';
+import { claimPage } from '../../widget/pages/claim-page.js';
+import { dashboardPage } from '../../widget/pages/dashboard-page.js';
 import type { StaticRoute } from './local-gateway.js';
-import { buildApiReference } from './api-reference.js';
+import { buildApiReference } from '../api-reference.js';
 import { pageSecurityHeaders } from './page-headers.js';
 
 /**
