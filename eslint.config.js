@@ -58,17 +58,23 @@ function featureBoundaries() {
           : { group: [`../${other}/*`], message: `${feature} may not import ${other} (the feature graph in eslint.config.js).` },
       );
   const impure = ['@aws-sdk/*', 'jose', '**/platform/dynamo/*', '**/platform/http/*', '**/platform/keys/*'];
+  // Inside shared/ files import each other relatively, so that the graph above sees every import.
+  const insideShared = { group: ['\\#shared/**'], message: 'Inside shared/, import relatively (../orders/index.js): #shared/ is for code outside it.' };
   return [
     {
       files: ['shared/platform/**'],
-      rules: restrict([{ group: names.map((name) => `**/${name}/*`), message: 'shared/platform is what every feature uses: it knows no feature.' }]),
+      rules: restrict([
+        { group: names.map((name) => `**/${name}/*`), message: 'shared/platform is what every feature uses: it knows no feature.' },
+        insideShared,
+      ]),
     },
-    ...names.map((feature) => ({ files: [`shared/${feature}/**`], rules: restrict(others(feature)) })),
+    ...names.map((feature) => ({ files: [`shared/${feature}/**`], rules: restrict([...others(feature), insideShared]) })),
     ...names.map((feature) => ({
       files: [`shared/${feature}/*.ts`],
       ignores: [...ADAPTERS.map((adapter) => `shared/${feature}/${adapter}`), '**/*.test.ts'],
       rules: restrict([
         ...others(feature),
+        insideShared,
         { group: impure, message: `A rule or use case is pure: it reaches DynamoDB, HTTP and keys through a port (adapters: ${ADAPTERS.join(', ')}).` },
       ]),
     })),

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { parse, stringify } from 'yaml';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -12,23 +13,31 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  * inlined (`--inlineBundle`), so the page needs nothing from a CDN. `npm run docs:build` writes it
  * to a file; `npm start` serves it at /docs.
  */
-export async function buildApiReference(output?: string): Promise<string> {
-  const folder = output ? undefined : await mkdtemp(join(tmpdir(), 'api-reference-'));
-  const file = output ?? join(folder!, 'index.html');
+export async function buildApiReference(options: { output?: string; serverUrl?: string } = {}): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), 'api-reference-'));
+  const file = options.output ?? join(folder, 'index.html');
   try {
+    // The reference names the server it is served by (npm start's own URL), else openapi.yaml's.
+    let spec = join(root, 'openapi.yaml');
+    if (options.serverUrl) {
+      const document = parse(await readFile(spec, 'utf8')) as { servers?: { url: string; description?: string }[] };
+      document.servers = [{ url: options.serverUrl, description: 'this npm start (deployed: the OrderProtectionApi stack output ApiUrl)' }];
+      spec = join(folder, 'openapi.yaml');
+      await writeFile(spec, stringify(document));
+    }
     await promisify(execFile)(
       join(root, 'node_modules', '.bin', 'redocly'),
-      ['build-docs', join(root, 'openapi.yaml'), '--inlineBundle', '--title', 'Order Protection API', '-o', file],
+      ['build-docs', spec, '--inlineBundle', '--title', 'Order Protection API', '-o', file],
       { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }, timeout: 60_000 },
     );
     return await readFile(file, 'utf8');
   } finally {
-    if (folder) await rm(folder, { recursive: true, force: true });
+    await rm(folder, { recursive: true, force: true });
   }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const output = process.argv[2] ?? join(root, 'docs', 'api-reference.html');
-  await buildApiReference(output);
+  await buildApiReference({ output });
   console.log(`API reference written to ${output}`);
 }

@@ -72,6 +72,7 @@ const VOLATILE = [
   /^eyJ/,
   /^G-\d+/,
   /^whsec_/,
+  /^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}$/, // a sealed list cursor
   /^http:\/\/localhost:\d+\//,
 ];
 const volatile = (value: unknown) => typeof value === 'string' && VOLATILE.some((pattern) => pattern.test(value));

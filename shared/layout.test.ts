@@ -24,7 +24,9 @@ describe('shared/', () => {
     const imports = new Map(
       files.map((file) => [
         file,
-        [...readFileSync(file, 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)].map(([, spec]) => resolve(dirname(file), spec!).replace(/\.js$/, '.ts')),
+        [...readFileSync(file, 'utf8').matchAll(/from '((?:\.{1,2}|#shared)\/[^']+)'/g)].map(([, spec]) =>
+          (spec!.startsWith('#shared/') ? join(root, spec!.slice('#shared/'.length)) : resolve(dirname(file), spec!)).replace(/\.js$/, '.ts'),
+        ),
       ]),
     );
     const cycles: string[] = [];

@@ -42,10 +42,10 @@ const DemoOrder = v.looseObject({
 });
 const parseOrder = (contentType: string | undefined, body: string) => parseInput(DemoOrder, parseJsonBody(contentType, body));
 
-/** `npm run docs:build`'s page, built once per start (about a second) when /docs is first asked for. */
+/** `npm run docs:build`'s page, naming this server, built once per start (about a second) when /docs is first asked for. */
 let reference: Promise<string> | undefined;
-const apiReference = (): Promise<string> =>
-  (reference ??= buildApiReference().catch((err: unknown) => {
+const apiReference = (serverUrl: string): Promise<string> =>
+  (reference ??= buildApiReference({ serverUrl }).catch((err: unknown) => {
     reference = undefined; // a failed build is tried again on the next ask
     throw err;
   }));
@@ -120,7 +120,9 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
     'GET /claim': () => html(claimPage(demo.public_key)),
     'GET /admin/claims': () => html(adminClaimsPage()),
     // The API reference, built from openapi.yaml by Redocly (with its scripts inlined: nothing from a CDN) on first ask.
-    'GET /docs': async () => html(await apiReference()),
+    'GET /docs': async () => html(await apiReference(baseUrl)),
+    // No icon of its own: an empty answer, not a 404 in every page's console.
+    'GET /favicon.ico': () => ({ status: 204, headers: {}, body: '' }),
     'GET /widget.js': async () => ({
       status: 200,
       headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' },

@@ -63,7 +63,7 @@ export const ERROR_CATALOGUE = {
   duplicate_reference: { status: 422, when: 'a PATCH repeats a reference number' },
   order_too_large: { status: 422, when: 'the change would take the order past 100 items' },
   idempotency_key_reused: { status: 422, when: 'the Idempotency-Key was used with another request' },
-  invalid_idempotency_key: { status: 422, when: 'the Idempotency-Key is not 1\u2013255 visible characters' },
+  invalid_idempotency_key: { status: 422, when: 'the Idempotency-Key is not 1–255 visible ASCII characters' },
   not_storable: { status: 422, when: 'DynamoDB refused a value; nothing was written' },
   invalid_url: { status: 422, when: 'a webhook URL that is not https:// or whose host is not public (deployed), `param` `url`' },
   amount_exceeds_coverage: { status: 422, when: "an approval for more than the claimed policies' coverage" },

@@ -76,7 +76,7 @@ export function dashboardPage(): string {
     }
     document.getElementById('events-status').textContent = page.data.length ? page.data.length + ' recent event' + (page.data.length === 1 ? '' : 's') : 'No events yet.';
     const verified = page.received.filter((r) => r.verified).length;
-    document.getElementById('received-status').textContent = 'The demo receiver (/demo/webhooks) got ' + page.received.length + ' deliveries, ' + verified + ' with a valid signature.';
+    document.getElementById('received-status').textContent = 'The demo receiver got ' + page.received.length + (page.received.length === 1 ? ' delivery, ' : ' deliveries, ') + verified + ' with a valid signature.';
   }).catch(() => { document.getElementById('events-status').textContent = 'The events could not be loaded.'; });
 </script>
 </body>
