@@ -277,6 +277,27 @@ describe('transitions', () => {
     expect((await decide(service, id, { decision: 'approve' })).json.status).toBe('Approved'); // a decision without a note still moves
   });
 
+  it('keeps the note of the decision that ends a full exchange: approve or deny with a note after 20 messages', async () => {
+    const full = async () => {
+      const order = await protectedOrder(service, shop, ['10.00']);
+      const token = await sessionToken(service, shop, order);
+      const id = (await fileClaim(service, token, { policy_numbers: [order.policies[0]!.policy_number], description: 'x' })).json.claim_id as string;
+      for (let round = 0; round < 10; round++) {
+        await decide(service, id, { decision: 'request_documents', note: 'send more' });
+        await asCustomer(service, token, 'POST', `/api/v2/claims/${id}/respond`, { message: 'here' });
+      }
+      return { id, token };
+    };
+    const approved = await full();
+    const denied = await full();
+
+    const approve = await decide(service, approved.id, { decision: 'approve', note: 'Approved on the documents sent.' });
+    const deny = await decide(service, denied.id, { decision: 'deny', note: 'Not covered.' });
+
+    expect([approve.status, approve.json.status, approve.json.messages.length]).toEqual([200, 'Approved', 21]);
+    expect([deny.status, deny.json.status, deny.json.messages.at(-1).text]).toEqual([200, 'Denied', 'Not covered.']);
+  });
+
   it('approves more than one item’s 1,000,000.00 when the coverage allows; amount only on an approval; a repeat with a new note is refused', async () => {
     const { claim } = await claimedOrder(['1000000.00', '1000000.00'], [0, 1]);
     expect((await decide(service, claim.claim_id, { decision: 'request_documents', note: 'x', amount: '5.00' })).json.error.param).toBe('amount');

@@ -150,8 +150,10 @@ async function move(deps: ClaimDeps, claimId: string, session: { clientId: strin
   const stored = await readClaim(deps, claimId, session);
   const transition = next(stored);
   if (transition.unchanged) return stored;
-  if (transition.message && (stored.text?.messages.length ?? 0) >= MAX_CLAIM_MESSAGES) {
-    throw new ConflictError('too_many_messages', `A claim holds at most ${MAX_CLAIM_MESSAGES} messages.`);
+  // The exchange of messages is bounded; the note of a decision that ends it (approve, deny) is always kept.
+  const decides = transition.claim.status === 'Approved' || transition.claim.status === 'Denied';
+  if (transition.message && !decides && (stored.text?.messages.length ?? 0) >= MAX_CLAIM_MESSAGES) {
+    throw new ConflictError('too_many_messages', `A claim holds at most ${MAX_CLAIM_MESSAGES} messages before its decision.`);
   }
   const after = transition.claim;
   const written = await deps.claims.transition(stored.claim, after, {

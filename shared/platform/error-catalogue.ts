@@ -52,7 +52,7 @@ export const ERROR_CATALOGUE = {
   claim_not_awaiting_documents: { status: 409, when: 'the customer answers a claim whose documents were not requested' },
   claim_changed: { status: 409, when: 'another request moved the claim first (a race); read it and decide again' },
   too_many_claims: { status: 409, when: 'the order already has 25 claims' },
-  too_many_messages: { status: 409, when: 'the claim already holds 20 messages' },
+  too_many_messages: { status: 409, when: 'the claim already holds 20 messages (the note of an approval or a denial is always kept)' },
   payload_too_large: { status: 413, when: 'body over 256 KB' },
   unsupported_media_type: { status: 415, when: 'not `Content-Type: application/json` (optionally `; charset=utf-8`)' },
   validation_failed: { status: 422, when: 'a field is missing, unknown, malformed or out of range (`param` names it)' },
