@@ -9,7 +9,7 @@ import { recordChanges } from '#shared/platform/dynamo/stream-events.js';
 import { DynamoWebhookDeliveries } from '#shared/webhooks/dynamo-webhook-deliveries.js';
 import { webhookDeps } from '#shared/webhooks/webhook-deps.js';
 import { startReceiver, type Delivery, type Receiver } from '../../test/support/receiver.js';
-import { cartItems, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
+import { cartItems, quoteFor, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
 
 /**
  * Webhooks end to end (issue 18): a real HTTP receiver on localhost, the real handlers, DynamoDB
@@ -408,18 +408,13 @@ describe('an opt-out', () => {
     await service.drainStreams();
     received.length = 0;
     const items = cartItems('60.00');
-    const quote = await service.call('quotes-create', {
-      method: 'POST',
-      path: '/api/v2/quotes',
-      headers: { 'x-public-key': shops.get(clientId)! },
-      body: { currency: 'USD', items },
-    });
+    const quote = await quoteFor(service, shops.get(clientId)!, items);
     const orderNumber = uniqueOrderNumber('optout-mail@example.org');
     const logged = await service.call('orders-create', {
       method: 'POST',
       path: '/api/v2/orders',
       clientId,
-      body: { token: quote.json.tokens.opt_out, order_number: orderNumber, currency: 'USD', items },
+      body: { token: quote.tokens.opt_out, order_number: orderNumber, currency: 'USD', items },
     });
     expect(logged.status).toBe(204);
     await service.drainStreams();
@@ -449,19 +444,14 @@ describe('an opt-out', () => {
     await service.drainStreams();
     received.length = 0;
     const items = cartItems('15.00');
-    const quote = await service.call('quotes-create', {
-      method: 'POST',
-      path: '/api/v2/quotes',
-      headers: { 'x-public-key': shops.get(clientId)! },
-      body: { currency: 'USD', items },
-    });
+    const quote = await quoteFor(service, shops.get(clientId)!, items);
     const orderNumber = uniqueOrderNumber('optout-retry');
     answerWith(500);
     const logged = await service.call('orders-create', {
       method: 'POST',
       path: '/api/v2/orders',
       clientId,
-      body: { token: quote.json.tokens.opt_out, order_number: orderNumber, currency: 'USD', items },
+      body: { token: quote.tokens.opt_out, order_number: orderNumber, currency: 'USD', items },
     });
     expect(logged.status).toBe(204);
     await service.drainStreams();
@@ -481,13 +471,8 @@ describe('records no consumer reads', () => {
     await service.drainStreams();
     received.length = 0;
     const items = cartItems('15.00');
-    const quote = await service.call('quotes-create', {
-      method: 'POST',
-      path: '/api/v2/quotes',
-      headers: { 'x-public-key': shops.get(clientId)! },
-      body: { currency: 'USD', items },
-    });
-    const optOut = { token: quote.json.tokens.opt_out, order_number: uniqueOrderNumber('optout-twice'), currency: 'USD', items };
+    const quote = await quoteFor(service, shops.get(clientId)!, items);
+    const optOut = { token: quote.tokens.opt_out, order_number: uniqueOrderNumber('optout-twice'), currency: 'USD', items };
     const send = (key: string) =>
       service.call('orders-create', { method: 'POST', path: '/api/v2/orders', clientId, body: optOut, headers: { 'idempotency-key': key } });
     expect((await send('first')).status).toBe(204);

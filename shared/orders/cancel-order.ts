@@ -5,7 +5,7 @@ import { ChangeRejectedError } from '../platform/errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { IdempotencyReceipt } from '../platform/idempotency-receipts.js';
 import type { OrderStore } from './ports.js';
-import { legacyLookPeriod, lookPeriodOver, settled, TARGET, voidWindowOf, type CancelReason, type SettleAction } from './settle-policy.js';
+import { legacyLookPeriod, refuseAfterVoidWindow, settled, TARGET, type CancelReason, type SettleAction } from './settle-policy.js';
 
 export interface CancelOrderDeps {
   orders: Pick<OrderStore, 'get' | 'settlePolicies'>;
@@ -27,7 +27,7 @@ const nothingToSettle = (policyNumber: string, status: PolicyStatus, action: Set
  * voided after one of its policies was canceled on its own; a retry after a lost answer).
  */
 function repeatsLastMove(current: readonly OrderItem[], target: PolicyStatus): boolean {
-  if (current.every((item) => item.policy.status === target)) return true;
+  // When every policy is in the asked status, so is the one that moved last.
   const lastAt = current.reduce((latest, item) => (item.policy.history.at(-1)!.at > latest ? item.policy.history.at(-1)!.at : latest), '');
   return current.some((item) => item.policy.status === target && item.policy.history.at(-1)!.at === lastAt);
 }
@@ -43,7 +43,6 @@ const MAX_ATTEMPTS = 8;
  * answered as it is only when the request is a true repeat (repeatsLastMove); else 409
  * `policy_not_issued` naming a policy that is not in the asked status.
  */
-
 export async function cancelOrder(
   deps: CancelOrderDeps,
   clientId: string,
@@ -65,12 +64,7 @@ export async function cancelOrder(
       const other = current.find((item) => item.policy.status !== target)!;
       throw nothingToSettle(other.policy.policy_number, other.policy.status, action);
     }
-    if (action === 'void') {
-      for (const item of issued) {
-        const voidUntil = await voidWindowOf(item.policy, lookPeriodDays);
-        if (now.getTime() > Date.parse(voidUntil)) throw lookPeriodOver(item.policy.policy_number, voidUntil, true);
-      }
-    }
+    if (action === 'void') for (const item of issued) await refuseAfterVoidWindow(item.policy, now, lookPeriodDays, true);
     const moved: OrderItem[] = issued.map((item) => ({ ...item, policy: settled(item.policy, action, reason, now) }));
     const updated = moved.length ? now.toISOString() : before.updated;
     const after: Order = {

@@ -28,7 +28,7 @@ export const TARGET: Record<SettleAction, PolicyStatus> = { cancel: 'Canceled', 
  * were fixed has none until `npm run migrate` gives it one; meanwhile it is counted, as it was
  * then, from its creation with the client's look period, read only for such a policy.
  */
-export async function voidWindowOf(policy: Pick<Policy, 'created' | 'void_until'>, lookPeriodDays: () => Promise<number>): Promise<string> {
+async function voidWindowOf(policy: Pick<Policy, 'created' | 'void_until'>, lookPeriodDays: () => Promise<number>): Promise<string> {
   return policy.void_until ?? voidWindowEnd(new Date(policy.created), await lookPeriodDays());
 }
 
@@ -38,15 +38,21 @@ export function legacyLookPeriod(clients: Pick<ClientStore, 'get'>, clientId: st
   return () => (days ??= clients.get(clientId).then((client) => client?.look_period_days ?? DEFAULT_LOOK_PERIOD_DAYS));
 }
 
-/** The 409 of a void after the policy's window ended; `param` names the policy by its number, as on an order's void. */
-export const lookPeriodOver = (policyNumber: string, voidUntil: string, whole: boolean) =>
-  new ConflictError(
+/**
+ * 409 `look_period_over` when `now` is past the policy's void window (`whole`: the order's void,
+ * which then moves nothing); `param` names the policy by its number, on a single void as on an order's.
+ */
+export async function refuseAfterVoidWindow(policy: Policy, now: Date, lookPeriodDays: () => Promise<number>, whole = false): Promise<void> {
+  const voidUntil = await voidWindowOf(policy, lookPeriodDays);
+  if (now.getTime() <= Date.parse(voidUntil)) return;
+  throw new ConflictError(
     'look_period_over',
     whole
-      ? `Policy ${policyNumber} could be voided until ${voidUntil}, so the order cannot be voided; nothing was changed (cancel it instead).`
-      : `Policy ${policyNumber} could be voided until ${voidUntil}; it can be canceled, not voided.`,
-    policyNumber,
+      ? `Policy ${policy.policy_number} could be voided until ${voidUntil}, so the order cannot be voided; nothing was changed (cancel it instead).`
+      : `Policy ${policy.policy_number} could be voided until ${voidUntil}; it can be canceled, not voided.`,
+    policy.policy_number,
   );
+}
 
 /** The policy after the action: its new status, what is owed back, and the step in its history. */
 export function settled(policy: Policy, action: SettleAction, reason: CancelReason, now: Date): Policy {
@@ -79,10 +85,7 @@ export async function settlePolicy(
   refuseIfClaimed([found.item], () => 'policy_number');
 
   const now = deps.clock.now();
-  if (action === 'void') {
-    const voidUntil = await voidWindowOf(policy, legacyLookPeriod(deps.clients, clientId));
-    if (now.getTime() > Date.parse(voidUntil)) throw lookPeriodOver(policy.policy_number, voidUntil, false);
-  }
+  if (action === 'void') await refuseAfterVoidWindow(policy, now, legacyLookPeriod(deps.clients, clientId));
   const next = settled(policy, action, reason, now);
   if (!(await deps.policies.settlePolicy(clientId, found, next))) {
     // Another request moved it first: exactly one wins. If it was this same action, this is its repeat.

@@ -1,16 +1,7 @@
 import type { Clock } from '../platform/clock.js';
 import type { RecordChange } from '../platform/record-change.js';
 import { signingSecrets, type WebhookEndpoint } from './webhook-endpoints.js';
-import {
-  DISABLE_AFTER_FAILING_MS,
-  eventBody,
-  eventOf,
-  nextAttemptAt,
-  optOutEventOf,
-  orderSequence,
-  type FoundEvent,
-  type WebhookEvent,
-} from './webhook-events.js';
+import { DISABLE_AFTER_FAILING_MS, eventBody, eventOf, nextAttemptAt, optOutEventOf, orderSequence, type WebhookEvent } from './webhook-events.js';
 import { checkWebhookUrl, type ResolveHost, type WebhookUrlPolicy } from './webhook-url.js';
 
 /**
@@ -149,7 +140,7 @@ export async function dispatchChanges(deps: DispatchDeps, changes: readonly Reco
   const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
   // A batch often holds several changes of one order (a PATCH of three items): its number is read once.
   const orderNumbers = new Map<string, Promise<string | undefined>>();
-  const orderNumberOf = ({ client_id: clientId, order_id: orderId }: FoundEvent) => {
+  const orderNumberOf = ({ client_id: clientId, order_id: orderId }: WebhookEvent) => {
     const key = `${clientId}#${orderId}`;
     if (!orderNumbers.has(key)) orderNumbers.set(key, deps.orderNumber(clientId, orderId));
     return orderNumbers.get(key)!;
@@ -163,7 +154,7 @@ export async function dispatchChanges(deps: DispatchDeps, changes: readonly Reco
     if (endpoints.length === 0) continue; // nobody listens: nothing to deliver or keep
     // An opt-out's number stays sealed in what is kept; attemptDelivery opens it into the body it sends.
     const orderNumber = found.sealed_order_number === undefined ? await orderNumberOf(found) : undefined;
-    const event: WebhookEvent = { ...found, data: { ...(orderNumber ? { order_number: orderNumber } : {}), ...found.data } };
+    const event = withOrderNumber(found, orderNumber);
     const deliveries = await deps.deliveries.record(event, endpoints, new Date(started + 60_000));
     for (const delivery of deliveries) {
       if (delivery.status !== 'pending' || delivery.attempts.length > 0) continue;
@@ -268,9 +259,12 @@ export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, d
 async function bodyOf(deps: Pick<DispatchDeps, 'openOrderNumber'>, event: WebhookEvent): Promise<string> {
   const { sealed_order_number: sealed, ...sent } = event;
   if (sealed === undefined) return eventBody(sent);
-  const orderNumber = await deps.openOrderNumber(event.client_id, sealed);
-  return eventBody({ ...sent, data: { ...(orderNumber ? { order_number: orderNumber } : {}), ...sent.data } });
+  return eventBody(withOrderNumber(sent, await deps.openOrderNumber(event.client_id, sealed)));
 }
+
+/** The event with its order's number first in `data`, when it has one. */
+const withOrderNumber = (event: WebhookEvent, orderNumber: string | undefined): WebhookEvent =>
+  orderNumber === undefined ? event : { ...event, data: { order_number: orderNumber, ...event.data } };
 
 /** POST /events/{id}/redeliver: due again now at every enabled endpoint that subscribes to it; how many (the retry sweep sends them). */
 export async function redeliver(

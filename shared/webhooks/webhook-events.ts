@@ -27,12 +27,6 @@ export interface WebhookEvent {
   sealed_order_number?: string;
 }
 
-/**
- * An event as a change announces it, before the dispatcher names its order number: from the
- * order's header (items do not carry it), or, for an opt-out, sealed as its record carries it.
- */
-export type FoundEvent = WebhookEvent;
-
 const policyView = (policy: Policy, withRefund = false) => ({
   policy_number: policy.policy_number,
   status: policy.status,
@@ -47,7 +41,7 @@ const CHANGE_EVENT = { upgrade: 'policy.upgraded', downgrade: 'policy.downgraded
  * it from the order's header: items do not carry it). `eventId` turns the change's id into the
  * event's.
  */
-export function eventOf(change: RecordChange, eventId: (changeId: string) => string): FoundEvent | undefined {
+export function eventOf(change: RecordChange, eventId: (changeId: string) => string): WebhookEvent | undefined {
   const record = change.after ?? change.before;
   if (!record) return undefined;
   if (record.entity === 'claim') return claimEventOf(change, eventId);
@@ -115,7 +109,7 @@ const CLAIM_EVENT: Partial<Record<ClaimStatus, EventType>> = {
  * merchant about a customer's health). A claim answered after a request for documents goes back to
  * Submitted without a second `claim.submitted`.
  */
-function claimEventOf(change: RecordChange, eventId: (changeId: string) => string): FoundEvent | undefined {
+function claimEventOf(change: RecordChange, eventId: (changeId: string) => string): WebhookEvent | undefined {
   const after = change.after as unknown as Claim | undefined;
   const before = change.before as unknown as Claim | undefined;
   if (!after || (change.kind !== 'INSERT' && change.kind !== 'MODIFY')) return undefined;
@@ -148,7 +142,7 @@ function claimEventOf(change: RecordChange, eventId: (changeId: string) => strin
  * order number is in the record only sealed (`order_ref`), for the dispatcher to open. The
  * order's "id" is the order number's hash (an opt-out creates no order).
  */
-export function optOutEventOf(change: RecordChange, eventId: (changeId: string) => string): FoundEvent | undefined {
+export function optOutEventOf(change: RecordChange, eventId: (changeId: string) => string): WebhookEvent | undefined {
   const record = change.after;
   if (change.kind !== 'INSERT' || !record || record.entity !== 'checkout' || record.opt_in !== false || record.counted_by !== 'stream') return undefined;
   if (typeof record.order_ref !== 'string' || typeof record.client_id !== 'string' || typeof record.order_hash !== 'string') return undefined;
