@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { createClient, disableClient, rotateClientSecret, setLookPeriod } from '#shared/clients/manage-clients.js';
 import { loadConfig } from '#shared/platform/config.js';
 import { MAX_LOOK_PERIOD_DAYS, parseLookPeriodDays } from '#shared/clients/client.js';
-import { parseRate } from '#shared/platform/money.js';
+import { parseRate } from '#shared/platform/money/index.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { localDynamo } from './local/local-stack-file.js';

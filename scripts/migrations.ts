@@ -3,6 +3,9 @@ import { DEFAULT_LOOK_PERIOD_DAYS, voidWindowEnd } from '#shared/clients/client.
 import type { TableNames } from '#shared/platform/dynamo/table-admin.js';
 import { unlessConditionFails } from '#shared/platform/dynamo/transactions.js';
 import { checkoutKey, clientKey, orderKey, orderListKey, orderListShard, policyListKey, policyListShard } from '#shared/platform/dynamo/keys.js';
+import { headerInMinorUnits, itemInMinorUnits, type Order, type OrderItem } from '#shared/orders/index.js';
+import { claimInMinorUnits, type Claim } from '#shared/claims/index.js';
+import { minorUnit } from '#shared/platform/money/index.js';
 
 /**
  * Issue 20 moved keys: the list indexes' partition keys gained a shard (`#<nn>`), and checkout
@@ -106,6 +109,119 @@ export async function backfillVoidWindows(doc: DynamoDBDocumentClient, tables: P
     if (written) policies++;
   }
   return { policies };
+}
+
+/** What amountsToMinorUnits did: records rewritten per kind, amounts that were rounded, records another writer rewrote first. */
+export interface MinorUnitsReport {
+  orders: number;
+  items: number;
+  claims: number;
+  rounded: number;
+  writtenMeanwhile: number;
+}
+
+/**
+ * Issue 27 counts every amount in its currency's minor unit: a record written before counted
+ * hundredths whatever the currency. This rewrites each order header, item and claim without the
+ * `minor_units` mark into minor units (exactly what reads convert it to meanwhile: orders'
+ * stored-amounts.ts, claims' claimInMinorUnits), gives items their order's currency, and marks them.
+ * Two-digit currencies keep their numbers and only gain the mark. Each write is conditional on the
+ * mark still being absent: every writer of amounts writes the mark with them, so a record a
+ * request rewrote meanwhile is left as that request wrote it. Safe to run twice and under traffic.
+ * `afterRead` lets a test act between a record's read and its write.
+ */
+export async function amountsToMinorUnits(
+  doc: DynamoDBDocumentClient,
+  tables: Pick<TableNames, 'main'>,
+  afterRead?: (record: Record<string, unknown>) => Promise<void>,
+): Promise<MinorUnitsReport> {
+  const report: MinorUnitsReport = { orders: 0, items: 0, claims: 0, rounded: 0, writtenMeanwhile: 0 };
+  const currencies = new Map<string, Promise<string | undefined>>();
+  const roundedOf = (currency: string, ...hundredths: (number | undefined)[]) => {
+    const step = 10 ** Math.max(0, 2 - (minorUnit(currency) ?? 2));
+    return hundredths.filter((amount) => amount !== undefined && amount % step !== 0).length;
+  };
+  const write = async (record: Record<string, unknown>, sets: Record<string, unknown>, kind: 'orders' | 'items' | 'claims', rounded: number) => {
+    await afterRead?.(record);
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ':mark': true };
+    const expression = Object.entries(sets).map(([path, value], index) => {
+      const placeholders = path.split('.').map((part) => {
+        names[`#${part}`] = part;
+        return `#${part}`;
+      });
+      values[`:v${index}`] = value;
+      return `${placeholders.join('.')} = :v${index}`;
+    });
+    const written = await unlessConditionFails(
+      doc.send(
+        new UpdateCommand({
+          TableName: tables.main,
+          Key: { PK: record.PK, SK: record.SK },
+          UpdateExpression: `SET ${[...expression, 'minor_units = :mark'].join(', ')}`,
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(minor_units)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        }),
+      ),
+    );
+    if (written) {
+      report[kind]++;
+      report.rounded += rounded;
+    } else report.writtenMeanwhile++;
+  };
+  for await (const record of scan(doc, tables.main, 'entity IN (:order, :item, :claim) AND attribute_not_exists(minor_units)', {
+    ':order': 'order',
+    ':item': 'item',
+    ':claim': 'claim',
+  })) {
+    if (record.entity === 'order') {
+      const header = record as unknown as Order;
+      if (minorUnit(header.currency) === undefined) continue;
+      await write(record, { subtotal: headerInMinorUnits(header).subtotal }, 'orders', roundedOf(header.currency, header.subtotal));
+    } else if (record.entity === 'item') {
+      const where = /^CLIENT#([^#]+)#ORDER#([^#]+)$/.exec(record.PK);
+      if (!where) continue;
+      if (!currencies.has(record.PK)) {
+        currencies.set(
+          record.PK,
+          read(doc, tables.main, orderKey(where[1]!, where[2]!), 'currency').then((v) => (typeof v === 'string' ? v : undefined)),
+        );
+      }
+      const currency = await currencies.get(record.PK)!;
+      if (currency === undefined || minorUnit(currency) === undefined) continue;
+      const stored = record as unknown as OrderItem;
+      const { cost, policy } = itemInMinorUnits(stored, currency);
+      await write(
+        record,
+        {
+          cost,
+          currency,
+          'policy.premium': policy.premium,
+          'policy.coverage_amount': policy.coverage_amount,
+          ...(policy.premium_delta === undefined ? {} : { 'policy.premium_delta': policy.premium_delta }),
+          ...(policy.refund_due === undefined ? {} : { 'policy.refund_due': policy.refund_due }),
+        },
+        'items',
+        roundedOf(currency, stored.cost, stored.policy.premium, stored.policy.coverage_amount, stored.policy.refund_due),
+      );
+    } else {
+      const stored = record as unknown as Claim;
+      if (minorUnit(stored.currency) === undefined) continue;
+      const claim = claimInMinorUnits(stored);
+      await write(
+        record,
+        {
+          amount_claimed: claim.amount_claimed,
+          policies: claim.policies,
+          ...(claim.amount_approved === undefined ? {} : { amount_approved: claim.amount_approved }),
+        },
+        'claims',
+        roundedOf(stored.currency, ...stored.policies.map((policy) => policy.coverage_amount), stored.amount_approved),
+      );
+    }
+  }
+  return report;
 }
 
 async function read(doc: DynamoDBDocumentClient, tableName: string, key: { PK: string; SK: string }, attribute: string): Promise<unknown> {

@@ -2,7 +2,7 @@ import { quoteSigner } from '#shared/quotes/quote-tokens.js';
 import { loadConfig } from '#shared/platform/config.js';
 import { cachedQuoteClients, createQuote } from '#shared/quotes/create-quote.js';
 import { randomIds } from '#shared/platform/ids.js';
-import { formatCents } from '#shared/platform/money.js';
+import { formatMoney } from '#shared/platform/money/index.js';
 import { systemClock } from '#shared/platform/clock.js';
 import { premiumTotal } from '#shared/quotes/quote.js';
 import { AuthenticationError } from '#shared/platform/errors.js';
@@ -33,11 +33,11 @@ export const handler = httpHandler(
       currency: quote.currency,
       items: quote.items.map((item) => ({
         reference_number: item.reference_number,
-        cost: formatCents(item.cost),
-        premium: formatCents(item.premium),
-        coverage_amount: formatCents(item.cost),
+        cost: formatMoney(item.cost, quote.currency),
+        premium: formatMoney(item.premium, quote.currency),
+        coverage_amount: formatMoney(item.cost, quote.currency),
       })),
-      premium_total: formatCents(premiumTotal(quote.items)),
+      premium_total: formatMoney(premiumTotal(quote.items), quote.currency),
       expires_at: expiresAt.toISOString(),
       tokens,
     });

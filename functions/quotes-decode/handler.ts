@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { quoteTokenReader } from '#shared/quotes/quote-tokens.js';
 import { decodeQuote, type DecodedQuote } from '#shared/quotes/decode-quote.js';
-import { formatCents, formatRate } from '#shared/platform/money.js';
+import { formatMoney, formatRate } from '#shared/platform/money/index.js';
 import { jsonResponse } from '#shared/platform/http/envelope.js';
 import { clientIdOf, httpHandler, type HttpEvent } from '#shared/platform/http/middleware.js';
 import { DecodeQuoteQuery, DecodeQuoteRequest } from '#shared/quotes/schemas.js';
@@ -15,10 +15,16 @@ const view = ({ quote, optIn, expiresAt, items }: DecodedQuote) =>
     currency: quote.currency,
     rate: formatRate(quote.rate_ppm),
     item_count: quote.item_count,
-    premium_total: formatCents(quote.premium_total),
+    premium_total: formatMoney(quote.premium_total, quote.currency),
     expires_at: expiresAt.toISOString(),
     ...(items
-      ? { items: items.map((item) => ({ reference_number: item.reference_number, cost: formatCents(item.cost), premium: formatCents(item.premium) })) }
+      ? {
+          items: items.map((item) => ({
+            reference_number: item.reference_number,
+            cost: formatMoney(item.cost, quote.currency),
+            premium: formatMoney(item.premium, quote.currency),
+          })),
+        }
       : {}),
   });
 

@@ -1,5 +1,5 @@
 import type { Claim } from './claim.js';
-import { formatCents } from '../platform/money.js';
+import { formatMoney } from '../platform/money/index.js';
 import type { Order, OrderItem } from '../orders/index.js';
 import type { StoredClaim } from './ports.js';
 
@@ -15,13 +15,13 @@ export function claimSummaryView(claim: Claim) {
     reason: claim.reason,
     service_order_id: claim.service_order_id,
     currency: claim.currency,
-    amount_claimed: formatCents(claim.amount_claimed),
-    amount_approved: claim.amount_approved === undefined ? null : formatCents(claim.amount_approved),
+    amount_claimed: formatMoney(claim.amount_claimed, claim.currency),
+    amount_approved: claim.amount_approved === undefined ? null : formatMoney(claim.amount_approved, claim.currency),
     payout_reference: claim.payout_reference ?? null,
     policies: claim.policies.map((policy) => ({
       policy_number: policy.policy_number,
       reference_number: policy.reference_number,
-      coverage_amount: formatCents(policy.coverage_amount),
+      coverage_amount: formatMoney(policy.coverage_amount, claim.currency),
     })),
     history: claim.history.map((step) => ({ status: step.status, at: step.at, by: step.by })),
     created: claim.created,
@@ -48,8 +48,8 @@ const claimablePolicyView = (order: Order, item: OrderItem) => ({
   policy_number: item.policy.policy_number,
   status: item.policy.status,
   currency: order.currency,
-  premium: formatCents(item.policy.premium),
-  coverage_amount: formatCents(item.policy.coverage_amount),
+  premium: formatMoney(item.policy.premium, order.currency),
+  coverage_amount: formatMoney(item.policy.coverage_amount, order.currency),
   item: { name: item.name, reference_number: item.reference_number },
   event: item.event && { name: item.event.name, start_date: item.event.start_date, start_time: item.event.start_time },
 });

@@ -27,7 +27,7 @@ describe('decisions', () => {
   it('are made on a Submitted claim only: after any decision every other decision is refused', () => {
     const decisions = [
       { decision: 'approve' as const },
-      { decision: 'approve' as const, amount: 5000 },
+      { decision: 'approve' as const, amount: '50.00' },
       { decision: 'deny' as const },
       { decision: 'request_documents' as const, note: 'receipt' },
     ];
@@ -59,8 +59,8 @@ describe('decisions', () => {
       policies: 'claim',
       closes: false,
     });
-    expect(() => decide(claim, { decision: 'approve', amount: 8001 }, at(1), 'op')).toThrow(/at most/);
-    expect(() => decide(claim, { decision: 'approve', amount: 0 }, at(1), 'op')).toThrow(/more than 0/);
+    expect(() => decide(claim, { decision: 'approve', amount: '80.01' }, at(1), 'op')).toThrow(/at most/);
+    expect(() => decide(claim, { decision: 'approve', amount: '0' }, at(1), 'op')).toThrow(/more than 0/);
   });
 
   it('deny a claim awaiting documents only once DOCUMENTS_WAIT_MS passed unanswered', () => {

@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
-import { formatCents, sumCents, type Cents } from '../platform/money.js';
+import { amountOrRefuse, formatMoney, fromHundredths, inMinorUnits, maxOrderAmount, sumMinor, type Minor } from '../platform/money/index.js';
 import { isCurrent, refuseIfClaimed, type Order, type OrderItem } from '../orders/index.js';
 
 /**
@@ -34,6 +34,24 @@ export const MAX_CLAIM_MESSAGES = 20;
 export const MAX_CLAIM_POLICIES = 96;
 /** Claims an order may gather over its life (the session lists them all). */
 export const MAX_ORDER_CLAIMS = 25;
+
+/**
+ * A claim's amounts in minor units. A claim stored before amounts counted them (no `minor_units`
+ * mark) held hundredths: each coverage is converted as its order's items are (orders'
+ * stored-amounts.ts), the claimed amount is their sum again, and the approved amount never exceeds it.
+ */
+export function claimInMinorUnits<T extends Claim>(claim: T): T {
+  if (inMinorUnits(claim)) return claim;
+  const minor = (hundredths: number) => fromHundredths(hundredths, claim.currency);
+  const policies = claim.policies.map((policy) => ({ ...policy, coverage_amount: minor(policy.coverage_amount) }));
+  const amountClaimed = sumMinor(policies.map((policy) => policy.coverage_amount));
+  return {
+    ...claim,
+    policies,
+    amount_claimed: amountClaimed,
+    ...(claim.amount_approved === undefined ? {} : { amount_approved: Math.min(minor(claim.amount_approved), amountClaimed) }),
+  };
+}
 /** How long a closed claim's text is kept: 90 days. */
 export const TEXT_KEPT_MS = 90 * 24 * 60 * 60 * 1000;
 
@@ -45,7 +63,7 @@ export const isClosed = (status: ClaimStatus): boolean => CLOSED.includes(status
 export interface ClaimedPolicy {
   policy_number: string;
   reference_number: string;
-  coverage_amount: Cents;
+  coverage_amount: Minor;
 }
 
 /** One step of a claim's life, oldest first. */
@@ -64,8 +82,8 @@ export interface Claim {
   status: ClaimStatus;
   reason: ClaimReason;
   policies: ClaimedPolicy[];
-  amount_claimed: Cents;
-  amount_approved?: Cents;
+  amount_claimed: Minor;
+  amount_approved?: Minor;
   payout_reference?: string;
   history: ClaimStep[];
   created: string;
@@ -135,7 +153,7 @@ export function fileClaim(order: Order, input: FileClaimInput, claimId: string, 
     status: 'Submitted',
     reason: input.reason,
     policies,
-    amount_claimed: sumCents(policies.map((policy) => policy.coverage_amount)),
+    amount_claimed: sumMinor(policies.map((policy) => policy.coverage_amount)),
     history: [{ status: 'Submitted', at, by: 'customer' }],
     created: at,
     updated: at,
@@ -167,7 +185,8 @@ function step(claim: Claim, status: ClaimStatus, by: ClaimStep['by'], now: Date,
 
 export interface DecisionInput {
   decision: Decision;
-  amount?: Cents;
+  /** As the operator wrote it: read in the claim's currency. */
+  amount?: string;
   note?: string;
 }
 
@@ -191,13 +210,13 @@ export function decide(claim: Claim, input: DecisionInput, now: Date, operator: 
     return { claim: step(claim, 'DocumentsRequested', 'operator', now, { decided_by: operator }), ...message, closes: false };
   }
   if (input.decision === 'approve') {
-    const amount = input.amount ?? claim.amount_claimed;
+    const amount = input.amount === undefined ? claim.amount_claimed : amountOrRefuse(input.amount, claim.currency, maxOrderAmount(claim.currency), 'amount');
     if (repeat('Approved') && claim.amount_approved === amount) return { unchanged: true, claim };
     if (claim.status !== 'Submitted') throw notSubmitted(claim, 'it can be approved');
     if (amount <= 0) throw new ValidationError('amount must be more than 0 (deny the claim to pay nothing).', 'amount');
     if (amount > claim.amount_claimed) {
       throw new ValidationError(
-        `amount must be at most the claimed policies' coverage, ${formatCents(claim.amount_claimed)}.`,
+        `amount must be at most the claimed policies' coverage, ${formatMoney(claim.amount_claimed, claim.currency)} ${claim.currency}.`,
         'amount',
         'amount_exceeds_coverage',
       );

@@ -1,5 +1,6 @@
 import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Claim, ClaimStatus, ClaimText } from './claim.js';
+import { claimInMinorUnits, type Claim, type ClaimStatus, type ClaimText } from './claim.js';
+import { MINOR_UNITS_MARK } from '../platform/money/index.js';
 import type { Order, OrderItem } from '../orders/index.js';
 import type { ClaimPage, ClaimStore, ClaimWrite, StoredClaim } from './ports.js';
 import { claimKey, claimQueueKey, claimQueueSort, claimTextKey, orderItemKey, orderKey, recordFields, storedRecord } from '../platform/dynamo/keys.js';
@@ -7,13 +8,18 @@ import { CLAIM_QUEUE_INDEX } from '../platform/dynamo/table-definitions.js';
 import { transactUnlessRefused, transactUnlessStale } from '../platform/dynamo/transactions.js';
 
 const claimRecord = (claim: Claim) => {
-  const record: ReturnType<typeof storedRecord<Claim>> & { queue_key?: string; queue_sort?: string } = storedRecord(claimKey(claim.claim_id), 'claim', claim);
+  const record: ReturnType<typeof storedRecord<Claim>> & { queue_key?: string; queue_sort?: string } = storedRecord(claimKey(claim.claim_id), 'claim', {
+    ...claim,
+    ...MINOR_UNITS_MARK,
+  });
   record.queue_key = claimQueueKey(claim.status);
   record.queue_sort = claimQueueSort(claim.created, claim.claim_id);
   return record;
 };
 
-const claimOf = (record: Record<string, unknown>): Claim => recordFields<Claim>(record, ['queue_key', 'queue_sort']);
+/** A claim in minor units, whichever unit it was stored in (claimInMinorUnits). */
+const claimOf = (record: Record<string, unknown>): Claim =>
+  recordFields<Claim>(claimInMinorUnits(record as unknown as Claim) as unknown as Record<string, unknown>, ['queue_key', 'queue_sort', 'minor_units']);
 
 const textOf = (record: Record<string, unknown>): ClaimText => ({
   description: record.description as string,

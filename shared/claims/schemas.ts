@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { NotFoundError } from '../platform/errors.js';
-import { listPage, maxCharacters, Text } from '../platform/http/schemas.js';
-import { MAX_ORDER_CENTS, parseAmount } from '../platform/money.js';
+import { AmountText, listPage, maxCharacters, Text } from '../platform/http/schemas.js';
 import { CLAIM_REASONS, CLAIM_STATUSES, MAX_CLAIM_POLICIES, MAX_CLAIM_TEXT } from './claim.js';
 
 /** The claims' request schemas and path ids. */
@@ -30,18 +29,11 @@ export const FileClaimRequest = v.strictObject({
 /** POST /claims/{id}/respond: the customer's answer to a request for documents. */
 export const ClaimMessageRequest = v.strictObject({ message: ClaimText });
 
-/** An approved amount: up to a whole order's coverage (above one item's 1,000,000.00). */
-const ClaimAmount = v.pipe(
-  v.string('must be a decimal amount written as a string'),
-  v.check((text) => parseAmount(text, Number.MAX_SAFE_INTEGER) !== undefined, 'must be a decimal string with at most 2 fraction digits, such as "75.00"'),
-  v.check((text) => parseAmount(text, MAX_ORDER_CENTS) !== undefined, 'must be at most 100000000.00 (a whole order of 100 items of 1000000.00)'),
-  v.transform((text) => parseAmount(text, MAX_ORDER_CENTS) as number),
-);
-
 /** POST /admin/claims/{id}/decision. */
 export const ClaimDecisionRequest = v.strictObject({
   decision: v.picklist(['approve', 'deny', 'request_documents'], 'must be approve, deny or request_documents'),
-  amount: v.optional(ClaimAmount),
+  /** Read in the claim's currency by the decision: at most its digits, at most the claimed coverage. */
+  amount: v.optional(AmountText),
   note: v.optional(ClaimText),
 });
 

@@ -1,4 +1,4 @@
-import type { RatePpm } from '../platform/money.js';
+import type { RatePpm } from '../platform/money/index.js';
 
 /** A merchant using the API. Secrets are only ever held as hashes. */
 export interface Client {

@@ -1,6 +1,6 @@
 import { DEFAULT_LOOK_PERIOD_DAYS, type Client, type ClientStatusStore, type ClientStore, type FailedSignIns } from './client.js';
 import { prefixedId } from '../platform/ids.js';
-import { DEFAULT_RATE_PPM, type RatePpm } from '../platform/money.js';
+import { DEFAULT_RATE_PPM, type RatePpm } from '../platform/money/index.js';
 import type { Clock } from '../platform/clock.js';
 import { AuthenticationError, RateLimitError } from '../platform/errors.js';
 import { signAccessToken } from './access-tokens.js';

@@ -1,5 +1,5 @@
 import { countryCode, paymentTypeCode, subdivisionCode, type PaymentType } from './coded-values.js';
-import { formatCents, sumCents, type Cents } from '../platform/money.js';
+import { formatMoney, sumMinor, type Minor } from '../platform/money/index.js';
 
 /**
  * The one record the metrics table keeps per (client, order_number): enough to measure
@@ -17,6 +17,7 @@ export interface CheckoutRecord {
   quote_id: string | null;
   currency: string;
   item_count: number;
+  /** Decimal text with exactly the currency's digits, as the API answers money (records logged before JPY/KWD had theirs wrote two). */
   subtotal: string;
   premium_total: string;
   /** ISO 3166-1 alpha-2. */
@@ -34,7 +35,7 @@ export interface CheckoutRecord {
 /** What the sanitizer is given: the request as validated, any PII included. */
 export interface CheckoutInput {
   currency: string;
-  items: readonly { cost: Cents; event?: { start_date: string } }[];
+  items: readonly { cost: Minor; event?: { start_date: string } }[];
   event?: { start_date: string };
   billing_address?: { country?: string; state?: string; zip_code?: string };
   payment?: { type: string };
@@ -49,7 +50,7 @@ export interface CheckoutFacts {
   opt_in: boolean;
   service_order_id?: string;
   quote_id?: string;
-  premium_total: Cents;
+  premium_total: Minor;
   now: Date;
 }
 
@@ -77,8 +78,8 @@ export function sanitizeCheckout(input: CheckoutInput, facts: CheckoutFacts): Ch
     quote_id: facts.quote_id ?? null,
     currency: input.currency,
     item_count: input.items.length,
-    subtotal: formatCents(sumCents(input.items.map((item) => item.cost))),
-    premium_total: formatCents(facts.premium_total),
+    subtotal: formatMoney(sumMinor(input.items.map((item) => item.cost)), input.currency),
+    premium_total: formatMoney(facts.premium_total, input.currency),
     country,
     state: subdivisionCode(input.billing_address?.state, country),
     zip_prefix: zipPrefix(input.billing_address?.zip_code),

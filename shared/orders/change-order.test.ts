@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../platform/errors.js';
 import { changeOrder, planChanges, type ItemChange } from './change-order.js';
 import { randomIds } from '../platform/ids.js';
-import { premiumFor } from '../platform/money.js';
+import { formatMoney, maxItemCost, minorUnit, premiumFor } from '../platform/money/index.js';
+import { MINOR_UNITS } from '../platform/money/currencies.generated.js';
 import { isCurrent, type Order, type OrderItem } from './order.js';
 import { ChangeRejectedError } from '../platform/errors.js';
 import type { OrderStore } from './ports.js';
@@ -33,12 +34,16 @@ function item(reference: string, cost: number, position = 0): OrderItem {
 }
 
 function order(...costs: number[]): Order {
+  return orderIn('USD', ...costs);
+}
+
+function orderIn(currency: string, ...costs: number[]): Order {
   const items = costs.map((cost, i) => item(`r${i}`, cost, i));
   return {
     service_order_id: 'o-1',
     client_id: 'cl_1',
     order_number: 'N-1',
-    currency: 'USD',
+    currency,
     rate_ppm: 85_000,
     customer: null,
     created: NOW.toISOString(),
@@ -49,7 +54,12 @@ function order(...costs: number[]): Order {
   };
 }
 
-const change = (old: string, ref: string, cost: number): ItemChange => ({ name: ref, old_reference_number: old, reference_number: ref, cost });
+const change = (old: string, ref: string, cost: number): ItemChange => ({
+  name: ref,
+  old_reference_number: old,
+  reference_number: ref,
+  cost: formatMoney(cost, 'USD'),
+});
 
 /** An OrderStore in memory with the same all-or-nothing, version-checked semantics as DynamoDB's. */
 function memoryStore(initial: Order): Pick<OrderStore, 'create' | 'get' | 'applyChanges'> & { current(): Order } {
@@ -95,6 +105,50 @@ const errorOf = (fn: () => unknown): AppError => {
 };
 
 describe('planChanges', () => {
+  it('gives a replacement premium_delta = new premium − old premium in minor units, in every currency, and reads the cost in the order’s digits', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...Object.keys(MINOR_UNITS)).chain((currency) =>
+          fc.record({
+            currency: fc.constant(currency),
+            old: fc.integer({ min: 0, max: maxItemCost(currency) }),
+            next: fc.integer({ min: 0, max: maxItemCost(currency) }),
+            rate: fc.integer({ min: 1, max: 1_000_000 }),
+          }),
+        ),
+        ({ currency, old, next, rate }) => {
+          const before = { ...orderIn(currency, old), rate_ppm: rate };
+          before.items[0]!.policy.premium = premiumFor(old, rate);
+          const text = formatMoney(next, currency);
+          const [planned] = planChanges(before, [{ name: 'n', old_reference_number: 'r0', reference_number: 'n0', cost: text }], randomIds, NOW).changes;
+          const policy = planned!.replacement.policy;
+          expect(planned!.replacement.cost).toBe(next);
+          expect(policy.premium).toBe(premiumFor(next, rate));
+          expect(policy.premium_delta).toBe(premiumFor(next, rate) - premiumFor(old, rate));
+          // The answer's strings agree too: delta text = new premium text − old premium text, as decimals.
+          const digits = minorUnit(currency)!;
+          const asBig = (t: string) => BigInt(t.replace('.', ''));
+          expect(asBig(formatMoney(policy.premium_delta!, currency))).toBe(
+            asBig(formatMoney(policy.premium, currency)) - asBig(formatMoney(premiumFor(old, rate), currency)),
+          );
+          expect(formatMoney(policy.premium_delta!, currency)).toMatch(digits === 0 ? /^-?\d+$/ : new RegExp(`^-?\\d+\\.\\d{${digits}}$`));
+        },
+      ),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it('refuses a cost with more digits than the order’s currency has, naming the change', () => {
+    const yen = orderIn('JPY', 1500);
+    expect(errorOf(() => planChanges(yen, [{ name: 'n', old_reference_number: 'r0', reference_number: 'n0', cost: '1600.5' }], randomIds, NOW))).toMatchObject({
+      status: 422,
+      code: 'validation_failed',
+      param: 'items[0].cost',
+      message: 'items[0].cost: must have at most 0 fraction digits: JPY has no fraction digits (its ISO 4217 minor unit)',
+    });
+    expect(planChanges(yen, [{ name: 'n', old_reference_number: 'r0', reference_number: 'n0', cost: '1600.00' }], randomIds, NOW).order.subtotal).toBe(1600);
+  });
+
   it('classes each change by cost and prices the new policy at the order rate', () => {
     const { changes, order: after } = planChanges(
       order(1000, 1000, 1000),

@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import type { Ids } from '../platform/ids.js';
 import { MAX_ORDER_ITEMS } from '../platform/limits.js';
-import { premiumFor, type Cents } from '../platform/money.js';
+import { amountOrRefuse, maxItemCost, premiumFor } from '../platform/money/index.js';
 import { refuseIfClaimed, classifyChange, isCurrent, type Order, type OrderItem } from './order.js';
 import { ChangeRejectedError } from '../platform/errors.js';
 import type { Clock } from '../platform/clock.js';
@@ -12,7 +12,8 @@ export interface ItemChange {
   name: string;
   old_reference_number: string;
   reference_number: string;
-  cost: Cents;
+  /** As the merchant wrote it: read in the order's currency (its digits, its item limit). */
+  cost: string;
 }
 
 export interface ChangeOrderDeps {
@@ -97,7 +98,9 @@ export function planChanges(order: Order, changes: readonly ItemChange[], ids: I
   const seenOld = new Set<string>();
   const seenNew = new Set<string>();
   const updated = now.toISOString();
+  const maxCost = maxItemCost(order.currency);
   const planned = changes.map((change, index): PlannedChange => {
+    const cost = amountOrRefuse(change.cost, order.currency, maxCost, `items[${index}].cost`);
     if (seenNew.has(change.reference_number)) {
       throw new ValidationError('reference_number repeats a reference_number of an earlier change.', `items[${index}].reference_number`, 'duplicate_reference');
     }
@@ -116,21 +119,21 @@ export function planChanges(order: Order, changes: readonly ItemChange[], ids: I
     seenOld.add(change.old_reference_number);
     seenNew.add(change.reference_number);
 
-    const { changeType, oldStatus } = classifyChange(old.cost, change.cost);
-    const premium = premiumFor(change.cost, order.rate_ppm);
+    const { changeType, oldStatus } = classifyChange(old.cost, cost);
+    const premium = premiumFor(cost, order.rate_ppm);
     const replacement: OrderItem = {
       id: ids.itemId(),
       position: order.items.length + index,
       reference_number: change.reference_number,
       name: change.name,
-      cost: change.cost,
+      cost,
       event: old.event, // the very same event, same id
       created: updated,
       policy: {
         policy_number: ids.policyNumber(),
         policy_number_new: ids.policyNumberNew(),
         premium,
-        coverage_amount: change.cost,
+        coverage_amount: cost,
         status: 'Issued',
         change_type: changeType,
         replaces: old.policy.policy_number,

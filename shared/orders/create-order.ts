@@ -2,7 +2,7 @@ import { ConflictError, ValidationError } from '../platform/errors.js';
 import { sanitizeCheckout } from '../conversion/index.js';
 import { voidWindowEnd, type ClientStore } from '../clients/index.js';
 import type { Ids } from '../platform/ids.js';
-import { sumCents, type Cents, type RatePpm } from '../platform/money.js';
+import { sumMinor, type Minor, type RatePpm } from '../platform/money/index.js';
 import type { Customer, Order, OrderEvent, OrderItem } from './order.js';
 import type { Clock } from '../platform/clock.js';
 import type { IdempotencyReceipt } from '../platform/idempotency-receipts.js';
@@ -24,7 +24,7 @@ export interface CreateOrderInput {
   token?: string;
   order_number: string;
   currency: string;
-  items: { name: string; reference_number: string; cost: Cents; event?: EventFields }[];
+  items: { name: string; reference_number: string; cost: Minor; event?: EventFields }[];
   event?: EventFields;
   customer?: { first_name?: string; last_name?: string; email?: string; phone?: string };
   billing_address?: { address1?: string; address2?: string; city?: string; zip_code?: string; state?: string; country?: string };
@@ -138,7 +138,7 @@ function buildOrder(ids: Ids, clientId: string, input: CreateOrderInput, priced:
     client_id: clientId,
     order_number: input.order_number,
     currency: input.currency,
-    subtotal: sumCents(items.map((item) => item.cost)),
+    subtotal: sumMinor(items.map((item) => item.cost)),
     rate_ppm: rate,
     customer: toCustomer(ids, input.customer),
     created,

@@ -1,6 +1,8 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutRecord } from '../conversion/index.js';
 import type { Order, OrderItem, Policy } from './order.js';
+import { headerInMinorUnits, itemInMinorUnits } from './stored-amounts.js';
+import { MINOR_UNITS_MARK } from '../platform/money/index.js';
 import { ChangeRejectedError } from '../platform/errors.js';
 import type { FoundPolicy, OrderStore, PlannedChange, PolicyStore, OrderLister, OrderPage, PolicyPage, PolicyLister } from './ports.js';
 import type { IdempotencyReceipt, OrderReplay } from '../platform/idempotency-receipts.js';
@@ -37,14 +39,15 @@ type IndexKeys = { list_key?: string; list_sort?: string; policy_key?: string; p
 const headerItem = (order: Order) => {
   const { items: _items, ...header } = order;
   const key = orderKey(order.client_id, order.service_order_id);
-  const record: ReturnType<typeof storedRecord<OrderHeader>> & IndexKeys = storedRecord(key, 'order', header);
+  const record: ReturnType<typeof storedRecord<OrderHeader>> & IndexKeys = storedRecord(key, 'order', { ...header, ...MINOR_UNITS_MARK });
   record.list_key = orderListKey(order.client_id, orderListShard(order.service_order_id));
   record.list_sort = orderListSort(order.created, order.service_order_id, key.SK);
   return record;
 };
-const itemItem = (order: Pick<Order, 'client_id' | 'service_order_id' | 'created'>, item: OrderItem) => {
+/** An item record also carries its order's currency (a policy read on its own formats its amounts) and the minor-units mark. */
+const itemItem = (order: Pick<Order, 'client_id' | 'service_order_id' | 'created' | 'currency'>, item: OrderItem) => {
   const key = orderItemKey(order.client_id, order.service_order_id, item.reference_number);
-  const record: ReturnType<typeof storedRecord<OrderItem>> & IndexKeys = storedRecord(key, 'item', item);
+  const record: ReturnType<typeof storedRecord<OrderItem>> & IndexKeys = storedRecord(key, 'item', { ...item, currency: order.currency, ...MINOR_UNITS_MARK });
   record.list_key = orderListKey(order.client_id, orderListShard(order.service_order_id));
   record.list_sort = orderListSort(order.created, order.service_order_id, key.SK);
   record.policy_key = policyLookupKey(order.client_id, item.policy.policy_number);
@@ -53,15 +56,19 @@ const itemItem = (order: Pick<Order, 'client_id' | 'service_order_id' | 'created
   return record;
 };
 
-/** An item's policy replaced by its settled one (canceled or void), only while it is still Issued, not replaced and under no open claim. */
-const settleAction = (tableName: string, key: Key, policy: Policy) => ({
+/**
+ * An item's policy replaced by its settled one (canceled or void), only while it is still Issued,
+ * not replaced and under no open claim. It writes the item's amounts, so it writes them all in
+ * minor units with the mark (a record never holds two units).
+ */
+const settleAction = (tableName: string, key: Key, item: OrderItem, policy: Policy, currency: string) => ({
   Update: {
     TableName: tableName,
     Key: key,
-    UpdateExpression: 'SET #policy = :policy',
+    UpdateExpression: 'SET #policy = :policy, cost = :cost, currency = :currency, minor_units = :mark',
     ConditionExpression: '#policy.#status = :issued AND attribute_not_exists(replaced_by) AND attribute_not_exists(open_claim)',
     ExpressionAttributeNames: { '#policy': 'policy', '#status': 'status' },
-    ExpressionAttributeValues: { ':policy': policy, ':issued': 'Issued' },
+    ExpressionAttributeValues: { ':policy': policy, ':cost': item.cost, ':currency': currency, ':mark': true, ':issued': 'Issued' },
   },
 });
 
@@ -108,12 +115,22 @@ async function nextOrder(records: ShardMerge<ListRecord>): Promise<ListRecord[]>
 
 /** An order from its header and item records. */
 function assemble(records: readonly Record<string, unknown>[]): Order {
-  const header = records.find((record) => record.entity === 'order');
-  if (!header) throw new Error('an order in the order-list index without its header');
-  const items = records.filter((record) => record.entity === 'item').map((record) => withHistory(strip<OrderItem>(record)));
+  const record = records.find((record) => record.entity === 'order');
+  if (!record) throw new Error('an order in the order-list index without its header');
+  const header = headerOf(record);
+  const items = records.filter((record) => record.entity === 'item').map((record) => itemOf(record, header.currency));
   items.sort((a, b) => a.position - b.position);
-  return { ...strip<OrderHeader>(header), items };
+  return { ...header, items };
 }
+
+/** The header and an item in minor units, whichever unit they were stored in (stored-amounts.ts). */
+const headerOf = (record: Record<string, unknown>): OrderHeader => stripMark(headerInMinorUnits(strip<OrderHeader>(record)));
+const itemOf = (record: Record<string, unknown>, currency: string): OrderItem =>
+  stripMark(itemInMinorUnits(withHistory(recordFields<OrderItem>(record, [...STORE_ONLY, 'currency'])), currency));
+const stripMark = <T extends object>(record: T): T => {
+  const { minor_units: _mark, ...rest } = record as T & { minor_units?: unknown };
+  return rest as T;
+};
 
 /** Items stored before policies had a history get the one step every policy starts with. */
 function withHistory(item: OrderItem): OrderItem {
@@ -124,8 +141,8 @@ function withHistory(item: OrderItem): OrderItem {
 }
 
 /** An order's record without what only the store uses: its index keys and `canceled_at` (the order.canceled webhook's mark). */
-const strip = <T>(record: Record<string, unknown>): T =>
-  recordFields<T>(record, ['policy_key', 'list_key', 'list_sort', 'plist_key', 'plist_sort', 'canceled_at']);
+const STORE_ONLY = ['policy_key', 'list_key', 'list_sort', 'plist_key', 'plist_sort', 'canceled_at'];
+const strip = <T>(record: Record<string, unknown>): T => recordFields<T>(record, STORE_ONLY);
 
 /**
  * An order is one partition: the header (`ORDER`) and one record per item (`ITEM#<reference>`),
@@ -147,6 +164,7 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
       count: order.items.length,
       subtotal: order.subtotal,
       updated: order.updated,
+      ...MINOR_UNITS_MARK,
     };
     const TransactItems = [
       checkoutAction(this.metricsTableName, checkout),
@@ -168,11 +186,8 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
       ExpressionAttributeValues: { ':pk': orderPartition(clientId, orderId) },
       ConsistentRead: true,
     });
-    const header = records.find((record) => record.entity === 'order');
-    const items = records.filter((record) => record.entity === 'item').map((record) => withHistory(strip<OrderItem>(record)));
-    if (!header) return undefined;
-    items.sort((a, b) => a.position - b.position);
-    return { ...strip<OrderHeader>(header), items };
+    if (!records.some((record) => record.entity === 'order')) return undefined;
+    return assemble(records);
   }
 
   /**
@@ -192,15 +207,16 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
       count: changes.length,
       subtotal: after.subtotal,
       updated: after.updated,
+      ...MINOR_UNITS_MARK,
     };
     const TransactItems = [
       {
         Update: {
           TableName: this.tableName,
           Key: orderKey(before.client_id, before.service_order_id),
-          UpdateExpression: 'SET subtotal = :subtotal, updated = :updated, version = :next',
+          UpdateExpression: 'SET subtotal = :subtotal, minor_units = :mark, updated = :updated, version = :next',
           ConditionExpression: 'version = :read',
-          ExpressionAttributeValues: { ':subtotal': after.subtotal, ':updated': after.updated, ':next': after.version, ':read': before.version },
+          ExpressionAttributeValues: { ':subtotal': after.subtotal, ':mark': true, ':updated': after.updated, ':next': after.version, ':read': before.version },
         },
       },
       ...changes.flatMap((change) => [
@@ -247,6 +263,7 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
       subtotal: before.subtotal,
       updated: after.updated,
       whole: true,
+      ...MINOR_UNITS_MARK,
     };
     const receipts = receipt ? [receiptAction(this.tableName, receipt, replay)] : [];
     const TransactItems = settled.length
@@ -261,7 +278,9 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
               ExpressionAttributeValues: { ':updated': after.updated, ':next': after.version, ':read': before.version },
             },
           },
-          ...settled.map((item) => settleAction(this.tableName, orderItemKey(before.client_id, before.service_order_id, item.reference_number), item.policy)),
+          ...settled.map((item) =>
+            settleAction(this.tableName, orderItemKey(before.client_id, before.service_order_id, item.reference_number), item, item.policy, before.currency),
+          ),
           ...receipts,
         ]
       : receipts;
@@ -336,10 +355,7 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
       if (record === undefined) break;
       matches.push(record);
     }
-    const policies = matches.slice(0, query.limit).map((record) => ({
-      service_order_id: String(record.PK).slice(orderPartition(clientId, '').length),
-      item: withHistory(strip<OrderItem>(record)),
-    }));
+    const policies = await Promise.all(matches.slice(0, query.limit).map((record) => this.foundPolicy(clientId, record)));
     const last = policies[policies.length - 1];
     const more = matches.length > query.limit;
     return { policies, ...(more && last ? { next: policyListPosition(last.item.policy.created, last.item.policy.policy_number) } : {}) };
@@ -359,14 +375,31 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
     if (!where) return undefined;
     const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { PK: where.PK, SK: where.SK }, ConsistentRead: true }));
     if (!Item) return undefined;
-    return { service_order_id: where.PK.slice(orderPartition(clientId, '').length), item: withHistory(strip<OrderItem>(Item)) };
+    return this.foundPolicy(clientId, Item);
+  }
+
+  /**
+   * A policy's item record with its order and currency. Items carry their order's currency since
+   * amounts count minor units; one stored before (until `npm run migrate`) costs a read of its header.
+   */
+  private async foundPolicy(clientId: string, record: Record<string, unknown>): Promise<FoundPolicy> {
+    const serviceOrderId = String(record.PK).slice(orderPartition(clientId, '').length);
+    let currency = record.currency;
+    if (typeof currency !== 'string') {
+      const { Item } = await this.doc.send(
+        new GetCommand({ TableName: this.tableName, Key: orderKey(clientId, serviceOrderId), ProjectionExpression: 'currency', ConsistentRead: true }),
+      );
+      currency = Item?.currency;
+      if (typeof currency !== 'string') throw new Error(`the item ${String(record.SK)} has no order header`);
+    }
+    return { service_order_id: serviceOrderId, currency: currency, item: itemOf(record, currency) };
   }
 
   /** The item's policy, only if still Issued, and the order's `updated`, in one transaction. */
   async settlePolicy(clientId: string, found: FoundPolicy, next: Policy): Promise<boolean> {
     const at = next.history[next.history.length - 1]!.at;
     const TransactItems = [
-      settleAction(this.tableName, orderItemKey(clientId, found.service_order_id, found.item.reference_number), next),
+      settleAction(this.tableName, orderItemKey(clientId, found.service_order_id, found.item.reference_number), found.item, next, found.currency),
       {
         Update: {
           TableName: this.tableName,

@@ -3,5 +3,6 @@
  * and policy lists. Claims read orders and lock their policies; webhooks announce their changes.
  */
 export { isCurrent, refuseIfClaimed } from './order.js';
+export { headerInMinorUnits, itemInMinorUnits } from './stored-amounts.js';
 export type { Order, OrderItem, Policy, PolicyEvent, PolicyStatus } from './order.js';
 export type { FoundPolicy, OrderStore } from './ports.js';

@@ -1,4 +1,4 @@
-import { formatCents } from '../platform/money.js';
+import { formatMoney, fromHundredths, inMinorUnits } from '../platform/money/index.js';
 import type { Customer, Order, OrderEvent, OrderItem } from './order.js';
 import type { FoundPolicy, OrderStore } from './ports.js';
 import type { OrderReplay } from '../platform/idempotency-receipts.js';
@@ -6,7 +6,7 @@ import { emptyResponse, jsonResponse } from '../platform/http/envelope.js';
 import type { Replayer } from '../platform/http/idempotency.js';
 
 /**
- * The Order as merchants see it (spec §2.9): money as two-digit strings, the customer repeated on
+ * The Order as merchants see it (spec §2.9): money as strings with exactly the currency's digits, the customer repeated on
  * every item, `event_id` beside the event, and one policy per item with its status.
  */
 // Fields are listed one by one so the response order never depends on how storage returned them.
@@ -28,7 +28,7 @@ function itemView(order: Order, item: OrderItem) {
     id: item.id,
     name: item.name,
     reference_number: item.reference_number,
-    cost: formatCents(item.cost),
+    cost: formatMoney(item.cost, order.currency),
     customer: customerView(order.customer),
     event: eventView(item.event),
     event_id: item.event?.id ?? null,
@@ -41,18 +41,18 @@ function policyView(order: Order, item: OrderItem) {
     policy_number: policy.policy_number,
     policy_number_new: policy.policy_number_new,
     currency: order.currency,
-    premium: formatCents(policy.premium),
-    coverage_amount: formatCents(policy.coverage_amount),
+    premium: formatMoney(policy.premium, order.currency),
+    coverage_amount: formatMoney(policy.coverage_amount, order.currency),
     status: policy.status,
     ...(policy.change_type ? { change_type: policy.change_type, replaces: policy.replaces } : {}),
-    ...(policy.premium_delta === undefined ? {} : { premium_delta: formatCents(policy.premium_delta) }),
-    ...(policy.refund_due === undefined ? {} : { refund_due: formatCents(policy.refund_due) }),
+    ...(policy.premium_delta === undefined ? {} : { premium_delta: formatMoney(policy.premium_delta, order.currency) }),
+    ...(policy.refund_due === undefined ? {} : { refund_due: formatMoney(policy.refund_due, order.currency) }),
     history: policy.history.map((step) => ({ status: step.status, at: step.at, reason: step.reason })),
     // Fixed at sale; null only on a policy stored before it was (npm run migrate gives it one).
     void_until: policy.void_until ?? null,
     // While a claim is open the policy is locked (change, cancel and void answer 409 claim_open).
     ...(item.open_claim ? { open_claim: item.open_claim } : {}),
-    item: { id: item.id, name: item.name, reference_number: item.reference_number, cost: formatCents(item.cost) },
+    item: { id: item.id, name: item.name, reference_number: item.reference_number, cost: formatMoney(item.cost, order.currency) },
   };
 }
 
@@ -62,7 +62,7 @@ export function orderView(order: Order, items: readonly OrderItem[] = order.item
     created: order.created,
     updated: order.updated,
     order_number: order.order_number,
-    subtotal: formatCents(order.subtotal),
+    subtotal: formatMoney(order.subtotal, order.currency),
     currency: order.currency,
     service_order_id: order.service_order_id,
     items: items.map((item) => itemView(order, item)),
@@ -83,7 +83,9 @@ function answeredOrderView(order: Order, replay: OrderReplay) {
   const items = order.items
     .filter((item) => item.position >= replay.first_position && item.position < end)
     .map((item) => ({ ...item, policy: { ...item.policy, status: 'Issued' as const, history: item.policy.history.slice(0, 1) } }));
-  return orderView({ ...order, subtotal: replay.subtotal, updated: replay.updated }, items);
+  // A receipt written before amounts counted minor units (they live 24 hours) held hundredths.
+  const subtotal = inMinorUnits(replay) ? replay.subtotal : fromHundredths(replay.subtotal, order.currency);
+  return orderView({ ...order, subtotal, updated: replay.updated }, items);
 }
 
 /** Replays Idempotency-Keys of the order routes (`statusCode`: what the first answer was). */
@@ -97,14 +99,14 @@ export const orderReplayer =
   };
 
 /** A policy on its own (cancel and void answer it): what it is, what is owed back, and where it sits. */
-export function policyDetailView({ service_order_id, item }: FoundPolicy) {
+export function policyDetailView({ service_order_id, currency, item }: FoundPolicy) {
   const { policy } = item;
   return {
     policy_number: policy.policy_number,
     status: policy.status,
-    premium: formatCents(policy.premium),
-    coverage_amount: formatCents(policy.coverage_amount),
-    refund_due: policy.refund_due === undefined ? null : formatCents(policy.refund_due),
+    premium: formatMoney(policy.premium, currency),
+    coverage_amount: formatMoney(policy.coverage_amount, currency),
+    refund_due: policy.refund_due === undefined ? null : formatMoney(policy.refund_due, currency),
     history: policy.history.map((step) => ({ status: step.status, at: step.at, reason: step.reason })),
     void_until: policy.void_until ?? null,
     service_order_id,

@@ -1,5 +1,5 @@
 import { ConflictError } from '../platform/errors.js';
-import type { Cents, RatePpm } from '../platform/money.js';
+import type { Minor, RatePpm } from '../platform/money/index.js';
 
 /**
  * The order aggregate as the service keeps it. Items are never edited: a change replaces an
@@ -40,8 +40,8 @@ export interface OrderEvent {
 export interface Policy {
   policy_number: string;
   policy_number_new: string;
-  premium: Cents;
-  coverage_amount: Cents;
+  premium: Minor;
+  coverage_amount: Minor;
   status: PolicyStatus;
   change_type?: ChangeType;
   /** policy_number of the policy this one replaced. */
@@ -50,9 +50,9 @@ export interface Policy {
    * On a policy created by a change: its premium minus the replaced one's. Negative on a
    * downgrade (what the merchant refunds the customer), positive on an upgrade (what it charges).
    */
-  premium_delta?: Cents;
+  premium_delta?: Minor;
   /** On a Void policy its premium, on a Canceled one 0: what the merchant owes the customer back. */
-  refund_due?: Cents;
+  refund_due?: Minor;
   history: PolicyEvent[];
   created: string;
   /**
@@ -67,7 +67,7 @@ export interface OrderItem {
   id: string;
   reference_number: string;
   name: string;
-  cost: Cents;
+  cost: Minor;
   event: OrderEvent | null;
   policy: Policy;
   /** reference_number of the item that replaced this one, once changed. */
@@ -85,7 +85,7 @@ export interface Order {
   order_number: string;
   currency: string;
   /** Sum of the costs of the current (not replaced) items. */
-  subtotal: Cents;
+  subtotal: Minor;
   /** The client's premium rate when the order was made; changes are priced at it too. */
   rate_ppm: RatePpm;
   customer: Customer | null;
@@ -99,7 +99,7 @@ export interface Order {
 }
 
 /** Status a replaced policy takes, from the new cost against the old one. */
-export function classifyChange(oldCost: Cents, newCost: Cents): { changeType: ChangeType; oldStatus: PolicyStatus } {
+export function classifyChange(oldCost: Minor, newCost: Minor): { changeType: ChangeType; oldStatus: PolicyStatus } {
   if (newCost > oldCost) return { changeType: 'upgrade', oldStatus: 'Upgraded' };
   if (newCost < oldCost) return { changeType: 'downgrade', oldStatus: 'Downgraded' };
   return { changeType: 'exchange', oldStatus: 'Exchanged' };

@@ -43,6 +43,8 @@ export interface OrderLister {
 /** A policy found by its number: the item that carries it, and its order's id. */
 export interface FoundPolicy {
   service_order_id: string;
+  /** The order's currency: the policy's amounts count its minor unit. */
+  currency: string;
   item: OrderItem;
 }
 

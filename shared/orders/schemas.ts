@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import { NotFoundError } from '../platform/errors.js';
-import { Currency, EventInput, Instant, itemList, listPage, Money, OptionalText, QuoteToken, Text } from '../platform/http/schemas.js';
+import { AmountText, costsInCurrency, Currency, EventInput, Instant, itemList, listPage, OptionalText, QuoteToken, Text } from '../platform/http/schemas.js';
 import { isOrderId } from '../platform/ids.js';
 import { MAX_CHANGES } from '../platform/limits.js';
 import { CANCEL_REASONS } from './settle-policy.js';
 
-/** The orders' request schemas (strict objects, bounded strings, money as integer cents). */
+/** The orders' request schemas (strict objects, bounded strings, money read in the order's currency). */
 export const CustomerInput = v.strictObject({
   first_name: OptionalText,
   last_name: OptionalText,
@@ -29,28 +29,32 @@ export const PaymentInput = v.strictObject({ type: Text });
 export const OrderItemInput = v.strictObject({
   name: Text,
   reference_number: Text,
-  cost: Money,
+  cost: AmountText,
   event: v.optional(EventInput),
 });
 export type OrderItemInput = v.InferOutput<typeof OrderItemInput>;
 
-export const CreateOrderRequest = v.strictObject({
-  token: v.optional(QuoteToken),
-  order_number: Text,
-  currency: Currency,
-  items: itemList(OrderItemInput),
-  event: v.optional(EventInput),
-  customer: v.optional(CustomerInput),
-  billing_address: v.optional(BillingAddressInput),
-  payment: v.optional(PaymentInput),
-});
+export const CreateOrderRequest = v.pipe(
+  v.strictObject({
+    token: v.optional(QuoteToken),
+    order_number: Text,
+    currency: Currency,
+    items: itemList(OrderItemInput),
+    event: v.optional(EventInput),
+    customer: v.optional(CustomerInput),
+    billing_address: v.optional(BillingAddressInput),
+    payment: v.optional(PaymentInput),
+  }),
+  costsInCurrency(),
+);
 export type CreateOrderRequest = v.InferOutput<typeof CreateOrderRequest>;
 
 export const ItemChangeInput = v.strictObject({
   name: Text,
   old_reference_number: Text,
   reference_number: Text,
-  cost: Money,
+  /** Read in the order's currency by the change itself. */
+  cost: AmountText,
 });
 export type ItemChangeInput = v.InferOutput<typeof ItemChangeInput>;
 

@@ -1,4 +1,4 @@
-import type { Cents } from './money.js';
+import type { Minor } from './money/index.js';
 
 /**
  * Idempotency-Key: a request claims its key, runs, and leaves a completed record that later
@@ -21,10 +21,12 @@ export interface OrderReplay {
   service_order_id: string;
   first_position: number;
   count: number;
-  subtotal: Cents;
+  subtotal: Minor;
   updated: string;
   /** The answer was the whole order, which that write left unable to change (an order cancel). */
   whole?: boolean;
+  /** `subtotal` counts the currency's minor unit (receipts written before counted hundredths). */
+  minor_units?: true;
 }
 
 /** An answer kept as it was (a 409, a 404): small and free of personal data by construction. */

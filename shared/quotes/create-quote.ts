@@ -1,7 +1,7 @@
 import { AuthenticationError } from '../platform/errors.js';
 import type { ClientStore } from '../clients/index.js';
 import type { Ids } from '../platform/ids.js';
-import type { Cents } from '../platform/money.js';
+import type { Minor } from '../platform/money/index.js';
 import { cachedReads } from '../platform/cache.js';
 import type { Clock } from '../platform/clock.js';
 import { priceItems, type PricedQuote } from './quote.js';
@@ -20,7 +20,7 @@ export interface CreateQuoteDeps {
 }
 
 /** POST /quotes: prices the cart at the client's rate and signs the opt-in and opt-out tokens. */
-export async function createQuote(deps: CreateQuoteDeps, publicKey: string, input: { currency: string; items: { reference_number: string; cost: Cents }[] }) {
+export async function createQuote(deps: CreateQuoteDeps, publicKey: string, input: { currency: string; items: { reference_number: string; cost: Minor }[] }) {
   const client = await deps.clients.findByPublicKey(publicKey);
   if (!client || client.disabled) throw new AuthenticationError('invalid_public_key', 'X-Public-Key is not a known public key.');
   const now = deps.clock.now();

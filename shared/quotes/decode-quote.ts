@@ -1,11 +1,11 @@
-import type { Cents } from '../platform/money.js';
+import { amountOrRefuse, maxItemCost } from '../platform/money/index.js';
 import type { QuoteReader } from './ports.js';
 import { assertItemsMatchSeal, priceItems, type PricedItem, type QuoteSeal } from './quote.js';
 
 export interface DecodeQuoteInput {
   token: string;
-  /** The cart the merchant is about to charge for: checked against the seal and priced when given. */
-  items?: { reference_number: string; cost: Cents }[];
+  /** The cart the merchant is about to charge for, its costs as written: read in the token's currency, checked against the seal and priced when given. */
+  items?: { reference_number: string; cost: string }[];
 }
 
 export interface DecodedQuote {
@@ -25,6 +25,8 @@ export interface DecodedQuote {
 export async function decodeQuote(quotes: QuoteReader, clientId: string, input: DecodeQuoteInput): Promise<DecodedQuote> {
   const { quote, optIn, expiresAt } = await quotes.read(input.token, clientId);
   if (input.items === undefined) return { quote, optIn, expiresAt };
-  assertItemsMatchSeal(input.items, quote);
-  return { quote, optIn, expiresAt, items: priceItems(input.items, quote.rate_ppm) };
+  const max = maxItemCost(quote.currency);
+  const items = input.items.map((item, index) => ({ ...item, cost: amountOrRefuse(item.cost, quote.currency, max, `items[${index}].cost`) }));
+  assertItemsMatchSeal(items, quote);
+  return { quote, optIn, expiresAt, items: priceItems(items, quote.rate_ppm) };
 }

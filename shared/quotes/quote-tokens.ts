@@ -1,7 +1,7 @@
 import type { QuoteSigner } from './create-quote.js';
 import type { QuoteReader } from './ports.js';
 import { quoteClaims, sealOf, type QuoteClaims } from './quote.js';
-import { parseFormattedCents, parseRate } from '../platform/money.js';
+import { parseRate, readMoney } from '../platform/money/index.js';
 import { ValidationError } from '../platform/errors.js';
 import { signToken, verifyToken } from '../platform/keys/tokens.js';
 
@@ -29,7 +29,8 @@ export const quoteTokenReader: QuoteReader = {
     }
     const claims = result.payload;
     const rate = parseRate(String(claims.rate));
-    const premiumTotal = typeof claims.pt === 'string' ? parseFormattedCents(claims.pt) : undefined;
+    // Read in the sealed currency: a JPY or KWD token signed before amounts had their currency's digits ("104.94" yen) is refused.
+    const premiumTotal = typeof claims.pt === 'string' && typeof claims.currency === 'string' ? readMoney(claims.pt, claims.currency) : undefined;
     if (
       claims.sub !== clientId ||
       typeof claims.opt_in !== 'boolean' ||

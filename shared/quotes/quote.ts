@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { ValidationError } from '../platform/errors.js';
-import { formatCents, formatRate, premiumFor, sumCents, type Cents, type RatePpm } from '../platform/money.js';
+import { formatMoney, formatRate, premiumFor, sumMinor, type Minor, type RatePpm } from '../platform/money/index.js';
 
 /** A priced quote: what the widget shows. */
 export interface PricedItem {
   reference_number: string;
-  cost: Cents;
-  premium: Cents;
+  cost: Minor;
+  premium: Minor;
 }
 export interface PricedQuote {
   quote_id: string;
@@ -29,20 +29,20 @@ export interface QuoteSeal {
   item_count: number;
   items_digest: string;
   /** The sum of the quoted premiums: what the shopper was shown, so the merchant can check it without the items. */
-  premium_total: Cents;
+  premium_total: Minor;
 }
 
-export function priceItems(items: readonly { reference_number: string; cost: Cents }[], rate: RatePpm): PricedItem[] {
+export function priceItems(items: readonly { reference_number: string; cost: Minor }[], rate: RatePpm): PricedItem[] {
   return items.map((item) => ({ reference_number: item.reference_number, cost: item.cost, premium: premiumFor(item.cost, rate) }));
 }
 
-export const premiumTotal = (items: readonly PricedItem[]): Cents => sumCents(items.map((item) => item.premium));
+export const premiumTotal = (items: readonly PricedItem[]): Minor => sumMinor(items.map((item) => item.premium));
 
 /**
- * SHA-256 of the items as (reference_number, cost in cents) pairs sorted by reference number:
+ * SHA-256 of the items as (reference_number, cost in minor units) pairs sorted by reference number:
  * the merchant may list the items in any order, and any other difference changes the digest.
  */
-export function itemsDigest(items: readonly { reference_number: string; cost: Cents }[]): string {
+export function itemsDigest(items: readonly { reference_number: string; cost: Minor }[]): string {
   const pairs = items.map((item) => [item.reference_number, item.cost] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return createHash('sha256').update(JSON.stringify(pairs)).digest('base64url');
 }
@@ -67,7 +67,7 @@ export interface QuoteClaims {
   rate: string;
   n: number;
   items: string;
-  /** The premium total, as the API writes money ("12.34"). */
+  /** The premium total, as the API writes money in the quote's currency ("12.34" USD, "1049" JPY). */
   pt: string;
 }
 
@@ -79,12 +79,12 @@ export function quoteClaims(seal: QuoteSeal, optIn: boolean): QuoteClaims {
     rate: formatRate(seal.rate_ppm),
     n: seal.item_count,
     items: seal.items_digest,
-    pt: formatCents(seal.premium_total),
+    pt: formatMoney(seal.premium_total, seal.currency),
   };
 }
 
 /** Throws 422 `quote_mismatch` unless the items are exactly the sealed ones (same references, same costs, any order). */
-export function assertItemsMatchSeal(items: readonly { reference_number: string; cost: Cents }[], seal: QuoteSeal): void {
+export function assertItemsMatchSeal(items: readonly { reference_number: string; cost: Minor }[], seal: QuoteSeal): void {
   if (items.length !== seal.item_count || itemsDigest(items) !== seal.items_digest) {
     throw new ValidationError(
       'items must be exactly the quoted items: the same reference numbers with the same costs, none left out or added.',

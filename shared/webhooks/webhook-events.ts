@@ -1,7 +1,7 @@
 import type { RecordChange } from '../platform/record-change.js';
-import { formatCents, type Cents } from '../platform/money.js';
-import type { Claim, ClaimStatus } from '../claims/index.js';
-import type { OrderItem, Policy } from '../orders/index.js';
+import { formatMoney, type Minor } from '../platform/money/index.js';
+import { claimInMinorUnits, type Claim, type ClaimStatus } from '../claims/index.js';
+import { headerInMinorUnits, itemInMinorUnits, type Order, type OrderItem, type Policy } from '../orders/index.js';
 import type { EventType } from './webhook-endpoints.js';
 
 /**
@@ -27,12 +27,31 @@ export interface WebhookEvent {
   sealed_order_number?: string;
 }
 
-const policyView = (policy: Policy, withRefund = false) => ({
+/**
+ * An item's amounts as an event writes them: in its currency's digits. An item record carries its
+ * order's currency since amounts count minor units; one written before (an event derived during
+ * the upgrade) counted hundredths and is written as the event was then, with two digits.
+ */
+const itemMoney = (image: OrderItem & { currency?: unknown }) => {
+  if (typeof image.currency === 'string') {
+    const currency = image.currency;
+    return { item: itemInMinorUnits(image, currency), money: (minor: Minor) => formatMoney(minor, currency) };
+  }
+  return { item: image, money: (hundredths: Minor) => formatMoney(hundredths, 'USD') };
+};
+
+const policyView = (policy: Policy, money: (minor: Minor) => string, withRefund = false) => ({
   policy_number: policy.policy_number,
   status: policy.status,
-  premium: formatCents(policy.premium),
-  ...(withRefund && policy.refund_due !== undefined ? { refund_due: formatCents(policy.refund_due) } : {}),
+  premium: money(policy.premium),
+  ...(withRefund && policy.refund_due !== undefined ? { refund_due: money(policy.refund_due) } : {}),
 });
+
+/** order.created's amounts: the header's subtotal in its currency's digits. */
+const orderCreatedData = (image: Record<string, unknown>) => {
+  const header = headerInMinorUnits(image as unknown as Pick<Order, 'currency' | 'subtotal'>);
+  return { currency: header.currency, subtotal: formatMoney(header.subtotal, header.currency) };
+};
 
 const CHANGE_EVENT = { upgrade: 'policy.upgraded', downgrade: 'policy.downgraded', exchange: 'policy.exchanged' } as const;
 
@@ -58,7 +77,7 @@ export function eventOf(change: RecordChange, eventId: (changeId: string) => str
         ...base,
         created: at(change.after!.created),
         type: 'order.created',
-        data: data({ currency: change.after!.currency, subtotal: formatCents(change.after!.subtotal as Cents) }),
+        data: data(orderCreatedData(change.after!)),
       };
     }
     if (change.kind === 'MODIFY' && change.after?.canceled_at && !change.before?.canceled_at) {
@@ -67,8 +86,8 @@ export function eventOf(change: RecordChange, eventId: (changeId: string) => str
     return undefined;
   }
   if (record.entity !== 'item') return undefined;
-  const after = change.after as unknown as OrderItem | undefined;
   const before = change.before as unknown as OrderItem | undefined;
+  const { item: after, money } = change.after ? itemMoney(change.after as unknown as OrderItem) : { item: undefined, money: undefined };
   if (change.kind === 'INSERT' && after?.policy.change_type) {
     const { policy } = after;
     const delta = policy.premium_delta ?? 0;
@@ -77,9 +96,9 @@ export function eventOf(change: RecordChange, eventId: (changeId: string) => str
       created: at(policy.created),
       type: CHANGE_EVENT[policy.change_type!],
       data: data({
-        policy: policyView(policy),
-        ...(policy.replaces ? { replaces: { policy_number: policy.replaces, premium: formatCents(policy.premium - delta) } } : {}),
-        premium_delta: formatCents(delta),
+        policy: policyView(policy, money),
+        ...(policy.replaces ? { replaces: { policy_number: policy.replaces, premium: money(policy.premium - delta) } } : {}),
+        premium_delta: money(delta),
       }),
     };
   }
@@ -88,7 +107,7 @@ export function eventOf(change: RecordChange, eventId: (changeId: string) => str
       ...base,
       created: at(after.policy.history.at(-1)?.at),
       type: after.policy.status === 'Canceled' ? 'policy.canceled' : 'policy.voided',
-      data: data({ policy: policyView(after.policy, true) }),
+      data: data({ policy: policyView(after.policy, money, true) }),
     };
   }
   return undefined;
@@ -110,7 +129,7 @@ const CLAIM_EVENT: Partial<Record<ClaimStatus, EventType>> = {
  * Submitted without a second `claim.submitted`.
  */
 function claimEventOf(change: RecordChange, eventId: (changeId: string) => string): WebhookEvent | undefined {
-  const after = change.after as unknown as Claim | undefined;
+  const after = change.after && claimInMinorUnits(change.after as unknown as Claim);
   const before = change.before as unknown as Claim | undefined;
   if (!after || (change.kind !== 'INSERT' && change.kind !== 'MODIFY')) return undefined;
   if (change.kind === 'MODIFY' && (before?.status === after.status || after.status === 'Submitted')) return undefined;
@@ -128,8 +147,8 @@ function claimEventOf(change: RecordChange, eventId: (changeId: string) => strin
         claim_id: after.claim_id,
         status: after.status,
         currency: after.currency,
-        amount_claimed: formatCents(after.amount_claimed),
-        amount_approved: after.amount_approved === undefined ? null : formatCents(after.amount_approved),
+        amount_claimed: formatMoney(after.amount_claimed, after.currency),
+        amount_approved: after.amount_approved === undefined ? null : formatMoney(after.amount_approved, after.currency),
         payout_reference: after.payout_reference ?? null,
         policy_numbers: after.policies.map((policy) => policy.policy_number),
       },

@@ -1,12 +1,12 @@
 import * as v from 'valibot';
 import { MAX_CHECKOUT_ITEMS } from '../limits.js';
-import { parseCents } from '../money.js';
+import { maxItemCost, minorUnit, parseMoney, type Minor } from '../money/index.js';
 
 /**
  * The API's field shapes, which every feature's request schemas are built from (each feature's
  * `schemas.ts`). Objects are strict (unknown fields are refused, so a body cannot slip in
- * `status`, `premium` or `client`), strings are bounded, and money is parsed straight into
- * integer cents.
+ * `status`, `premium` or `client`), strings are bounded, and money is parsed into integer minor
+ * units of its currency (`costsInCurrency`) once the currency is known.
  */
 export const MAX_STRING = 255;
 /** Quote tokens are about 500 characters whatever the cart (they seal a digest of the items). */
@@ -15,18 +15,54 @@ const MAX_QUOTE_TOKEN_LENGTH = 2048;
 export const Text = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_STRING, `must be at most ${MAX_STRING} characters`));
 export const OptionalText = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(MAX_STRING, `must be at most ${MAX_STRING} characters`)));
 
-export const Money = v.pipe(
+/**
+ * An amount as a request writes it: a decimal string, kept as text until its currency is known
+ * (the body's `currency`, the order's for a PATCH, the claim's for an approval) and then read
+ * into minor units with parseMoney.
+ */
+export const AmountText = v.pipe(
   v.string('must be a decimal amount written as a string'),
-  v.check((text) => parseCents(text) !== undefined, 'must be a decimal string with at most 2 fraction digits, from 0 to 1000000.00'),
-  v.transform((text) => parseCents(text) as number),
+  v.maxLength(40, 'must be at most 40 characters'),
+  v.regex(/^(0|[1-9]\d*)(\.\d+)?$/, 'must be a decimal string such as "120.00"'),
 );
 
-const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+/** An ISO 4217 code that has a minor unit: gold (XAU), the SDR (XDR) and XXX have none, so no amount can be written in them. */
 export const Currency = v.pipe(
   v.string(),
   v.transform((text) => text.toUpperCase()),
-  v.check((code) => /^[A-Z]{3}$/.test(code) && CURRENCIES.has(code), 'must be an ISO 4217 currency code such as USD'),
+  v.check((code) => /^[A-Z]{3}$/.test(code) && minorUnit(code) !== undefined, 'must be an ISO 4217 currency code with a minor unit, such as USD or JPY'),
 );
+
+type Costed = { currency: string; items: { cost: string }[] };
+type WithMinorCosts<T extends Costed> = Omit<T, 'items'> & { items: (Omit<T['items'][number], 'cost'> & { cost: Minor })[] };
+
+/**
+ * Reads every `items[i].cost` in the body's `currency`: at most its minor unit's digits (zeros past
+ * it are fine) and at most its item limit; the first that is not gives a 422 naming it.
+ */
+export function costsInCurrency<T extends Costed>() {
+  return v.rawTransform<T, WithMinorCosts<T>>(({ dataset, addIssue, NEVER }) => {
+    const { currency, items } = dataset.value;
+    const max = maxItemCost(currency);
+    const costs: Minor[] = [];
+    for (const [index, item] of items.entries()) {
+      const parsed = parseMoney(item.cost, currency, max);
+      if ('problem' in parsed) {
+        addIssue({
+          message: parsed.problem,
+          path: [
+            { type: 'object', origin: 'value', input: dataset.value, key: 'items', value: items },
+            { type: 'array', origin: 'value', input: items, key: index, value: item },
+            { type: 'object', origin: 'value', input: item, key: 'cost', value: item.cost },
+          ],
+        });
+        return NEVER;
+      }
+      costs.push(parsed.minor);
+    }
+    return { ...dataset.value, items: items.map((item, index) => ({ ...item, cost: costs[index]! })) } as unknown as WithMinorCosts<T>;
+  });
+}
 
 /** YYYY-MM-DD naming a day that exists (2026-02-30 does not). */
 export const CalendarDate = v.pipe(
