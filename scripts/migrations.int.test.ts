@@ -2,7 +2,8 @@ import { DeleteCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cartItems, quoteFor, startService, uniqueOrderNumber, type Service } from '../test/support/service.js';
-import { backfillVoidWindows, migrateToShardedKeys } from './migrations.js';
+import { decide, fileClaim, sessionToken } from '../test/support/claims.js';
+import { amountsToMinorUnits, backfillVoidWindows, migrateToShardedKeys } from './migrations.js';
 
 /** `npm run migrate`: records written before issue 20 get their new keys, and nothing counts twice. */
 let service: Service;
@@ -112,5 +113,272 @@ describe('giving policies stored before issue 25 their void window', () => {
     const read = await service.call('orders-read', { method: 'GET', path: `/api/v2/orders/${fresh.service_order_id}`, clientId: client_id });
     expect(read.json.policies.map((p: { void_until: string }) => p.void_until)).toEqual(fresh.policies.map((p) => p.void_until));
     expect(fresh.policies[0]!.void_until).toBe(new Date(Date.parse(fresh.created) + 14 * 86_400_000).toISOString());
+  });
+});
+
+/**
+ * Issue 27: amounts stored as hundredths whatever the currency (what the code before wrote) become
+ * minor units. Rows are set to exactly what that code stored for these carts; the expected rows are
+ * written out by hand.
+ */
+describe('rewriting amounts stored as hundredths into minor units', () => {
+  type Amounts = { cost: number; premium: number; coverage: number; delta?: number; refund?: number };
+  const call = (
+    clientId: string,
+    fn: Parameters<Service['call']>[0],
+    method: 'POST' | 'PATCH' | 'GET',
+    path: string,
+    body?: unknown,
+    pathParameters?: Record<string, string>,
+  ) => service.call(fn, { method, path, clientId, ...(body ? { body } : {}), ...(pathParameters ? { pathParameters } : {}) });
+
+  /** A JPY order (an upgrade, a void, an approved claim), a KWD order (a downgrade) and a USD order, written by today's code. */
+  async function sell() {
+    const shop = await service.newClient('Legacy Shop');
+    const place = async (currency: string, costs: string[]) => {
+      const res = await call(shop.client_id, 'orders-create', 'POST', '/api/v2/orders', {
+        order_number: uniqueOrderNumber(currency),
+        currency,
+        items: cartItems(...costs),
+        customer: { email: 'legacy@example.org' },
+      });
+      expect(res.status, res.body).toBe(201);
+      return res.json as { service_order_id: string; order_number: string; policies: { policy_number: string }[] };
+    };
+    const change = (orderId: string, old: string, cost: string) =>
+      call(
+        shop.client_id,
+        'orders-change',
+        'PATCH',
+        `/api/v2/orders/${orderId}`,
+        { items: [{ name: 'Seat', old_reference_number: old, reference_number: `${old}b`, cost }] },
+        { id: orderId },
+      );
+    const jpy = await place('JPY', ['1234', '5000', '800']);
+    const upgraded = await change(jpy.service_order_id, 'seat-1', '2000');
+    const voided = await call(shop.client_id, 'policies-settle', 'POST', `/api/v2/policies/${jpy.policies[1]!.policy_number}/void`, undefined, {
+      policy_number: jpy.policies[1]!.policy_number,
+      action: 'void',
+    });
+    expect(voided.status, voided.body).toBe(200);
+    const token = await sessionToken(
+      service,
+      { clientId: shop.client_id, publicKey: shop.public_key },
+      { order_number: jpy.order_number, email: 'legacy@example.org' },
+    );
+    const claim = await fileClaim(service, token, { policy_numbers: [upgraded.json.policies[0].policy_number] });
+    expect((await decide(service, claim.json.claim_id, { decision: 'approve', amount: '1500' })).status).toBe(200);
+    const kwd = await place('KWD', ['12.340']);
+    await change(kwd.service_order_id, 'seat-1', '10.000');
+    const usd = await place('USD', ['120.00']);
+    return { shop, jpy, kwd, usd, claimId: claim.json.claim_id as string };
+  }
+
+  /** What the code before issue 27 stored: hundredths (premiums priced on them), no mark, items without a currency. */
+  const LEGACY: Record<string, { subtotal: number; items: Record<string, Amounts> }> = {
+    JPY: {
+      subtotal: 780_000,
+      items: {
+        'seat-1': { cost: 123_400, premium: 10_489, coverage: 123_400 }, // ¥1,234 × 0.085 = ¥104.89
+        'seat-1b': { cost: 200_000, premium: 17_000, coverage: 200_000, delta: 6_511 },
+        'seat-2': { cost: 500_000, premium: 42_500, coverage: 500_000, refund: 42_500 },
+        'seat-3': { cost: 80_000, premium: 6_800, coverage: 80_000 },
+      },
+    },
+    KWD: {
+      subtotal: 1_000,
+      items: { 'seat-1': { cost: 1_234, premium: 105, coverage: 1_234 }, 'seat-1b': { cost: 1_000, premium: 85, coverage: 1_000, delta: -20 } },
+    },
+    USD: { subtotal: 12_000, items: { 'seat-1': { cost: 12_000, premium: 1_020, coverage: 12_000 } } },
+  };
+  /** The same rows in minor units: yen rounded half away from zero (the delta from the rounded premiums), fils ×10, cents as they were. */
+  const EXPECTED: typeof LEGACY = {
+    JPY: {
+      subtotal: 7_800,
+      items: {
+        'seat-1': { cost: 1_234, premium: 105, coverage: 1_234 },
+        'seat-1b': { cost: 2_000, premium: 170, coverage: 2_000, delta: 65 },
+        'seat-2': { cost: 5_000, premium: 425, coverage: 5_000, refund: 425 },
+        'seat-3': { cost: 800, premium: 68, coverage: 800 },
+      },
+    },
+    KWD: {
+      subtotal: 10_000,
+      items: { 'seat-1': { cost: 12_340, premium: 1_050, coverage: 12_340 }, 'seat-1b': { cost: 10_000, premium: 850, coverage: 10_000, delta: -200 } },
+    },
+    USD: LEGACY.USD!,
+  };
+
+  const rowsOf = async (orderId: string) => (await scanAll(service.tables.main)).filter((r) => String(r.PK).endsWith(`#ORDER#${orderId}`));
+  const claimRow = async (claimId: string) => (await scanAll(service.tables.main)).find((r) => r.PK === `CLAIM#${claimId}` && r.SK === 'CLAIM')!;
+
+  async function makeLegacy(orders: Record<string, string>, claimId: string) {
+    for (const [currency, orderId] of Object.entries(orders)) {
+      for (const row of await rowsOf(orderId)) {
+        if (row.entity === 'order') {
+          await service.tables.doc.send(
+            new UpdateCommand({
+              TableName: service.tables.main,
+              Key: { PK: row.PK, SK: row.SK },
+              UpdateExpression: 'SET subtotal = :s REMOVE minor_units',
+              ExpressionAttributeValues: { ':s': LEGACY[currency]!.subtotal },
+            }),
+          );
+          continue;
+        }
+        const amounts = LEGACY[currency]!.items[String(row.reference_number)]!;
+        await service.tables.doc.send(
+          new UpdateCommand({
+            TableName: service.tables.main,
+            Key: { PK: row.PK, SK: row.SK },
+            UpdateExpression: `SET cost = :c, #p.premium = :p, #p.coverage_amount = :v${amounts.delta === undefined ? '' : ', #p.premium_delta = :d'}${amounts.refund === undefined ? '' : ', #p.refund_due = :r'} REMOVE minor_units, currency`,
+            ExpressionAttributeNames: { '#p': 'policy' },
+            ExpressionAttributeValues: {
+              ':c': amounts.cost,
+              ':p': amounts.premium,
+              ':v': amounts.coverage,
+              ...(amounts.delta === undefined ? {} : { ':d': amounts.delta }),
+              ...(amounts.refund === undefined ? {} : { ':r': amounts.refund }),
+            },
+          }),
+        );
+      }
+    }
+    const claim = await claimRow(claimId);
+    await service.tables.doc.send(
+      new UpdateCommand({
+        TableName: service.tables.main,
+        Key: { PK: claim.PK, SK: claim.SK },
+        UpdateExpression: 'SET amount_claimed = :a, amount_approved = :ap, policies[0].coverage_amount = :c REMOVE minor_units',
+        ExpressionAttributeValues: { ':a': 200_000, ':ap': 150_050, ':c': 200_000 }, // the operator approved ¥1,500.50 then
+      }),
+    );
+  }
+
+  async function expectMinorRows(currency: string, orderId: string) {
+    const expected = EXPECTED[currency]!;
+    for (const row of await rowsOf(orderId)) {
+      expect(row.minor_units, `${currency} ${String(row.SK)}`).toBe(true);
+      if (row.entity === 'order') {
+        expect(row.subtotal, `${currency} subtotal`).toBe(expected.subtotal);
+        continue;
+      }
+      const policy = row.policy as Record<string, unknown>;
+      const amounts = expected.items[String(row.reference_number)]!;
+      expect(
+        {
+          currency: row.currency,
+          cost: row.cost,
+          premium: policy.premium,
+          coverage: policy.coverage_amount,
+          delta: policy.premium_delta,
+          refund: policy.refund_due,
+        },
+        `${currency} ${String(row.reference_number)}`,
+      ).toEqual({ currency, cost: amounts.cost, premium: amounts.premium, coverage: amounts.coverage, delta: amounts.delta, refund: amounts.refund });
+    }
+  }
+
+  it('rewrites JPY, KWD and USD rows once: reads convert them meanwhile, a second run changes nothing', async () => {
+    const { shop, jpy, kwd, usd, claimId } = await sell();
+    await makeLegacy({ JPY: jpy.service_order_id, KWD: kwd.service_order_id, USD: usd.service_order_id }, claimId);
+
+    // Before the migration, reads already answer in minor units.
+    const read = async (orderId: string) => (await call(shop.client_id, 'orders-read', 'GET', `/api/v2/orders/${orderId}`, undefined, { id: orderId })).json;
+    const beforeJpy = await read(jpy.service_order_id);
+    expect(beforeJpy.subtotal).toBe('7800');
+    expect(beforeJpy.policies.map((p: any) => [p.premium, p.premium_delta ?? null, p.refund_due ?? null])).toEqual([
+      ['105', null, null],
+      ['425', null, '425'],
+      ['68', null, null],
+      ['170', '65', null],
+    ]);
+    const beforeKwd = await read(kwd.service_order_id);
+    const policiesBefore = (await call(shop.client_id, 'policies-list', 'GET', '/api/v2/policies')).body;
+    expect(beforeKwd.policies.map((p: any) => [p.premium, p.premium_delta ?? null])).toEqual([
+      ['1.050', null],
+      ['0.850', '-0.200'],
+    ]);
+
+    const first = await amountsToMinorUnits(service.tables.doc, service.tables);
+    expect(first).toEqual({ orders: 3, items: 7, claims: 1, rounded: 2, writtenMeanwhile: 0 }); // ¥104.89 and ¥1,500.50 rounded
+    await expectMinorRows('JPY', jpy.service_order_id);
+    await expectMinorRows('KWD', kwd.service_order_id);
+    await expectMinorRows('USD', usd.service_order_id);
+    expect(await claimRow(claimId)).toMatchObject({ amount_claimed: 2_000, amount_approved: 1_501, policies: [{ coverage_amount: 2_000 }], minor_units: true });
+
+    expect(await amountsToMinorUnits(service.tables.doc, service.tables)).toEqual({ orders: 0, items: 0, claims: 0, rounded: 0, writtenMeanwhile: 0 });
+    await expectMinorRows('JPY', jpy.service_order_id);
+    expect(await read(jpy.service_order_id)).toEqual(beforeJpy);
+    expect(await read(kwd.service_order_id)).toEqual(beforeKwd);
+    expect((await call(shop.client_id, 'policies-list', 'GET', '/api/v2/policies')).body).toBe(policiesBefore);
+  });
+
+  it('runs beside new writes: a record a request rewrites between the read and the write is left as the request wrote it', async () => {
+    const { shop, jpy, kwd, claimId } = await sell();
+    await makeLegacy({ JPY: jpy.service_order_id, KWD: kwd.service_order_id }, claimId);
+    const newOrders: Promise<unknown>[] = [];
+    let raced = 0;
+    const report = await amountsToMinorUnits(service.tables.doc, service.tables, async (record) => {
+      // New orders land all through the run.
+      newOrders.push(
+        call(shop.client_id, 'orders-create', 'POST', '/api/v2/orders', { order_number: uniqueOrderNumber('new'), currency: 'JPY', items: cartItems('1234') }),
+      );
+      if (record.entity === 'item' && record.reference_number === 'seat-3' && String(record.PK).endsWith(jpy.service_order_id)) {
+        // A PATCH of the legacy JPY order before this item's write: it reads hundredths as yen, writes the
+        // header and the new item in yen, marked, and moves this item's status only (no amounts, no mark).
+        const res = await call(
+          shop.client_id,
+          'orders-change',
+          'PATCH',
+          `/api/v2/orders/${jpy.service_order_id}`,
+          { items: [{ name: 'Seat', old_reference_number: 'seat-3', reference_number: 'seat-3b', cost: '3000' }] },
+          { id: jpy.service_order_id },
+        );
+        expect(res.status, res.body).toBe(200);
+        expect(res.json.subtotal).toBe('10000');
+        expect(res.json.policies[0]).toMatchObject({ premium: '255', premium_delta: '187' }); // 255 − 68
+        raced++;
+      }
+      if (record.entity === 'item' && record.reference_number === 'seat-1b' && String(record.PK).endsWith(kwd.service_order_id)) {
+        // A void of the legacy KWD policy: it writes the whole item in fils, marked.
+        const policy = (record.policy as { policy_number: string }).policy_number;
+        const res = await call(shop.client_id, 'policies-settle', 'POST', `/api/v2/policies/${policy}/void`, undefined, {
+          policy_number: policy,
+          action: 'void',
+        });
+        expect(res.status, res.body).toBe(200);
+        expect(res.json).toMatchObject({ premium: '0.850', refund_due: '0.850', coverage_amount: '10.000' });
+        raced++;
+      }
+    });
+    await Promise.all(newOrders);
+    expect(raced).toBe(2);
+    expect(report.writtenMeanwhile).toBeGreaterThanOrEqual(1); // the voided KWD item (and the JPY header, when the scan had read it before the PATCH)
+
+    const jpyRows = await rowsOf(jpy.service_order_id);
+    expect(jpyRows.find((r) => r.entity === 'order')).toMatchObject({ subtotal: 10_000, minor_units: true }); // 2000 + 5000 + 3000
+    const amountsOf = (ref: string) => {
+      const row = jpyRows.find((r) => r.reference_number === ref)!;
+      const policy = row.policy as Record<string, unknown>;
+      return { cost: row.cost, premium: policy.premium, delta: policy.premium_delta, status: policy.status, mark: row.minor_units, currency: row.currency };
+    };
+    expect(amountsOf('seat-3')).toEqual({ cost: 800, premium: 68, delta: undefined, status: 'Upgraded', mark: true, currency: 'JPY' });
+    expect(amountsOf('seat-3b')).toEqual({ cost: 3_000, premium: 255, delta: 187, status: 'Issued', mark: true, currency: 'JPY' });
+    expect(amountsOf('seat-1b')).toEqual({ cost: 2_000, premium: 170, delta: 65, status: 'Claimed', mark: true, currency: 'JPY' });
+    const kwdVoided = (await rowsOf(kwd.service_order_id)).find((r) => r.reference_number === 'seat-1b')!;
+    expect(kwdVoided).toMatchObject({
+      cost: 10_000,
+      currency: 'KWD',
+      minor_units: true,
+      policy: { status: 'Void', premium: 850, refund_due: 850, premium_delta: -200 },
+    });
+    // Orders sold during the run kept their yen: nothing divided them again.
+    for (const row of (await scanAll(service.tables.main)).filter(
+      (r) => r.entity === 'item' && r.currency === 'JPY' && r.reference_number === 'seat-1' && r.cost === 1_234,
+    )) {
+      expect((row.policy as { premium: number }).premium).toBe(105);
+    }
+    expect(await amountsToMinorUnits(service.tables.doc, service.tables)).toEqual({ orders: 0, items: 0, claims: 0, rounded: 0, writtenMeanwhile: 0 });
   });
 });
