@@ -81,6 +81,32 @@ function featureBoundaries() {
   ];
 }
 
+/**
+ * No binary floating point touches an amount. Everywhere in the service's and the widget's code:
+ * no parseFloat, toFixed or toPrecision. In the money code itself (the money module, the widget's
+ * offer) also no rounding through Math and no division but by a BigInt literal: amounts are
+ * integers of minor units, or BigInt, or decimal strings.
+ */
+const FLOAT_MONEY = [
+  { selector: "CallExpression[callee.name='parseFloat']", message: 'Money is never a float: parse amounts with parseMoney (integer minor units).' },
+  {
+    selector: 'MemberExpression[property.name=/^(parseFloat|toFixed|toPrecision)$/]',
+    message: 'Money is never a float: format amounts with formatMoney, or Intl.NumberFormat on the decimal string.',
+  },
+];
+export const FLOAT_MONEY_STRICT = [
+  ...FLOAT_MONEY,
+  {
+    selector: "MemberExpression[object.name='Math'][property.name=/^(round|floor|ceil|trunc)$/]",
+    message: 'Round money in integer or BigInt arithmetic (premiumFor, fromHundredths).',
+  },
+  {
+    selector: "BinaryExpression[operator='/']:not([right.bigint])",
+    message: 'Divide money only as BigInt (by a BigInt literal): a Number division is a float.',
+  },
+];
+export const MONEY_FILES = ['shared/platform/money/*.ts', 'widget/src/offer.ts'];
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'cdk.out/', '.local/', 'widget/dist/', 'test-results/'] },
   js.configs.recommended,
@@ -94,6 +120,12 @@ export default tseslint.config(
     },
   },
   { files: ['lib/**', 'bin/**'], rules: { 'no-restricted-imports': 'off' } },
+  {
+    files: ['shared/**/*.ts', 'functions/**/*.ts', 'widget/**/*.ts', 'scripts/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...FLOAT_MONEY] },
+  },
+  { files: MONEY_FILES, ignores: ['**/*.test.ts'], rules: { 'no-restricted-syntax': ['error', ...FLOAT_MONEY_STRICT] } },
   ...featureBoundaries(),
   // Tests read response bodies field by field through matchers (their shapes are checked against
   // openapi.yaml by the contract test, not retyped here), fake async ports with plain async

@@ -1,3 +1,4 @@
+import { formatMoney } from '../../widget/src/offer.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NewClientKeys } from '#shared/clients/manage-clients.js';
@@ -146,12 +147,15 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
       });
       if (res.status === 204) return json(200, { outcome: 'opted_out', summary: `Order ${order.order_number} placed. Opt-out logged (204): no protection.` });
       const answer = (await res.json()) as {
+        currency?: string;
         policies?: { policy_number: string; status: string; premium: string; item: { name: string } }[];
         error?: { message: string };
       };
       if (res.status !== 201 || !answer.policies)
         return json(200, { outcome: 'failed', summary: `The API answered ${res.status}: ${answer.error?.message ?? 'unexpected answer'}` });
-      const lines = answer.policies.map((p) => `  ${p.policy_number}  ${p.item.name}  premium $${p.premium}  ${p.status}`);
+      const lines = answer.policies.map(
+        (p) => `  ${p.policy_number}  ${p.item.name}  premium ${formatMoney(p.premium, answer.currency ?? order.currency, 'en-US')}  ${p.status}`,
+      );
       return json(200, { outcome: 'protected', summary: `Order ${order.order_number} placed with refund protection (201):\n${lines.join('\n')}` });
     },
 

@@ -119,6 +119,26 @@ describe('demo checkout', () => {
     expect(refusedByCsp).toEqual([]);
   });
 
+  it('sells a JPY cart in whole yen and a KWD cart to the fils, formatted as people read them', async () => {
+    await page.goto(`${server.baseUrl}/?currency=JPY`);
+    // ¥15,000 × 0.085 = ¥1,275; ¥4,500 × 0.085 = ¥382.5 → ¥383: ¥1,658, never "1657.50".
+    const yen = page.getByRole('radio', { name: 'Yes, protect my order for ¥1,658' });
+    await expect.poll(() => yen.count()).toBe(1);
+    expect(await page.locator('#cart').textContent()).toContain('¥15,000');
+    expect(await page.getByText(/Get back up to ¥19,500 /).count()).toBe(1);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await yen.focus();
+    await page.keyboard.press('Space');
+    await page.getByRole('button', { name: 'Place order' }).click();
+    await expect.poll(() => result().textContent()).toContain('placed with refund protection (201)');
+    expect(await result().textContent()).toMatch(/premium ¥1,275 {2}Issued[\s\S]*premium ¥383 {2}Issued/);
+
+    await page.goto(`${server.baseUrl}/?currency=KWD`);
+    // KWD 36.500 × 0.085 = 3.1025 → 3.103; 10.750 × 0.085 = 0.91375 → 0.914: KWD 4.017.
+    await expect.poll(() => page.getByRole('radio', { name: 'Yes, protect my order for KWD\u00a04.017' }).count()).toBe(1);
+    expect(await page.locator('#cart').textContent()).toContain('KWD\u00a036.500');
+  });
+
   it('still completes the checkout, as an opt-out, when the API cannot be reached', async () => {
     await page.goto(`${server.baseUrl}/?api=http://127.0.0.1:9`);
 

@@ -1,7 +1,8 @@
 /**
  * The demo checkout page at `/` of `npm start`: a cart, the widget, and a "Place order" button that
  * sends the order to the demo back-end (`POST /demo/place-order`), which calls the API the way a
- * merchant's back-end does. `?api=<url>` points the widget at another API (e.g. a dead one).
+ * merchant's back-end does. `?api=<url>` points the widget at another API (e.g. a dead one);
+ * `?currency=JPY` (or KWD) sells the cart in another currency, priced in its minor unit.
  */
 export function checkoutPage(publicKey: string): string {
   return `<!doctype html>
@@ -31,6 +32,7 @@ export function checkoutPage(publicKey: string): string {
 <div id="protection"></div>
 <p><button id="place-order">Place order</button> <button id="new-cart" class="secondary">New cart</button></p>
 <div id="result" role="status" aria-live="polite" hidden></div>
+<p>The same cart in another currency, priced in its minor unit: <a href="/?currency=USD">USD</a> · <a href="/?currency=JPY">JPY</a> · <a href="/?currency=KWD">KWD</a></p>
 </main>
 <script src="/widget.js"></script>
 <script>
@@ -39,11 +41,18 @@ export function checkoutPage(publicKey: string): string {
   let cart;
   let widgetFailed = false;
   const events = [];
+  // The same two seats in three currencies, in each one's minor unit (ISO 4217: 2, 0 and 3 digits).
+  const PRICES = { USD: ['120.00', '35.50'], JPY: ['15000', '4500'], KWD: ['36.500', '10.750'] };
+  const currency = PRICES[params.get('currency')] ? params.get('currency') : 'USD';
+  const price = (amount) => {
+    const digits = amount.includes('.') ? amount.length - amount.indexOf('.') - 1 : 0;
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
+  };
   const ticket = (ref, name, cost) => ({ reference_number: ref, name, cost, event: { name: 'Spring Concert', start_date: '2027-04-10', start_time: '19:30', location: 'City Hall' } });
   function newCart() {
     const n = Math.floor(Math.random() * 1e6).toString(36);
-    cart = { order_number: 'DEMO-' + Date.now().toString(36).toUpperCase() + '-' + n, currency: 'USD', items: [ticket(n + '-a', 'Seat A' + (1 + Math.floor(Math.random() * 30)), '120.00'), ticket(n + '-b', 'Seat B' + (1 + Math.floor(Math.random() * 30)), '35.50')] };
-    document.getElementById('cart').innerHTML = cart.items.map((i) => '<tr><td>' + i.name + '</td><td class="cost">$' + i.cost + '</td></tr>').join('');
+    cart = { order_number: 'DEMO-' + Date.now().toString(36).toUpperCase() + '-' + n, currency, items: [ticket(n + '-a', 'Seat A' + (1 + Math.floor(Math.random() * 30)), PRICES[currency][0]), ticket(n + '-b', 'Seat B' + (1 + Math.floor(Math.random() * 30)), PRICES[currency][1])] };
+    document.getElementById('cart').innerHTML = cart.items.map((i) => '<tr><td>' + i.name + '</td><td class="cost">' + price(i.cost) + '</td></tr>').join('');
     widgetFailed = false;
     document.getElementById('result').hidden = true;
     OrderProtection.configure({

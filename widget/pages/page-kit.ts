@@ -60,9 +60,11 @@ export function claimPagesScript(options: ClaimPagesScriptOptions): string {
   const FIELD_BY_CODE = ${literal(options.fieldByCode ?? {})};
   const $ = (id) => document.getElementById(id);
 
+  // The API's decimal string, formatted exactly (never a float) with the digits it has: its currency's ISO 4217 minor unit.
   const money = (amount, currency) => {
     try {
-      return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(Number(amount));
+      const digits = amount.includes('.') ? amount.length - amount.indexOf('.') - 1 : 0;
+      return new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
     } catch {
       return currency + ' ' + amount;
     }

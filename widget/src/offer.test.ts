@@ -30,10 +30,25 @@ describe('the offer', () => {
     expect(text.description).toContain('155,50\u00a0€');
   });
 
-  it('adds coverage in cents, without float artefacts', () => {
-    expect(
-      coverageTotal(quote({ items: [0.1, 0.2].map((c, i) => ({ reference_number: `${i}`, cost: `${c}`, premium: '0.01', coverage_amount: c.toFixed(2) })) })),
-    ).toBe('0.30');
+  it('adds coverage exactly, in the currency’s digits, without float artefacts', () => {
+    const items = (...amounts: string[]) => amounts.map((amount, i) => ({ reference_number: `${i}`, cost: amount, premium: '0', coverage_amount: amount }));
+    expect(coverageTotal(quote({ items: items('0.10', '0.20') }))).toBe('0.30');
+    expect(coverageTotal(quote({ currency: 'JPY', items: items('1500', '98765') }))).toBe('100265');
+    expect(coverageTotal(quote({ currency: 'KWD', items: items('12.345', '0.005') }))).toBe('12.350');
+    expect(coverageTotal(quote({ currency: 'IDR', items: items('16000000000.00', '16000000000.00', '0.01') }))).toBe('32000000000.01');
+  });
+
+  it('shows each currency as people read it: whole yen, three-digit dinars, cents', () => {
+    expect(formatMoney('1500', 'JPY', 'en-US')).toBe('¥1,500');
+    expect(formatMoney('12.345', 'KWD', 'en-US')).toBe('KWD\u00a012.345');
+    expect(formatMoney('120.00', 'USD', 'en-US')).toBe('$120.00');
+    expect(formatMoney('99999999999999.99', 'USD', 'en-US')).toBe('$99,999,999,999,999.99'); // past 2^53 in cents: still exact
+    const yen = offerText(
+      quote({ currency: 'JPY', premium_total: '530', items: [{ reference_number: 'a', cost: '6234', premium: '530', coverage_amount: '6234' }] }),
+      'en-US',
+    );
+    expect(yen.yes).toBe('Yes, protect my order for ¥530');
+    expect(yen.description).toContain('¥6,234');
   });
 
   it('falls back to the plain amount for a currency the browser does not know', () => {

@@ -18,10 +18,19 @@ export interface Quote {
 }
 export type Choice = 'opt_in' | 'opt_out';
 
-/** "10.20" in USD for en-US → "$10.20"; amounts stay strings until the very last step. */
+/** Fraction digits of a decimal string as the API writes it: its currency's ISO 4217 minor unit ("1500" → 0, "12.345" → 3). */
+const fractionDigits = (amount: string): number => (amount.includes('.') ? amount.length - amount.indexOf('.') - 1 : 0);
+
+/**
+ * "10.20" USD in en-US → "$10.20"; "1500" JPY → "¥1,500"; "12.345" KWD → "KWD 12.345". The amount
+ * goes to Intl.NumberFormat as the decimal string it is (exact, never a float), with exactly the
+ * digits the API gave it, which are ISO 4217's for the currency.
+ */
 export function formatMoney(amount: string, currency: string, locale?: string): string {
   try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(Number(amount));
+    const digits = fractionDigits(amount);
+    const format = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
+    return format.format(amount as Intl.StringNumericLiteral);
   } catch {
     return `${amount} ${currency}`;
   }
@@ -33,9 +42,15 @@ export function tokenFor(quote: Quote | undefined, choice: Choice | undefined): 
   return quote.tokens[choice];
 }
 
+/** The sum of the items' coverage, as the API writes money: exact digit arithmetic on the strings (BigInt), never floats. */
 export function coverageTotal(quote: Quote): string {
-  const cents = quote.items.reduce((sum, item) => sum + Math.round(Number(item.coverage_amount) * 100), 0);
-  return (cents / 100).toFixed(2);
+  const digits = Math.max(0, ...quote.items.map((item) => fractionDigits(item.coverage_amount)));
+  const units = (amount: string) => BigInt(amount.replace('.', '') + '0'.repeat(digits - fractionDigits(amount)));
+  const total = quote.items
+    .reduce((sum, item) => sum + units(item.coverage_amount), 0n)
+    .toString()
+    .padStart(digits + 1, '0');
+  return digits === 0 ? total : `${total.slice(0, -digits)}.${total.slice(-digits)}`;
 }
 
 export interface OfferText {

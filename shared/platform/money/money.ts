@@ -93,9 +93,8 @@ export function readMoney(text: string, currency: string): Minor | undefined {
 export function fromHundredths(hundredths: number, currency: string): Minor {
   const digits = digitsOf(currency);
   if (digits >= 2) return hundredths * Number(TEN(digits - 2));
-  const step = TEN(2 - digits);
   const magnitude = BigInt(Math.abs(hundredths));
-  const rounded = Number((magnitude * 2n + step) / (step * 2n));
+  const rounded = Number(digits === 0 ? (magnitude + 50n) / 100n : (magnitude + 5n) / 10n);
   return hundredths < 0 ? -rounded : rounded;
 }
 
