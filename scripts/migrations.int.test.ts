@@ -381,4 +381,74 @@ describe('rewriting amounts stored as hundredths into minor units', () => {
     }
     expect(await amountsToMinorUnits(service.tables.doc, service.tables)).toEqual({ orders: 0, items: 0, claims: 0, rounded: 0, writtenMeanwhile: 0 });
   });
+  it('keeps reading, listing, changing and settling an order and a claim stored in a code the API took before and ISO gives no minor unit (HRK)', async () => {
+    const shop = await service.newClient('Zagreb Shop');
+    const placed = await call(shop.client_id, 'orders-create', 'POST', '/api/v2/orders', {
+      order_number: uniqueOrderNumber('hrk'),
+      currency: 'USD',
+      items: cartItems('120.00', '35.50', '10.00'),
+      customer: { email: 'legacy@example.org' },
+    });
+    const orderId = placed.json.service_order_id as string;
+    const token = await sessionToken(
+      service,
+      { clientId: shop.client_id, publicKey: shop.public_key },
+      { order_number: placed.json.order_number, email: 'legacy@example.org' },
+    );
+    const claim = await fileClaim(service, token, { policy_numbers: [placed.json.policies[2].policy_number] });
+    expect(claim.status, claim.body).toBe(201);
+    // What the code before stored for a kuna order: currency HRK, hundredths, no mark, items without a currency.
+    for (const row of [...(await rowsOf(orderId)), await claimRow(claim.json.claim_id)]) {
+      await service.tables.doc.send(
+        new UpdateCommand({
+          TableName: service.tables.main,
+          Key: { PK: row.PK, SK: row.SK },
+          UpdateExpression: row.entity === 'item' ? 'REMOVE minor_units, currency' : 'SET currency = :hrk REMOVE minor_units',
+          ...(row.entity === 'item' ? {} : { ExpressionAttributeValues: { ':hrk': 'HRK' } }),
+        }),
+      );
+    }
+    const read = await call(shop.client_id, 'orders-read', 'GET', `/api/v2/orders/${orderId}`, undefined, { id: orderId });
+    expect(read.status, read.body).toBe(200);
+    expect(read.json).toMatchObject({ currency: 'HRK', subtotal: '165.50' });
+    expect((await call(shop.client_id, 'orders-list', 'GET', '/api/v2/orders')).status).toBe(200);
+    expect((await call(shop.client_id, 'policies-list', 'GET', '/api/v2/policies')).json.data.map((p: any) => p.premium).sort()).toEqual([
+      '0.85',
+      '10.20',
+      '3.02',
+    ]);
+    const changed = await call(
+      shop.client_id,
+      'orders-change',
+      'PATCH',
+      `/api/v2/orders/${orderId}`,
+      {
+        items: [{ name: 'Seat', old_reference_number: 'seat-1', reference_number: 'seat-1b', cost: '130.50' }],
+      },
+      { id: orderId },
+    );
+    expect(changed.status, changed.body).toBe(200);
+    expect(changed.json.policies[0]).toMatchObject({ premium: '11.09', premium_delta: '0.89' });
+    const policy = placed.json.policies[1].policy_number as string;
+    const voided = await call(shop.client_id, 'policies-settle', 'POST', `/api/v2/policies/${policy}/void`, undefined, {
+      policy_number: policy,
+      action: 'void',
+    });
+    expect(voided.json).toMatchObject({ status: 'Void', refund_due: '3.02' });
+    const queue = await service.call('claims-admin', { method: 'GET', path: '/api/v2/admin/claims', operator: 'test-operator' });
+    expect(queue.status, queue.body).toBe(200);
+    expect(queue.json.data.find((c: any) => c.claim_id === claim.json.claim_id)).toMatchObject({ currency: 'HRK', amount_claimed: '10.00' });
+    // New requests refuse the code.
+    const fresh = await call(shop.client_id, 'orders-create', 'POST', '/api/v2/orders', {
+      order_number: uniqueOrderNumber('hrk'),
+      currency: 'HRK',
+      items: cartItems('1.00'),
+    });
+    expect(fresh.json.error).toMatchObject({ code: 'validation_failed', param: 'currency' });
+
+    await amountsToMinorUnits(service.tables.doc, service.tables);
+    for (const row of await rowsOf(orderId)) expect(row.minor_units, String(row.SK)).toBe(true);
+    expect(await claimRow(claim.json.claim_id)).toMatchObject({ minor_units: true, amount_claimed: 1_000 });
+    expect((await call(shop.client_id, 'orders-read', 'GET', `/api/v2/orders/${orderId}`, undefined, { id: orderId })).json.subtotal).toBe('176.00'); // 130.50 + 35.50 + 10.00
+  });
 });

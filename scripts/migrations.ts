@@ -125,7 +125,8 @@ export interface MinorUnitsReport {
  * hundredths whatever the currency. This rewrites each order header, item and claim without the
  * `minor_units` mark into minor units (exactly what reads convert it to meanwhile: orders'
  * stored-amounts.ts, claims' claimInMinorUnits), gives items their order's currency, and marks them.
- * Two-digit currencies keep their numbers and only gain the mark. Each write is conditional on the
+ * Two-digit currencies keep their numbers and only gain the mark, and so do codes ISO gives no minor
+ * unit that the API took before (HRK, SLL, ZWL, XDR…: their amounts keep two digits). Each write is conditional on the
  * mark still being absent: every writer of amounts writes the mark with them, so a record a
  * request rewrote meanwhile is left as that request wrote it. Safe to run twice and under traffic.
  * `afterRead` lets a test act between a record's read and its write.
@@ -177,7 +178,6 @@ export async function amountsToMinorUnits(
   })) {
     if (record.entity === 'order') {
       const header = record as unknown as Order;
-      if (minorUnit(header.currency) === undefined) continue;
       await write(record, { subtotal: headerInMinorUnits(header).subtotal }, 'orders', roundedOf(header.currency, header.subtotal));
     } else if (record.entity === 'item') {
       const where = /^CLIENT#([^#]+)#ORDER#([^#]+)$/.exec(record.PK);
@@ -189,7 +189,7 @@ export async function amountsToMinorUnits(
         );
       }
       const currency = await currencies.get(record.PK)!;
-      if (currency === undefined || minorUnit(currency) === undefined) continue;
+      if (currency === undefined) continue; // an item without its order: nothing can read it
       const stored = record as unknown as OrderItem;
       const { cost, policy } = itemInMinorUnits(stored, currency);
       await write(
@@ -207,7 +207,6 @@ export async function amountsToMinorUnits(
       );
     } else {
       const stored = record as unknown as Claim;
-      if (minorUnit(stored.currency) === undefined) continue;
       const claim = claimInMinorUnits(stored);
       await write(
         record,

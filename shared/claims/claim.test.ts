@@ -60,6 +60,18 @@ describe('decisions', () => {
       closes: false,
     });
     expect(() => decide(claim, { decision: 'approve', amount: '80.01' }, at(1), 'op')).toThrow(/at most/);
+    for (const over of ['80.01', '1000000000000', '99999999999999999999999999']) {
+      expect(() => decide(claim, { decision: 'approve', amount: over }, at(1), 'op'), over).toThrow(
+        expect.objectContaining({ code: 'amount_exceeds_coverage', message: "amount must be at most the claimed policies' coverage, 80.00 USD." }),
+      );
+    }
+    expect(() => decide(claim, { decision: 'approve', amount: '1.005' }, at(1), 'op')).toThrow(
+      expect.objectContaining({ code: 'validation_failed', param: 'amount' }),
+    );
+    const nothing = { ...claim, amount_claimed: 0, policies: claim.policies.map((policy) => ({ ...policy, coverage_amount: 0 })) };
+    expect(() => decide(nothing, { decision: 'approve' }, at(1), 'op')).toThrow(
+      'The claimed policies cover 0, so there is nothing to approve (deny the claim to pay nothing).',
+    );
     expect(() => decide(claim, { decision: 'approve', amount: '0' }, at(1), 'op')).toThrow(/more than 0/);
   });
 

@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
-import { amountOrRefuse, formatMoney, fromHundredths, inMinorUnits, maxOrderAmount, sumMinor, type Minor } from '../platform/money/index.js';
+import { formatMoney, fromHundredths, inMinorUnits, parseMoney, sumMinor, type Minor } from '../platform/money/index.js';
 import { isCurrent, refuseIfClaimed, type Order, type OrderItem } from '../orders/index.js';
 
 /**
@@ -183,6 +183,21 @@ function step(claim: Claim, status: ClaimStatus, by: ClaimStep['by'], now: Date,
   };
 }
 
+const exceedsCoverage = (claim: Claim) =>
+  new ValidationError(
+    `amount must be at most the claimed policies' coverage, ${formatMoney(claim.amount_claimed, claim.currency)} ${claim.currency}.`,
+    'amount',
+    'amount_exceeds_coverage',
+  );
+
+/** The approved amount, read in the claim's currency: any amount over the claimed coverage, however large, is amount_exceeds_coverage. */
+function approvedAmount(text: string, claim: Claim): Minor {
+  const parsed = parseMoney(text, claim.currency, claim.amount_claimed);
+  if ('minor' in parsed) return parsed.minor;
+  if (parsed.overMax) throw exceedsCoverage(claim);
+  throw new ValidationError(`amount: ${parsed.problem}`, 'amount');
+}
+
 export interface DecisionInput {
   decision: Decision;
   /** As the operator wrote it: read in the claim's currency. */
@@ -210,16 +225,12 @@ export function decide(claim: Claim, input: DecisionInput, now: Date, operator: 
     return { claim: step(claim, 'DocumentsRequested', 'operator', now, { decided_by: operator }), ...message, closes: false };
   }
   if (input.decision === 'approve') {
-    const amount = input.amount === undefined ? claim.amount_claimed : amountOrRefuse(input.amount, claim.currency, maxOrderAmount(claim.currency), 'amount');
+    const amount = input.amount === undefined ? claim.amount_claimed : approvedAmount(input.amount, claim);
     if (repeat('Approved') && claim.amount_approved === amount) return { unchanged: true, claim };
     if (claim.status !== 'Submitted') throw notSubmitted(claim, 'it can be approved');
-    if (amount <= 0) throw new ValidationError('amount must be more than 0 (deny the claim to pay nothing).', 'amount');
-    if (amount > claim.amount_claimed) {
-      throw new ValidationError(
-        `amount must be at most the claimed policies' coverage, ${formatMoney(claim.amount_claimed, claim.currency)} ${claim.currency}.`,
-        'amount',
-        'amount_exceeds_coverage',
-      );
+    if (amount <= 0) {
+      const why = input.amount === undefined ? 'The claimed policies cover 0, so there is nothing to approve' : 'amount: must be more than 0';
+      throw new ValidationError(`${why} (deny the claim to pay nothing).`, 'amount');
     }
     return { claim: step(claim, 'Approved', 'operator', now, { amount_approved: amount, decided_by: operator }), ...message, policies: 'claim', closes: false };
   }

@@ -351,6 +351,36 @@ describe('claims', () => {
     ]);
   });
 
+  it('shows a JPY order’s coverage in whole yen and a KWD claim’s amount to the fils', async () => {
+    const token = await accessToken(server.baseUrl, server.demo);
+    const place = async (currency: string, cost: string) => {
+      const number = `${currency}-${Date.now().toString(36).toUpperCase()}`;
+      const res = await http('POST', `${server.baseUrl}/api/v2/orders`, {
+        headers: { authorization: `JWT ${token}` },
+        body: { order_number: number, currency, items: [{ name: 'Seat C3', reference_number: `${number}-c`, cost }], customer: { email } },
+      });
+      expect(res.status, res.text).toBe(201);
+      return number;
+    };
+    const find = async (number: string) => {
+      await customer.goto(`${server.baseUrl}/claim`);
+      await customer.getByLabel('Order number').fill(number);
+      await customer.getByLabel('E-mail').fill(email);
+      await customer.keyboard.press('Enter');
+    };
+    await find(await place('JPY', '15000'));
+    await customer.getByRole('checkbox', { name: /\(covered up to ¥15,000\)$/ }).waitFor();
+    await find(await place('KWD', '36.500'));
+    const seat = customer.getByRole('checkbox', { name: /\(covered up to KWD\u00a036\.500\)$/ });
+    await seat.waitFor();
+    await seat.check();
+    await customer.getByLabel('Reason').selectOption('illness');
+    await customer.getByLabel('What happened?').fill('Fever.');
+    await customer.getByRole('button', { name: 'Submit claim' }).click();
+    await expect.poll(() => customer.locator('#claim-amount').textContent()).toBe('KWD\u00a036.500');
+    expect(await accessibilityViolations(customer)).toEqual([]);
+  });
+
   it('ran every script of both pages under their Content-Security-Policy, which refused nothing', () => {
     expect(refusedByCsp).toEqual({ customer: [], operator: [] });
   });

@@ -16,15 +16,11 @@ export const Text = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be emp
 export const OptionalText = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(MAX_STRING, `must be at most ${MAX_STRING} characters`)));
 
 /**
- * An amount as a request writes it: a decimal string, kept as text until its currency is known
- * (the body's `currency`, the order's for a PATCH, the claim's for an approval) and then read
- * into minor units with parseMoney.
+ * An amount as a request writes it: a string, kept as text until its currency is known (the
+ * body's `currency`, the order's for a PATCH, the claim's for an approval) and then read into
+ * minor units with parseMoney, whose message shows the currency's own example ("120" in JPY).
  */
-export const AmountText = v.pipe(
-  v.string('must be a decimal amount written as a string'),
-  v.maxLength(40, 'must be at most 40 characters'),
-  v.regex(/^(0|[1-9]\d*)(\.\d+)?$/, 'must be a decimal string such as "120.00"'),
-);
+export const AmountText = v.pipe(v.string('must be a decimal amount written as a string'), v.maxLength(40, 'must be at most 40 characters'));
 
 /** An ISO 4217 code that has a minor unit: gold (XAU), the SDR (XDR) and XXX have none, so no amount can be written in them. */
 export const Currency = v.pipe(

@@ -16,11 +16,13 @@ export type RatePpm = number;
 /** The currency's minor unit (fraction digits), or undefined when ISO 4217 gives it none (XAU, XDR, XXX) or does not know it. */
 export const minorUnit = (currency: string): number | undefined => (Object.hasOwn(MINOR_UNITS, currency) ? MINOR_UNITS[currency] : undefined);
 
-const digitsOf = (currency: string): number => {
-  const digits = minorUnit(currency);
-  if (digits === undefined) throw new Error(`${currency} has no ISO 4217 minor unit`);
-  return digits;
-};
+/**
+ * The digits amounts in this currency are kept and written with: ISO 4217's minor unit. A code
+ * without one (HRK, SLL, ZWL, XDR…: the API took any code JavaScript's Intl knew before issue 27)
+ * can only be in a record written before; its amounts keep the two digits they were written with,
+ * so such an order still reads, lists, changes and settles as it did. New requests refuse the code.
+ */
+const digitsOf = (currency: string): number => minorUnit(currency) ?? 2;
 const TEN = (power: number): bigint => 10n ** BigInt(power);
 
 /** The most one item may cost in this currency (currency-limits.ts; 1,000,000 major units without a row). */
@@ -42,7 +44,7 @@ const DECIMAL = /^(0|[1-9]\d*)(?:\.(\d+))?$/;
  * what is wrong in words a message can carry. Fraction digits past the minor unit are accepted only
  * when they are zeros.
  */
-export function parseMoney(text: string, currency: string, max: Minor): { minor: Minor } | { problem: string } {
+export function parseMoney(text: string, currency: string, max: Minor): { minor: Minor } | { problem: string; overMax?: true } {
   const digits = digitsOf(currency);
   const example = formatMoney(120 * Number(TEN(digits)), currency);
   const match = DECIMAL.exec(text);
@@ -52,7 +54,7 @@ export function parseMoney(text: string, currency: string, max: Minor): { minor:
     return { problem: `must have at most ${digits} fraction digit${digits === 1 ? '' : 's'}: ${describeMinorUnit(currency)}` };
   }
   const minor = BigInt(match[1]!) * TEN(digits) + BigInt(fraction.slice(0, digits).padEnd(digits, '0') || '0');
-  if (minor > BigInt(max)) return { problem: `must be at most ${formatMoney(max, currency)} ${currency}` };
+  if (minor > BigInt(max)) return { problem: `must be at most ${formatMoney(max, currency)} ${currency}`, overMax: true };
   return { minor: Number(minor) };
 }
 
