@@ -304,7 +304,13 @@ describe('transitions', () => {
     const approved = await decide(service, claim.claim_id, { decision: 'approve', amount: '1500000.50' });
     expect(approved.json).toMatchObject({ status: 'Approved', amount_claimed: '2000000.00', amount_approved: '1500000.50' });
     expect((await decide(service, claim.claim_id, { decision: 'approve', amount: '1500000.50' })).status).toBe(200);
-    expect((await decide(service, claim.claim_id, { decision: 'approve', amount: '100000000.01' })).json.error.message).toContain('at most 100000000.00');
+    // Any amount over the coverage, however large, is amount_exceeds_coverage, naming the coverage in the claim's currency.
+    for (const over of ['2000000.01', '100000000.01']) {
+      expect((await decide(service, claim.claim_id, { decision: 'approve', amount: over })).json.error).toMatchObject({
+        code: 'amount_exceeds_coverage',
+        message: "amount must be at most the claimed policies' coverage, 2000000.00 USD.",
+      });
+    }
     const withNote = await decide(service, claim.claim_id, { decision: 'approve', amount: '1500000.50', note: 'one more thing' });
     expect(withNote.status).toBe(409);
     expect(withNote.json.error.code).toBe('claim_not_submitted');
