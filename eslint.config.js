@@ -32,6 +32,8 @@ const FEATURES = {
   claims: ['clients', 'orders'],
   // Events are read off the orders', claims' and checkout records as the streams carry them.
   webhooks: ['orders', 'claims', 'conversion'],
+  // The ledger is read off the orders' and claims' records as the stream carries them.
+  ledger: ['orders', 'claims'],
 };
 
 /** Adapters of a feature (DynamoDB, tokens, HTTP shapes, wiring): every other file of it is pure. */

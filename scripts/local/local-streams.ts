@@ -80,7 +80,7 @@ const repairImage = (image: Record<string, unknown> | undefined) =>
   image && Object.fromEntries(Object.entries(image).map(([name, value]) => [name, repairEmptyMaps(value)]));
 
 /** The stream SDK's record, in the shape Lambda gives a handler (epoch seconds, not a Date). */
-function asLambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
+export function asLambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
   const { ApproximateCreationDateTime, NewImage, OldImage, ...dynamodb } = record.dynamodb ?? {};
   return {
     eventID: record.eventID,

@@ -115,6 +115,22 @@ export const FUNCTIONS = {
     tables: { metrics: ['GetItem', 'UpdateItem'] },
     stream: { table: 'metrics', entities: ['checkout'], inserts: true, also: { counted_by: 'stream' }, batchingWindowSeconds: 30, shardNamed: true },
   },
+  // The main stream → the ledger (issue 28): PutItem writes an entry once (attribute_not_exists);
+  // UpdateItem adds a batch to a month's statement after its per-shard watermark, GetItem reads the
+  // watermark when part of a batch was counted before. In order per shard: parallelization 1.
+  'ledger-record': {
+    routes: [],
+    tables: { main: ['PutItem', 'UpdateItem', 'GetItem'] },
+    stream: { table: 'main', entities: ['item', 'claim'], inserts: false, shardNamed: true },
+  },
+  // Query: a month's entries (one per shard, 64) or its statement (one).
+  'ledger-read': {
+    routes: [
+      { method: 'GET', path: '/api/v2/ledger', auth: 'access-token' },
+      { method: 'GET', path: '/api/v2/statements/{period}', auth: 'access-token' },
+    ],
+    tables: { main: ['Query'] },
+  },
   'metrics-conversion': {
     routes: [{ method: 'GET', path: '/api/v2/metrics/conversion', auth: 'access-token' }],
     tables: { metrics: ['Query'] },

@@ -8,4 +8,6 @@ export interface RecordChange {
   after?: Record<string, unknown>;
   /** The order the record belongs to, when it is one of an order's records (its key says so). */
   order?: { client_id: string; order_id: string };
+  /** Where the change sits in its stream shard: the sequence number padded to 40 digits, so positions compare as text. */
+  position?: string;
 }

@@ -96,6 +96,22 @@ export const policyListSort = (created: string, policyNumber: string): string =>
 /** Where a page that ended on this policy stops: just below its record, above every older one. */
 export const policyListPosition = (created: string, policyNumber: string): string => `${created}#${policyNumber}`;
 
+/**
+ * A ledger entry's key: the client's entries of one month, write-sharded by entry id like the list
+ * indexes (the entries of an on-sale spread over LIST_SHARDS keys), newest first within a shard.
+ */
+export const ledgerKey = (clientId: string, period: string, entryId: string, created: string): Key => ({
+  PK: ledgerPartition(clientId, period, listShard(entryId)),
+  SK: `${created}#${entryId}`,
+});
+export const ledgerPartition = (clientId: string, period: string, shard: number): string => `CLIENT#${clientId}#LEDGER#${period}#${shardSuffix(shard)}`;
+/** A client's statement of a month: one record per currency, so the statement is one Query. */
+export const statementKey = (clientId: string, period: string, currency: string): Key => ({
+  PK: statementPartition(clientId, period),
+  SK: `CURRENCY#${currency}`,
+});
+export const statementPartition = (clientId: string, period: string): string => `CLIENT#${clientId}#STATEMENT#${period}`;
+
 /** The policy-number index's key of an item record (its policy's number, under the client). */
 export const policyLookupKey = (clientId: string, policyNumber: string): string => `CLIENT#${clientId}#POLICY#${policyNumber}`;
 

@@ -38,7 +38,8 @@ export function shardedList(
   doc: DynamoDBDocumentClient,
   list: {
     tableName: string;
-    indexName: string;
+    /** The index the list lives in; none when the list is the table's own keys (the ledger). */
+    indexName?: string;
     keyAttribute: string;
     sortAttribute: string;
     key: (shard: number) => string;
@@ -54,7 +55,7 @@ export function shardedList(
       const answer = await doc.send(
         new QueryCommand({
           TableName: list.tableName,
-          IndexName: list.indexName,
+          ...(list.indexName ? { IndexName: list.indexName } : {}),
           KeyConditionExpression: `${list.keyAttribute} = :key${list.range.condition}`,
           ...(filter ? { FilterExpression: filter.expression } : {}),
           ...(filter && Object.keys(filter.names).length ? { ExpressionAttributeNames: filter.names } : {}),

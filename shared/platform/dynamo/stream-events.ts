@@ -40,6 +40,7 @@ export function recordChanges(records: readonly DynamoDBRecord[]): RecordChange[
         before: image(record.dynamodb?.OldImage),
         after: image(record.dynamodb?.NewImage),
         ...(order ? { order } : {}),
+        ...(record.dynamodb?.SequenceNumber ? { position: record.dynamodb.SequenceNumber.padStart(40, '0') } : {}),
       },
     ];
   });

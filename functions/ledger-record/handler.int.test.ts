@@ -1,0 +1,263 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FUNCTIONS } from '#shared/platform/functions.js';
+import type { StreamWindowEvent } from '#shared/platform/dynamo/stream-events.js';
+import { localClient } from '../../scripts/local/local-stack.js';
+import { startStreamPump } from '../../scripts/local/local-streams.js';
+import { describeDifference, reconcile } from '../../scripts/reconcile.js';
+import { decide, fileClaim, sessionToken, asOperator } from '../../test/support/claims.js';
+import { cartItems, quoteFor, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
+
+/**
+ * The ledger and the statements from the main table's stream: exact over hundreds of concurrent
+ * checkouts, changes, voids, cancels and claims, however often and in whatever pieces the stream
+ * gives its records again; in the month of the change itself; closed statements stay as they were.
+ */
+let service: Service;
+let handler: (event: StreamWindowEvent) => Promise<unknown>;
+beforeAll(async () => {
+  service = await startService();
+  ({ handler } = await import('./handler.js'));
+});
+afterAll(() => service.stop());
+afterEach(() => vi.useRealTimers());
+
+const get = (clientId: string, path: string, query?: Record<string, string>) =>
+  service.call('ledger-read', {
+    method: 'GET',
+    path,
+    clientId,
+    ...(query ? { query } : {}),
+    ...(path.includes('/statements/') ? { pathParameters: { period: path.split('/').at(-1)! } } : {}),
+  });
+
+/** Every entry of a client's month, through the API's pages. */
+async function allEntries(clientId: string, period: string) {
+  const entries: { id: string; type: string; amount: string; currency: string; policy_number: string | null; claim_id: string | null }[] = [];
+  let cursor: string | undefined;
+  do {
+    const res = await get(clientId, '/api/v2/ledger', { period, limit: '100', ...(cursor ? { cursor } : {}) });
+    expect(res.status, res.body).toBe(200);
+    entries.push(...res.json.data);
+    cursor = res.json.next_cursor ?? undefined;
+  } while (cursor);
+  return entries;
+}
+
+/** The whole main stream again, from its oldest record, to the ledger consumer, in batches of `batchSize`. */
+async function redeliver(batchSize: number) {
+  const pump = await startStreamPump({
+    dynamo: localClient(service.tables.endpoint),
+    endpoint: service.tables.endpoint,
+    tableName: service.tables.main,
+    handler: handler,
+    filter: FUNCTIONS['ledger-record'].stream,
+    autoPoll: false,
+    batchSize,
+  });
+  await pump.drain();
+  await pump.stop();
+}
+
+const sum = (amounts: string[]) => amounts.reduce((total, amount) => total + BigInt(amount.replace('.', '')), 0n);
+
+describe('the ledger', () => {
+  it('agrees with the policies, the claims and the statement after 300 concurrent moves, with the stream given again whole and in overlapping pieces', async () => {
+    const shop = await service.newClient('Ledger Shop');
+    const clientId = shop.client_id;
+    const items = cartItems('40.00', '25.00');
+    const quote = await quoteFor(service, shop.public_key, items);
+    const yenItems = cartItems('1234', '5000');
+    const yenQuote = await quoteFor(service, shop.public_key, yenItems, 'JPY');
+    const place = (i: number) =>
+      service.call('orders-create', {
+        method: 'POST',
+        path: '/api/v2/orders',
+        clientId,
+        headers: i % 4 === 0 ? { 'idempotency-key': `ledger-${i}` } : {},
+        body: {
+          token: i % 5 === 0 ? (i % 2 ? quote.tokens.opt_out : yenQuote.tokens.opt_out) : i % 2 ? quote.tokens.opt_in : yenQuote.tokens.opt_in,
+          order_number: `LEDGER-${i}`,
+          currency: i % 2 ? 'USD' : 'JPY',
+          items: i % 2 ? items : yenItems,
+          customer: { email: 'ledger@example.org' },
+        },
+      });
+    // 160 checkouts, 40 of them sent twice (a replay under the same key, or the same number again).
+    const first = await Promise.all(Array.from({ length: 160 }, (_, i) => place(i)));
+    const again = await Promise.all(Array.from({ length: 40 }, (_, i) => place(i * 4)));
+    expect(again.every((res) => [201, 204, 409].includes(res.status))).toBe(true);
+    const orders = first.filter((res) => res.status === 201).map((res) => res.json);
+    await service.drainStreams(); // part of the work reaches the ledger before the rest happens
+
+    // 100 more moves at once: upgrades, downgrades, voids, cancels, order voids and cancels.
+    const moves = orders.slice(0, 100).map((order: any, i: number) => {
+      const id = order.service_order_id as string;
+      const policy = order.policies[1].policy_number as string;
+      const yen = order.currency === 'JPY';
+      switch (i % 5) {
+        case 0:
+          return service.call('orders-change', {
+            method: 'PATCH',
+            path: `/api/v2/orders/${id}`,
+            pathParameters: { id },
+            clientId,
+            body: { items: [{ name: 'Up', old_reference_number: 'seat-1', reference_number: 'seat-1b', cost: yen ? '2000' : '55.55' }] },
+          });
+        case 1:
+          return service.call('orders-change', {
+            method: 'PATCH',
+            path: `/api/v2/orders/${id}`,
+            pathParameters: { id },
+            clientId,
+            body: { items: [{ name: 'Down', old_reference_number: 'seat-1', reference_number: 'seat-1b', cost: yen ? '999' : '10.01' }] },
+          });
+        case 2:
+          return service.call('policies-settle', {
+            method: 'POST',
+            path: `/api/v2/policies/${policy}/void`,
+            pathParameters: { policy_number: policy, action: 'void' },
+            clientId,
+          });
+        case 3:
+          return service.call('policies-settle', {
+            method: 'POST',
+            path: `/api/v2/policies/${policy}/cancel`,
+            pathParameters: { policy_number: policy, action: 'cancel' },
+            clientId,
+          });
+        default:
+          return service.call('orders-cancel', {
+            method: 'POST',
+            path: `/api/v2/orders/${id}/cancel`,
+            pathParameters: { id },
+            clientId,
+            body: { mode: i % 2 ? 'void' : 'cancel' },
+          });
+      }
+    });
+    const moved = await Promise.all(moves);
+    expect(moved.map((res) => res.status).filter((status) => status !== 200)).toEqual([]);
+
+    // Claims on 20 orders still untouched: approved, half of them paid.
+    for (const order of orders.slice(100, 120)) {
+      const token = await sessionToken(service, { clientId, publicKey: shop.public_key }, { order_number: order.order_number, email: 'ledger@example.org' });
+      const claim = await fileClaim(service, token, { policy_numbers: [order.policies[0].policy_number] });
+      expect(claim.status, claim.body).toBe(201);
+      const approved = await decide(service, claim.json.claim_id, { decision: 'approve' });
+      expect(approved.status, approved.body).toBe(200);
+      if (orders.indexOf(order) % 2) {
+        const paid = await asOperator(service, 'POST', `/api/v2/admin/claims/${claim.json.claim_id}/paid`, { payout_reference: `PAY-${order.order_number}` });
+        expect(paid.status, paid.body).toBe(200);
+      }
+    }
+    await service.drainStreams();
+    const period = new Date().toISOString().slice(0, 7);
+    const once = await allEntries(clientId, period);
+
+    // The stream again, whole, then twice at once in batches of other sizes (overlapping, out of phase).
+    await redeliver(1000);
+    await Promise.all([redeliver(7), redeliver(13)]);
+    const entries = await allEntries(clientId, period);
+    expect(entries).toEqual(once);
+    expect(new Set(entries.map((entry) => entry.id)).size).toBe(entries.length);
+
+    // Every policy issued at checkout once (the 40 repeats added none), every change and void once.
+    const byType = (type: string) => entries.filter((entry) => entry.type === type);
+    const policiesSold = orders.length * 2;
+    expect(byType('premium_written')).toHaveLength(policiesSold);
+    expect(byType('premium_adjusted')).toHaveLength(40);
+    expect(byType('claim_approved')).toHaveLength(20);
+    expect(byType('claim_paid')).toHaveLength(10);
+    const voids = moved.filter((_, i) => i % 5 === 2).length + moved.filter((_res, i) => i % 5 === 4 && i % 2 === 1).length * 2;
+    expect(byType('premium_refunded')).toHaveLength(voids);
+
+    // The statement is the sum of the entries, per currency.
+    const statement = await get(clientId, `/api/v2/statements/${period}`);
+    expect(statement.json).toMatchObject({ period, status: 'open' });
+    for (const figures of statement.json.currencies) {
+      const mine = entries.filter((entry) => entry.currency === figures.currency);
+      const of = (type: string) => sum(mine.filter((entry) => entry.type === type).map((entry) => entry.amount));
+      expect(sum([figures.premiums_written]), figures.currency).toBe(of('premium_written'));
+      expect(sum([figures.premium_adjustments]), figures.currency).toBe(of('premium_adjusted'));
+      expect(-sum([figures.premiums_refunded]), figures.currency).toBe(of('premium_refunded'));
+      expect(sum([figures.net_premium]), figures.currency).toBe(of('premium_written') + of('premium_adjusted') + of('premium_refunded'));
+      expect(sum([figures.claims_approved]), figures.currency).toBe(of('claim_approved'));
+      expect(sum([figures.claims_paid]), figures.currency).toBe(of('claim_paid'));
+      expect(figures.policies_issued).toBe(mine.filter((entry) => entry.type === 'premium_written' || entry.type === 'premium_adjusted').length);
+    }
+    expect(statement.json.currencies.map((c: any) => c.currency)).toEqual(['JPY', 'USD']);
+
+    // And npm run reconcile finds the books in agreement with the policies and claims.
+    const differences = await reconcile(service.tables.doc, service.tables.main);
+    expect(differences.filter((d) => d.client_id === clientId).map(describeDifference)).toEqual([]);
+  });
+
+  it('npm run reconcile names the client, the currency and the difference when the books disagree', async () => {
+    const shop = await service.newClient('Planted Shop');
+    const res = await service.call('orders-create', {
+      method: 'POST',
+      path: '/api/v2/orders',
+      clientId: shop.client_id,
+      body: { order_number: uniqueOrderNumber('plant'), currency: 'KWD', items: cartItems('12.345') },
+    });
+    await service.drainStreams();
+    expect((await reconcile(service.tables.doc, service.tables.main)).filter((d) => d.client_id === shop.client_id)).toEqual([]);
+    // A policy's premium changed behind the ledger's back.
+    const id = res.json.service_order_id as string;
+    await service.tables.doc.send(
+      new UpdateCommand({
+        TableName: service.tables.main,
+        Key: { PK: `CLIENT#${shop.client_id}#ORDER#${id}`, SK: 'ITEM#seat-1' },
+        UpdateExpression: 'SET #p.premium = :p',
+        ExpressionAttributeNames: { '#p': 'policy' },
+        ExpressionAttributeValues: { ':p': 1_000 },
+      }),
+    );
+    const differences = (await reconcile(service.tables.doc, service.tables.main)).filter((d) => d.client_id === shop.client_id);
+    expect(differences.map(describeDifference)).toEqual([`${shop.client_id} KWD premium: ledger 1.049, records 1.000, difference 0.049`]);
+  });
+
+  it('puts a change at 23:59:59.999 UTC on the last day in its own month although its entry is written after midnight, and a closed statement never changes', async () => {
+    const shop = await service.newClient('Midnight Shop');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-30T23:59:59.999Z'));
+    const sold = await service.call('orders-create', {
+      method: 'POST',
+      path: '/api/v2/orders',
+      clientId: shop.client_id,
+      body: { order_number: uniqueOrderNumber('midnight'), currency: 'USD', items: cartItems('100.00') },
+    });
+    expect(sold.status).toBe(201);
+    vi.setSystemTime(new Date('2026-12-01T00:00:02.000Z'));
+    await service.drainStreams(); // the entry is written in December
+    expect((await allEntries(shop.client_id, '2026-11')).map((e) => [e.type, e.amount])).toEqual([['premium_written', '8.50']]);
+    expect(await allEntries(shop.client_id, '2026-12')).toEqual([]);
+    const november = await get(shop.client_id, '/api/v2/statements/2026-11');
+    expect(november.json).toMatchObject({ status: 'open', currencies: [{ currency: 'USD', premiums_written: '8.50', policies_issued: 1 }] });
+
+    // After 00:00 UTC on 5 December November is closed; a void in December lands in December.
+    vi.setSystemTime(new Date('2026-12-05T00:00:00.000Z'));
+    const policy = sold.json.policies[0].policy_number as string;
+    expect(
+      (
+        await service.call('policies-settle', {
+          method: 'POST',
+          path: `/api/v2/policies/${policy}/void`,
+          pathParameters: { policy_number: policy, action: 'void' },
+          clientId: shop.client_id,
+        })
+      ).status,
+    ).toBe(200);
+    await service.drainStreams();
+    const closed = await get(shop.client_id, '/api/v2/statements/2026-11');
+    expect(closed.json).toEqual({ ...november.json, status: 'closed' });
+    expect((await get(shop.client_id, '/api/v2/statements/2026-12')).json).toMatchObject({
+      status: 'open',
+      currencies: [{ currency: 'USD', premiums_refunded: '8.50', net_premium: '-8.50', policies_voided: 1 }],
+    });
+    expect((await get(shop.client_id, '/api/v2/statements/2027-01')).json.error).toMatchObject({ code: 'validation_failed', param: 'period' });
+    expect((await get(shop.client_id, '/api/v2/statements/2026-13')).status).toBe(422);
+    expect((await get(shop.client_id, '/api/v2/statements/2026-10')).json).toEqual({ period: '2026-10', status: 'closed', currencies: [] });
+  });
+});

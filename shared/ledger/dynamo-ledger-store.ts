@@ -1,0 +1,121 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { FIGURES, figuresAfter, type LedgerEntry, type StatementBatch, type StatementFigures } from './ledger.js';
+import type { LedgerPage, LedgerStore } from './ports.js';
+import { ledgerKey, ledgerPartition, recordFields, statementKey, statementPartition, storedRecord } from '../platform/dynamo/keys.js';
+import { unlessConditionFails } from '../platform/dynamo/transactions.js';
+import { shardedList, shardLimit, sortRange, type ListRecord } from '../platform/dynamo/sharded-list.js';
+import { MINOR_UNITS_MARK } from '../platform/money/index.js';
+
+/** Entries written at once; each is its own conditional Put (a BatchWriteItem cannot refuse an existing item). */
+const WRITE_CONCURRENCY = 16;
+
+/**
+ * The ledger on the main table: an entry is a record of its client's month (sharded, newest first
+ * in a shard), written with `attribute_not_exists` so a change given again writes nothing; a
+ * statement is one record per (client, month, currency), kept from the entries by the day counts'
+ * technique: per stream shard the position of the last change it counted (`counted_<shard>`), and
+ * an update adds only changes after it, so a batch delivered again, whole or in part, adds nothing.
+ */
+export class DynamoLedgerStore implements LedgerStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async record(entries: readonly LedgerEntry[]): Promise<void> {
+    for (let start = 0; start < entries.length; start += WRITE_CONCURRENCY) {
+      await Promise.all(
+        entries.slice(start, start + WRITE_CONCURRENCY).map((entry) =>
+          unlessConditionFails(
+            this.doc.send(
+              new PutCommand({
+                TableName: this.tableName,
+                Item: storedRecord(ledgerKey(entry.client_id, entry.period, entry.id, entry.created), 'ledger_entry', { ...entry, ...MINOR_UNITS_MARK }),
+                ConditionExpression: 'attribute_not_exists(PK)',
+              }),
+            ),
+          ),
+        ),
+      );
+    }
+  }
+
+  async addToStatement(source: string, batch: StatementBatch): Promise<void> {
+    const first = batch.entries[0]?.position;
+    if (first === undefined) return;
+    const key = statementKey(batch.client_id, batch.period, batch.currency);
+    const mark = `counted_${source}`;
+    let counted: string | undefined; // unknown until read: assume nothing of this batch was counted
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const { figures, last } = figuresAfter(batch, counted);
+      if (last === undefined) return; // everything was already counted
+      const values: Record<string, unknown> = { ':entity': 'statement', ':period': batch.period, ':currency': batch.currency, ':last': last, ':mark': true };
+      FIGURES.forEach((name, index) => (values[`:f${index}`] = figures[name]));
+      const added = await unlessConditionFails(
+        this.doc.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: key,
+            UpdateExpression: `SET entity = :entity, #period = :period, #currency = :currency, minor_units = :mark, #counted = :last ADD ${FIGURES.map((name, index) => `${name} :f${index}`).join(', ')}`,
+            ConditionExpression: counted === undefined ? 'attribute_not_exists(#counted) OR #counted < :first' : '#counted = :counted',
+            ExpressionAttributeNames: { '#counted': mark, '#period': 'period', '#currency': 'currency' },
+            ExpressionAttributeValues: { ...values, ...(counted === undefined ? { ':first': first } : { ':counted': counted }) },
+          }),
+        ),
+      );
+      if (added) return;
+      // Refused: part of this batch was counted before; read the watermark and add the rest.
+      const { Item } = await this.doc.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: key,
+          ConsistentRead: true,
+          ProjectionExpression: '#counted',
+          ExpressionAttributeNames: { '#counted': mark },
+        }),
+      );
+      counted = typeof Item?.[mark] === 'string' ? Item[mark] : undefined;
+      if (counted === undefined) throw new Error('statement: the watermark refused the update but is not there');
+    }
+    throw new Error('statement: the watermark kept moving under this batch (two consumers on one shard?)');
+  }
+
+  /** One Query per shard of the month (64), merged newest first, like the order and policy lists. */
+  async list(clientId: string, query: { period: string; type?: string; after?: string; limit: number }): Promise<LedgerPage> {
+    const range = sortRange('SK', { after: query.after });
+    if (!range) return { entries: [] };
+    const records = shardedList(this.doc, {
+      tableName: this.tableName,
+      keyAttribute: 'PK',
+      sortAttribute: 'SK',
+      key: (shard) => ledgerPartition(clientId, query.period, shard),
+      range,
+      ...(query.type ? { filter: { expression: '#type = :type', names: { '#type': 'type' }, values: { ':type': query.type } } } : {}),
+      limit: (reads) => shardLimit(query.limit + 1, 4, reads),
+    });
+    const page: ListRecord[] = [];
+    while (page.length <= query.limit) {
+      const record = await records.next();
+      if (record === undefined) break;
+      page.push(record);
+    }
+    const entries = page.slice(0, query.limit).map((record) => recordFields<LedgerEntry>(record, ['minor_units']));
+    const last = page[query.limit - 1];
+    return { entries, ...(page.length > query.limit && last ? { next: String(last.SK) } : {}) };
+  }
+
+  async statement(clientId: string, period: string): Promise<{ currency: string; figures: StatementFigures }[]> {
+    const { Items = [] } = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': statementPartition(clientId, period) },
+        ConsistentRead: true,
+      }),
+    );
+    return Items.map((item) => ({
+      currency: String(item.currency),
+      figures: Object.fromEntries(FIGURES.map((name) => [name, Number(item[name] ?? 0)])) as unknown as StatementFigures,
+    })).sort((a, b) => (a.currency < b.currency ? -1 : 1));
+  }
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { RecordChange } from '../platform/record-change.js';
+import { entriesOf, figuresAfter, groupByStatement, netPremium, statementStatus } from './ledger.js';
+
+/** Which changes write which entries, and when a statement closes: the rules, without a table. */
+const order = { client_id: 'cl_1', order_id: 'o-1' };
+const item = (policy: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  entity: 'item',
+  currency: 'JPY',
+  minor_units: true,
+  reference_number: 'a',
+  cost: 1234,
+  policy: { policy_number: 'OP-1', premium: 105, coverage_amount: 1234, status: 'Issued', created: '2026-11-30T23:59:59.999Z', history: [], ...policy },
+  ...extra,
+});
+const change = (kind: RecordChange['kind'], after?: Record<string, unknown>, before?: Record<string, unknown>): RecordChange => ({
+  changeId: 'c1',
+  kind,
+  at: '2026-12-01T00:00:01.000Z',
+  order,
+  ...(after ? { after } : {}),
+  ...(before ? { before } : {}),
+});
+
+describe('ledger entries', () => {
+  it('a policy Issued at checkout: premium_written of its premium, in the month it was created (not the month it is read)', () => {
+    const [entry, ...none] = entriesOf(change('INSERT', item({})));
+    expect(none).toEqual([]);
+    expect(entry).toMatchObject({
+      type: 'premium_written',
+      amount: 105,
+      currency: 'JPY',
+      period: '2026-11',
+      created: '2026-11-30T23:59:59.999Z',
+      policy_number: 'OP-1',
+      service_order_id: 'o-1',
+    });
+    expect(entry!.id).toMatch(/^le_[\w-]{24}$/);
+    expect(entriesOf(change('INSERT', item({})))[0]!.id).toBe(entry!.id); // the same change again: the same entry
+  });
+
+  it('a policy a PATCH issued: premium_adjusted of its signed delta; a void: premium_refunded of − refund_due; a cancel: nothing', () => {
+    expect(entriesOf(change('INSERT', item({ change_type: 'downgrade', premium: 85, premium_delta: -20 })))[0]).toMatchObject({
+      type: 'premium_adjusted',
+      amount: -20,
+    });
+    const voided = item({ status: 'Void', refund_due: 105, history: [{ status: 'Void', at: '2026-12-02T10:00:00.000Z', reason: 'other' }] });
+    expect(entriesOf(change('MODIFY', voided, item({})))[0]).toMatchObject({ type: 'premium_refunded', amount: -105, period: '2026-12' });
+    expect(entriesOf(change('MODIFY', item({ status: 'Canceled', refund_due: 0 }), item({})))).toEqual([]);
+    expect(entriesOf(change('MODIFY', voided, voided))).toEqual([]); // not a move
+    expect(entriesOf(change('MODIFY', item({ status: 'Upgraded' }), item({})))).toEqual([]);
+    expect(entriesOf(change('REMOVE', undefined, item({})))).toEqual([]);
+  });
+
+  it('reads an item stored before amounts counted minor units in minor units; one without a currency predates the ledger', () => {
+    const legacy = item({ premium: 10_489 }, { minor_units: undefined });
+    expect(entriesOf(change('INSERT', legacy))[0]).toMatchObject({ amount: 105 });
+    expect(entriesOf(change('INSERT', item({}, { currency: undefined })))).toEqual([]);
+  });
+
+  it('a claim approved or paid: its approved amount, once per move', () => {
+    const claim = (status: string) => ({
+      entity: 'claim',
+      minor_units: true,
+      claim_id: 'clm_1',
+      client_id: 'cl_1',
+      service_order_id: 'o-1',
+      currency: 'KWD',
+      status,
+      amount_claimed: 12_345,
+      amount_approved: 10_000,
+      policies: [{ policy_number: 'OP-1', reference_number: 'a', coverage_amount: 12_345 }],
+      updated: '2026-11-15T12:00:00.000Z',
+    });
+    const approved = entriesOf({ changeId: 'x', kind: 'MODIFY', at: '', after: claim('Approved'), before: claim('Submitted') });
+    expect(approved).toMatchObject([{ type: 'claim_approved', amount: 10_000, currency: 'KWD', claim_id: 'clm_1' }]);
+    expect(entriesOf({ changeId: 'y', kind: 'MODIFY', at: '', after: claim('Paid'), before: claim('Approved') })).toMatchObject([
+      { type: 'claim_paid', amount: 10_000 },
+    ]);
+    expect(entriesOf({ changeId: 'z', kind: 'MODIFY', at: '', after: claim('Approved'), before: claim('Approved') })).toEqual([]);
+    expect(entriesOf({ changeId: 'w', kind: 'INSERT', at: '', after: claim('Submitted') })).toEqual([]);
+  });
+});
+
+describe('statements', () => {
+  it('add a batch per (client, month, currency), only what lies after the watermark', () => {
+    const written = entriesOf(change('INSERT', item({})))[0]!;
+    const refunded = { ...written, id: 'le_2', type: 'premium_refunded' as const, amount: -105 };
+    const groups = groupByStatement([
+      { position: '01', entry: written },
+      { position: '02', entry: refunded },
+      { position: '03', entry: { ...written, id: 'le_3', currency: 'USD' } },
+    ]);
+    expect(groups.map((g) => [g.currency, g.entries.length])).toEqual([
+      ['JPY', 2],
+      ['USD', 1],
+    ]);
+    const all = figuresAfter(groups[0]!, undefined);
+    expect(all).toMatchObject({ last: '02', figures: { premiums_written: 105, premiums_refunded: 105, policies_issued: 1, policies_voided: 1 } });
+    expect(netPremium(all.figures)).toBe(0);
+    expect(figuresAfter(groups[0]!, '01')).toMatchObject({ last: '02', figures: { premiums_written: 0, premiums_refunded: 105 } });
+    expect(figuresAfter(groups[0]!, '02')).toEqual({ figures: expect.any(Object) }); // nothing left: no `last`
+  });
+
+  it('are open until 00:00 UTC on the 5th of the next month, then closed; a month not begun is not a statement', () => {
+    expect(statementStatus('2026-11', new Date('2026-11-25T00:00:00Z'))).toBe('open');
+    expect(statementStatus('2026-11', new Date('2026-12-04T23:59:59.999Z'))).toBe('open');
+    expect(statementStatus('2026-11', new Date('2026-12-05T00:00:00Z'))).toBe('closed');
+    expect(statementStatus('2026-12', new Date('2027-01-05T00:00:00Z'))).toBe('closed'); // December → 5 January
+    expect(statementStatus('2026-12', new Date('2026-11-30T23:59:59Z'))).toBe('future');
+  });
+});

@@ -1,0 +1,177 @@
+import { createHash } from 'node:crypto';
+import type { RecordChange } from '../platform/record-change.js';
+import { sumMinor, type Minor } from '../platform/money/index.js';
+import { claimInMinorUnits, type Claim } from '../claims/index.js';
+import { itemInMinorUnits, type OrderItem } from '../orders/index.js';
+
+/**
+ * The ledger: one immutable entry per movement of money, derived from the change's own records on
+ * the main table's stream (as the webhooks are). An entry's id comes from what it records (the
+ * policy and the move, the claim and the move), never from the delivery: the stream giving a
+ * record again, a retried batch or a second consumer all find the entry already written.
+ *
+ *   premium_written   a policy Issued at checkout       + premium
+ *   premium_adjusted  a policy a PATCH issued            its premium_delta (signed)
+ *   premium_refunded  a policy voided                    − refund_due
+ *   claim_approved    a claim approved                   amount_approved
+ *   claim_paid        a payout recorded                  the amount paid (the approved amount)
+ *
+ * A cancel refunds nothing and writes nothing; an opt-out never does. `period` is the UTC month of
+ * the change itself (the policy's creation, its void, the claim's move), not of the entry's write.
+ */
+export const ENTRY_TYPES = ['premium_written', 'premium_adjusted', 'premium_refunded', 'claim_approved', 'claim_paid'] as const;
+export type EntryType = (typeof ENTRY_TYPES)[number];
+
+export interface LedgerEntry {
+  id: string;
+  type: EntryType;
+  client_id: string;
+  /** When the change happened (ISO, milliseconds): the entry's place in the ledger and its period. */
+  created: string;
+  period: string;
+  currency: string;
+  amount: Minor;
+  service_order_id: string;
+  policy_number?: string;
+  claim_id?: string;
+}
+
+/** A change with where it sits in its stream shard (padded, so positions compare as text). */
+export type PositionedChange = RecordChange & { position: string };
+
+/** A month as the ledger names it: YYYY-MM of a UTC instant. */
+export const periodOf = (at: string): string => at.slice(0, 7);
+
+const entryId = (clientId: string, subject: string, type: EntryType): string =>
+  `le_${createHash('sha256').update(`${clientId}|${subject}|${type}`).digest('base64url').slice(0, 24)}`;
+
+function entry(type: EntryType, clientId: string, subject: string, created: string, currency: string, amount: Minor, rest: Partial<LedgerEntry>): LedgerEntry {
+  return { id: entryId(clientId, subject, type), type, client_id: clientId, created, period: periodOf(created), currency, amount, ...rest } as LedgerEntry;
+}
+
+/** The entries one changed record makes (none for most). */
+export function entriesOf(change: RecordChange): LedgerEntry[] {
+  const after = change.after;
+  if (!after || (change.kind !== 'INSERT' && change.kind !== 'MODIFY')) return [];
+  if (after.entity === 'claim') return claimEntries(change);
+  if (after.entity !== 'item' || !change.order) return [];
+  const currency = after.currency;
+  if (typeof currency !== 'string') return []; // an item written before items carried their currency (and before the ledger)
+  const item = itemInMinorUnits(after as unknown as OrderItem, currency);
+  const { policy } = item;
+  const { client_id: clientId, order_id: orderId } = change.order;
+  const on = { service_order_id: orderId, policy_number: policy.policy_number };
+  if (change.kind === 'INSERT') {
+    if (policy.change_type) return [entry('premium_adjusted', clientId, policy.policy_number, policy.created, currency, policy.premium_delta ?? 0, on)];
+    return [entry('premium_written', clientId, policy.policy_number, policy.created, currency, policy.premium, on)];
+  }
+  const before = change.before as unknown as OrderItem | undefined;
+  if (before?.policy.status === 'Issued' && policy.status === 'Void') {
+    const at = policy.history.at(-1)?.at ?? change.at;
+    return [entry('premium_refunded', clientId, policy.policy_number, at, currency, -(policy.refund_due ?? policy.premium), on)];
+  }
+  return [];
+}
+
+function claimEntries(change: RecordChange): LedgerEntry[] {
+  const claim = claimInMinorUnits(change.after as unknown as Claim);
+  const before = change.before as unknown as Claim | undefined;
+  if (before?.status === claim.status) return [];
+  const on = { service_order_id: claim.service_order_id, claim_id: claim.claim_id };
+  if (claim.status === 'Approved')
+    return [entry('claim_approved', claim.client_id, claim.claim_id, claim.updated, claim.currency, claim.amount_approved ?? 0, on)];
+  if (claim.status === 'Paid') return [entry('claim_paid', claim.client_id, claim.claim_id, claim.updated, claim.currency, claim.amount_approved ?? 0, on)];
+  return [];
+}
+
+/** A statement's figures for one currency. */
+export interface StatementFigures {
+  premiums_written: Minor;
+  premium_adjustments: Minor;
+  premiums_refunded: Minor;
+  claims_approved: Minor;
+  claims_paid: Minor;
+  policies_issued: number;
+  policies_voided: number;
+}
+export const FIGURES: readonly (keyof StatementFigures)[] = [
+  'premiums_written',
+  'premium_adjustments',
+  'premiums_refunded',
+  'claims_approved',
+  'claims_paid',
+  'policies_issued',
+  'policies_voided',
+];
+
+/** What one entry adds to its statement: refunds count as the positive amount refunded. */
+export function figuresOf(entry: LedgerEntry): StatementFigures {
+  const none: StatementFigures = {
+    premiums_written: 0,
+    premium_adjustments: 0,
+    premiums_refunded: 0,
+    claims_approved: 0,
+    claims_paid: 0,
+    policies_issued: 0,
+    policies_voided: 0,
+  };
+  switch (entry.type) {
+    case 'premium_written':
+      return { ...none, premiums_written: entry.amount, policies_issued: 1 };
+    case 'premium_adjusted':
+      return { ...none, premium_adjustments: entry.amount, policies_issued: 1 };
+    case 'premium_refunded':
+      return { ...none, premiums_refunded: -entry.amount, policies_voided: 1 };
+    case 'claim_approved':
+      return { ...none, claims_approved: entry.amount };
+    case 'claim_paid':
+      return { ...none, claims_paid: entry.amount };
+  }
+}
+
+export const netPremium = (figures: StatementFigures): Minor => sumMinor([figures.premiums_written, figures.premium_adjustments, -figures.premiums_refunded]);
+
+/**
+ * A batch's entries grouped by the statement each adds to (client, period, currency), with the
+ * position of the last change counted: the store adds a group once, after its watermark.
+ */
+export interface StatementBatch {
+  client_id: string;
+  period: string;
+  currency: string;
+  entries: { position: string; figures: StatementFigures }[];
+}
+
+export function groupByStatement(entries: readonly { position: string; entry: LedgerEntry }[]): StatementBatch[] {
+  const groups = new Map<string, StatementBatch>();
+  for (const { position, entry } of entries) {
+    const key = `${entry.client_id}|${entry.period}|${entry.currency}`;
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { client_id: entry.client_id, period: entry.period, currency: entry.currency, entries: [] }));
+    group.entries.push({ position, figures: figuresOf(entry) });
+  }
+  return [...groups.values()];
+}
+
+/** The figures of a group's entries after `counted` (all when undefined), and the last position. */
+export function figuresAfter(batch: StatementBatch, counted: string | undefined): { figures: StatementFigures; last?: string } {
+  const figures = figuresOf({ type: 'claim_paid', amount: 0 } as LedgerEntry);
+  let last: string | undefined;
+  for (const { position, figures: add } of batch.entries) {
+    if (counted !== undefined && position <= counted) continue;
+    for (const name of FIGURES) figures[name] += add[name];
+    last = position;
+  }
+  return { figures, ...(last === undefined ? {} : { last }) };
+}
+
+/**
+ * A period is open until 00:00 UTC on the 5th of the next month (late changes of the month still
+ * arrive), then closed for good: no change can land in a past month, its entries carry the month
+ * of the change itself. A period after the current month is not a statement (422).
+ */
+export function statementStatus(period: string, now: Date): 'open' | 'closed' | 'future' {
+  const [year, month] = period.split('-').map(Number) as [number, number];
+  if (period > now.toISOString().slice(0, 7)) return 'future';
+  return now.getTime() >= Date.UTC(year, month, 5) ? 'closed' : 'open';
+}

@@ -1,0 +1,16 @@
+import type { LedgerEntry, StatementBatch, StatementFigures, EntryType } from './ledger.js';
+
+/** A page of a client's ledger of one month, newest first; `next` is where the next page starts. */
+export interface LedgerPage {
+  entries: LedgerEntry[];
+  next?: string;
+}
+
+export interface LedgerStore {
+  /** Writes each entry once: an entry already written (the stream gave its change again) is left as it is. */
+  record(entries: readonly LedgerEntry[]): Promise<void>;
+  /** Adds a batch's figures to a statement once per stream position (`source`: the stream shard). */
+  addToStatement(source: string, batch: StatementBatch): Promise<void>;
+  list(clientId: string, query: { period: string; type?: EntryType; after?: string; limit: number }): Promise<LedgerPage>;
+  statement(clientId: string, period: string): Promise<{ currency: string; figures: StatementFigures }[]>;
+}

@@ -1,0 +1,47 @@
+import { ValidationError } from '../platform/errors.js';
+import type { Clock } from '../platform/clock.js';
+import type { ListCursors } from '../platform/list-cursors.js';
+import { netPremium, periodOf, statementStatus, type EntryType, type LedgerEntry, type StatementFigures } from './ledger.js';
+import type { LedgerStore } from './ports.js';
+
+export interface ReadLedgerDeps {
+  ledger: Pick<LedgerStore, 'list' | 'statement'>;
+  cursors: ListCursors;
+  clock: Clock;
+}
+
+const refuseFuture = (period: string, now: Date, param: string) => {
+  if (statementStatus(period, now) === 'future')
+    throw new ValidationError(`${param}: ${period} has not begun; the current month is ${periodOf(now.toISOString())}.`, param);
+};
+
+/** GET /ledger: a client's entries of one month (the current one by default), newest first, a page at a time, optionally of one type. */
+export async function listLedger(
+  deps: ReadLedgerDeps,
+  clientId: string,
+  query: { period?: string; type?: EntryType; limit: number; cursor?: string },
+): Promise<{ period: string; entries: LedgerEntry[]; nextCursor?: string }> {
+  const now = deps.clock.now();
+  const period = query.period ?? periodOf(now.toISOString());
+  refuseFuture(period, now, 'period');
+  const filters = { list: 'ledger', period, type: query.type };
+  const after = query.cursor === undefined ? undefined : await deps.cursors.open(clientId, filters, query.cursor);
+  const page = await deps.ledger.list(clientId, { period, ...(query.type ? { type: query.type } : {}), ...(after ? { after } : {}), limit: query.limit });
+  return { period, entries: page.entries, ...(page.next === undefined ? {} : { nextCursor: await deps.cursors.seal(clientId, filters, page.next) }) };
+}
+
+/** GET /statements/{period}: the month's figures per currency, open until the 5th of the next month, then closed for good. */
+export async function readStatement(
+  deps: ReadLedgerDeps,
+  clientId: string,
+  period: string,
+): Promise<{ period: string; status: 'open' | 'closed'; currencies: { currency: string; figures: StatementFigures; net_premium: number }[] }> {
+  const now = deps.clock.now();
+  refuseFuture(period, now, 'period');
+  const currencies = await deps.ledger.statement(clientId, period);
+  return {
+    period,
+    status: statementStatus(period, now) as 'open' | 'closed',
+    currencies: currencies.map(({ currency, figures }) => ({ currency, figures, net_premium: netPremium(figures) })),
+  };
+}

@@ -1,0 +1,14 @@
+import type { RecordChange } from '../platform/record-change.js';
+import { entriesOf, groupByStatement } from './ledger.js';
+import type { LedgerStore } from './ports.js';
+
+/** A stream batch into the ledger: the entries first (each once), then each statement's figures after its watermark. */
+export async function recordLedger(ledger: Pick<LedgerStore, 'record' | 'addToStatement'>, source: string, changes: readonly RecordChange[]): Promise<void> {
+  const found = changes.flatMap((change) => {
+    if (change.position === undefined) throw new Error(`a stream record without a sequence number (${change.changeId})`);
+    return entriesOf(change).map((entry) => ({ position: change.position!, entry }));
+  });
+  if (found.length === 0) return;
+  await ledger.record(found.map(({ entry }) => entry));
+  await Promise.all(groupByStatement(found).map((batch) => ledger.addToStatement(source, batch)));
+}
