@@ -121,8 +121,15 @@ export async function measureScale(record: Recorder, fixtures: Fixtures, dynamo:
     await consumers.drain();
     const dayKey = `metrics:CLIENT#${client.client_id}`;
     const dayCountWrites = load.writes.get(dayKey)?.writes ?? 0;
+    // The ledger's entries (a month's, sharded) and statements (one per client, month and currency), from the same stream.
+    const isLedger = (key: string) => key.includes('#LEDGER#');
+    const isStatement = (key: string) => key.includes('#STATEMENT#');
+    const ledgerWrites = [...load.writes.entries()].filter(([key]) => isLedger(key)).sort((a, b) => b[1].writes - a[1].writes);
+    const statementWrites = [...load.writes.entries()].filter(([key]) => isStatement(key)).reduce((sum, [, count]) => sum + count.writes, 0);
     // The same second's webhook events (order.created, order.opted_out), recorded, sent and logged.
-    const webhookWrites = [...load.writes.entries()].filter(([key]) => key !== dayKey).sort((a, b) => b[1].writes - a[1].writes);
+    const webhookWrites = [...load.writes.entries()]
+      .filter(([key]) => key !== dayKey && !isLedger(key) && !isStatement(key))
+      .sort((a, b) => b[1].writes - a[1].writes);
 
     const perSecond = (count: number) => (count / CHECKOUTS) * RATE;
     const hottest = (filter: (key: string) => boolean) =>
@@ -184,6 +191,21 @@ export async function measureScale(record: Recorder, fixtures: Fixtures, dynamo:
         : 'none',
       goal: `≤ ${GOAL} writes/s`,
       ok: (webhookTop?.[1].writes ?? 0) <= GOAL,
+    });
+    const ledgerTop = ledgerWrites[0];
+    record({
+      subject: 'hottest key of the ledger',
+      figure: ledgerTop
+        ? `${ledgerTop[1].writes} writes in that second's ${ledgerWrites.reduce((sum, [, count]) => sum + count.writes, 0)} ledger entries (one per policy written), on ${shown(ledgerTop[0])}`
+        : 'none',
+      goal: `≤ ${GOAL} writes/s`,
+      ok: ledgerTop !== undefined && ledgerTop[1].writes <= GOAL,
+    });
+    record({
+      subject: 'statements (stream consumer)',
+      figure: `${statementWrites} writes for the burst's ${policies} policies (one per statement per stream batch, as the day counts)`,
+      goal: `≤ ${GOAL} writes/s`,
+      ok: statementWrites < CHECKOUTS / 100,
     });
     record({
       subject: 'day counts (stream consumer)',

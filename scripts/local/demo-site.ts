@@ -165,6 +165,12 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
       return json(res.status, await res.json());
     },
 
+    // This month's statement, for the dashboard.
+    'GET /demo/statement': async () => {
+      const res = await api(`/api/v2/statements/${new Date().toISOString().slice(0, 7)}`);
+      return json(res.status, await res.json());
+    },
+
     // Recent webhook events with their attempts, and what the demo receiver got, for the dashboard.
     'GET /demo/events': async () => {
       await receiver;

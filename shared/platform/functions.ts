@@ -121,7 +121,8 @@ export const FUNCTIONS = {
   'ledger-record': {
     routes: [],
     tables: { main: ['PutItem', 'UpdateItem', 'GetItem'] },
-    stream: { table: 'main', entities: ['item', 'claim'], inserts: false, shardNamed: true },
+    // Batched like the day counts: an entry may be 30 s late, a statement is monthly.
+    stream: { table: 'main', entities: ['item', 'claim'], inserts: false, batchingWindowSeconds: 30, shardNamed: true },
   },
   // Query: a month's entries (one per shard, 64) or its statement (one).
   'ledger-read': {

@@ -113,6 +113,15 @@ describe('demo checkout', () => {
       ['order.opted_out', 'yes'],
     ]);
     for (const cells of rows) expect(cells[3]).toMatch(/^\d{2}:\d{2}:\d{2} 200 \(\d+ ms\)$/);
+    // This month's statement, from the ledger: the protected order's two premiums (10.20 + 3.02).
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await page.locator('#statement-status:not(:has-text("Loading"))').waitFor();
+        return page.locator('#statement tbody tr td').allTextContents();
+      })
+      .toEqual(['USD', '$13.22', '$0.00', '$0.00', '$13.22', '$0.00', '$0.00', '2', '0']);
+    expect(await page.locator('#statement-status').textContent()).toMatch(/^\d{4}-\d{2}, open/);
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.screenshot({ path: join(shots, 'dashboard.png'), fullPage: true });
     // The pages' Content-Security-Policy let the widget, its API calls and every page's own script through.

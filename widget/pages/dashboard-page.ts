@@ -21,6 +21,9 @@ export function dashboardPage(): string {
 <p class="legend"><span style="background:#2b5fd9"></span>opted in<span style="background:#c3cbdc"></span>opted out<span style="background:#e07a1f"></span>conversion rate</p>
 <svg id="chart" role="img" aria-label="Opt-ins and opt-outs per day" width="800" height="260" viewBox="0 0 800 260"></svg>
 <table aria-label="Checkouts per day"><thead><tr><th>Day</th><th>Opted in</th><th>Opted out</th><th>Rate</th></tr></thead><tbody id="rows"></tbody></table>
+<h2>This month's statement</h2>
+<p id="statement-status" role="status">Loading…</p>
+<table id="statement" aria-label="This month's statement per currency"><thead><tr><th>Currency</th><th>Premiums written</th><th>Adjustments</th><th>Refunded</th><th>Net premium</th><th>Claims approved</th><th>Claims paid</th><th>Policies issued</th><th>Voided</th></tr></thead><tbody></tbody></table>
 <h2>Recent orders</h2>
 <p id="orders-status" role="status">Loading…</p>
 <table id="orders" aria-label="Recent orders and their policies"><thead><tr><th>Order</th><th>Created</th><th>Policies</th></tr></thead><tbody></tbody></table>
@@ -55,6 +58,25 @@ export function dashboardPage(): string {
 
   // Merchant text (order numbers) goes in as text, never as HTML.
   const cell = (text) => { const td = document.createElement('td'); td.textContent = text; return td; };
+  // Amounts are the API's decimal strings, formatted exactly with their own digits (the currency's minor unit).
+  const money = (amount, currency) => {
+    const digits = amount.includes('.') ? amount.length - amount.indexOf('.') - 1 : 0;
+    try {
+      return new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
+    } catch {
+      return currency + ' ' + amount;
+    }
+  };
+  fetch('/demo/statement').then((r) => r.json()).then((statement) => {
+    const body = document.querySelector('#statement tbody');
+    for (const c of statement.currencies) {
+      const row = document.createElement('tr');
+      row.append(cell(c.currency), ...['premiums_written', 'premium_adjustments', 'premiums_refunded', 'net_premium', 'claims_approved', 'claims_paid'].map((name) => cell(money(c[name], c.currency))), cell(String(c.policies_issued)), cell(String(c.policies_voided)));
+      body.append(row);
+    }
+    document.getElementById('statement-status').textContent = statement.period + ', ' + statement.status + (statement.currencies.length ? '' : ': no premium or claim yet') + ' (entries reach the ledger within a few seconds).';
+  }).catch(() => { document.getElementById('statement-status').textContent = 'The statement could not be loaded.'; });
+
   fetch('/demo/orders').then((r) => r.json()).then((page) => {
     const body = document.querySelector('#orders tbody');
     for (const order of page.data) {
