@@ -193,6 +193,31 @@ describe('the ledger', () => {
     expect(differences.filter((d) => d.client_id === clientId).map(describeDifference)).toEqual([]);
   });
 
+  it('sums a statement exactly past 2^53 minor units (a month of IDR claims), and keeps a record per currency and day', async () => {
+    const { DynamoLedgerStore } = await import('#shared/ledger/dynamo-ledger-store.js');
+    const store = new DynamoLedgerStore(service.tables.doc, service.tables.main);
+    const shop = await service.newClient('Huge Shop');
+    const period = new Date().toISOString().slice(0, 7);
+    const figures = {
+      premiums_written: 0,
+      premium_adjustments: 0,
+      premiums_refunded: 0,
+      claims_approved: 6_000_000_000_000_000,
+      claims_paid: 0,
+      policies_issued: 0,
+      policies_voided: 0,
+    };
+    for (const [day, position] of [
+      [`${period}-01`, '01'],
+      [`${period}-02`, '02'],
+    ] as const) {
+      await store.addToStatement('shard-x', { client_id: shop.client_id, period, currency: 'IDR', day, entries: [{ position, figures }] });
+    }
+    const statement = await get(shop.client_id, `/api/v2/statements/${period}`);
+    expect(statement.status, statement.body).toBe(200);
+    expect(statement.json.currencies[0]).toMatchObject({ currency: 'IDR', claims_approved: '120000000000000.00' }); // 1.2e16 minor units, exactly
+  });
+
   it('npm run reconcile names the client, the currency and the difference when the books disagree', async () => {
     const shop = await service.newClient('Planted Shop');
     const res = await service.call('orders-create', {

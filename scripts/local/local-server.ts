@@ -63,8 +63,9 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   });
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   // Every stream consumer of the function catalogue, on DynamoDB Local's streams (as Lambda's event source mappings do deployed).
-  const pumps = await startStreamConsumers(dynamo, { main: config.tableName, metrics: config.metricsTableName }, { autoPoll: true });
-  const schedules = startSchedules(); // the webhook retry sweep, every second
+  // Fast (every 250 ms) for 10 s after a request, every 30 s when nothing happens (one consumer per stream watching): an idle npm start costs almost no CPU.
+  const pumps = await startStreamConsumers(dynamo, { main: config.tableName, metrics: config.metricsTableName }, { autoPoll: true, idlePollMs: 30_000 });
+  const schedules = startSchedules({ idleEverySeconds: 30 }); // the webhook retry sweep, every second (every 30 s while idle)
 
   const doc = createDocumentClient(dynamo.endpoint, config.region);
   const demo = await createClient(new DynamoClientStore(doc, config.tableName), { name: 'Demo Shop' });
@@ -82,7 +83,11 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   const dynamoUrl = new URL(dynamo.endpoint);
   process.env.WEBHOOK_REFUSED_PORTS = [apiPort, Number(dynamoUrl.port || 80)].join(',');
   const gateway = localGateway(options.staticRoutes?.({ baseUrl, demo }) ?? {});
-  server.on('request', (req, res) => void gateway(req, res));
+  server.on('request', (req, res) => {
+    pumps.wake(); // a request may write: its stream records are read at once, not at the next idle poll
+    schedules.wake();
+    void gateway(req, res);
+  });
   server.on('clientError', answerClientError);
 
   return {

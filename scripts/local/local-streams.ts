@@ -9,7 +9,7 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { scheduledFunctions, streamFunctions, type FunctionDefinition } from '#shared/platform/functions.js';
+import { scheduledFunctions, streamFunctions, type FunctionDefinition, type StreamFunctionName } from '#shared/platform/functions.js';
 import { logger } from '#shared/platform/http/logger.js';
 import type { TableNames } from '#shared/platform/dynamo/table-admin.js';
 import type { StreamWindowEvent } from '#shared/platform/dynamo/stream-events.js';
@@ -24,6 +24,8 @@ import type { StreamWindowEvent } from '#shared/platform/dynamo/stream-events.js
 export interface StreamPump {
   /** Polls until every shard has been read to its end of the moment and every batch was handled. */
   drain(): Promise<void>;
+  /** Something was just written (npm start's gateway answered a request): poll now, and fast for a while. */
+  wake(): void;
   stop(): Promise<void>;
 }
 
@@ -105,8 +107,16 @@ export async function startStreamPump(options: {
   handler: Handler;
   /** The consumer's event source filter (the catalogue's `stream`); every record without one. */
   filter?: StreamFilter;
-  /** How often an idle stream is read again (npm start: 250 ms, so a change is handled within a second). */
+  /** How often a stream is read again while awake (npm start: 250 ms, so a change is handled within a second). */
   pollMs?: number;
+  /**
+   * How often once nothing has happened for `idleAfterMs` (default 10 s) and nobody woke the pump:
+   * npm start sleeps at 5 s, so an idle server costs almost no CPU; wake() polls at once. Default: pollMs.
+   */
+  idlePollMs?: number;
+  idleAfterMs?: number;
+  /** Told when a pass read records (npm start wakes the other consumers of the same stream). */
+  onActivity?: () => void;
   batchSize?: number;
   /** Told of a handler's failure (the batch is kept and given again). */
   onError?: (err: unknown) => void;
@@ -176,8 +186,15 @@ export async function startStreamPump(options: {
   };
 
   /** One pass over every shard; true when it handled any record (so another pass may find more). */
-  const pass = async (): Promise<boolean> => {
-    await discoverShards();
+  // Shards are listed again at most every 30 s, when one was read to its end (a child may follow), or when a drain asks.
+  let discovered = 0;
+  let shardClosed = false;
+  const pass = async (discover = false): Promise<boolean> => {
+    if (discover || shardClosed || Date.now() - discovered >= 30_000) {
+      shardClosed = false;
+      await discoverShards();
+      discovered = Date.now();
+    }
     let busy = false;
     for (const [shardId, shard] of shards) {
       // A batch whose handler threw is given again, unchanged, before anything newer.
@@ -197,7 +214,7 @@ export async function startStreamPump(options: {
           answer = await streams.send(new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: batchSize }));
         }
         shard.iterator = answer.NextShardIterator;
-        if (!shard.iterator) shard.closed = true;
+        if (!shard.iterator) shard.closed = shardClosed = true;
         const read = answer.Records ?? [];
         if (read.length === 0) break;
         busy = true;
@@ -222,30 +239,47 @@ export async function startStreamPump(options: {
   // After a failure the pump waits longer each time (up to 5 s), so a database that went away is
   // not asked, nor reported, several times a second.
   let failures = 0;
-  const schedule = () => {
+  const pollMs = options.pollMs ?? 250;
+  const idlePollMs = options.idlePollMs ?? pollMs;
+  const idleAfterMs = options.idleAfterMs ?? 10_000;
+  // The last time a pass found records or someone woke the pump: fast polling for idleAfterMs after it.
+  let active = Date.now();
+  const delay = () => (failures > 0 ? Math.min(5_000, pollMs * 2 ** Math.min(failures, 5)) : Date.now() - active < idleAfterMs ? pollMs : idlePollMs);
+  const schedule = (wait = delay()) => {
     if (stopped || !options.autoPoll) return;
-    timer = setTimeout(
-      () => {
-        void serial(pass)
-          .then(() => {
-            failures = 0;
-          })
-          .catch((err: unknown) => {
-            failures++;
-            if (failures === 1 || failures % 20 === 0) options.onError?.(err);
-          })
-          .finally(schedule);
-      },
-      Math.min(5_000, (options.pollMs ?? 250) * 2 ** Math.min(failures, 5)),
-    );
+    timer = setTimeout(() => {
+      timer = undefined;
+      void serial(pass)
+        .then((busy) => {
+          failures = 0;
+          if (busy) {
+            active = Date.now();
+            options.onActivity?.();
+          }
+        })
+        .catch((err: unknown) => {
+          failures++;
+          if (failures === 1 || failures % 20 === 0) options.onError?.(err);
+        })
+        .finally(() => schedule());
+    }, wait);
   };
   schedule();
 
   return {
     drain: () =>
       serial(async () => {
+        if (!(await pass(true))) return;
         while (await pass());
       }),
+    wake: () => {
+      active = Date.now();
+      // A pass waiting on the slow timer runs now; one running already schedules the next fast one itself.
+      if (timer !== undefined && !stopped) {
+        clearTimeout(timer);
+        schedule(0);
+      }
+    },
     stop: async () => {
       stopped = true;
       clearTimeout(timer);
@@ -263,12 +297,18 @@ export async function startStreamPump(options: {
 export async function startStreamConsumers(
   dynamo: { client: DynamoDBClient; endpoint: string },
   tables: TableNames,
-  options: { autoPoll: boolean; pollMs?: number },
+  options: { autoPoll: boolean; pollMs?: number; idlePollMs?: number },
 ): Promise<StreamPump> {
+  // While idle only the first consumer of each stream keeps polling (every idlePollMs); when it reads
+  // records it wakes the others, so an idle server asks each stream once per idle poll, not once per consumer.
+  const watchers = new Map<string, StreamFunctionName>();
+  for (const { name, stream } of streamFunctions) if (!watchers.has(stream.table)) watchers.set(stream.table, name);
+  const byTable = new Map<string, StreamPump[]>();
   const pumps = await Promise.all(
     streamFunctions.map(async ({ name, stream }) => {
       const { handler } = (await import(`../../functions/${name}/handler.ts`)) as { handler: Handler };
-      return startStreamPump({
+      const watcher = watchers.get(stream.table) === name;
+      const pump = await startStreamPump({
         dynamo: dynamo.client,
         endpoint: dynamo.endpoint,
         tableName: tables[stream.table],
@@ -276,15 +316,23 @@ export async function startStreamConsumers(
         filter: stream,
         autoPoll: options.autoPoll,
         pollMs: options.pollMs,
+        // The others sleep while idle (an hour at most) until the watcher or a request wakes them.
+        idlePollMs: options.idlePollMs === undefined ? undefined : watcher ? options.idlePollMs : 3_600_000,
+        ...(watcher ? { onActivity: () => byTable.get(stream.table)?.forEach((other) => other.wake()) } : {}),
         // The batch stays and is given again: a count is late, never lost. No record content is logged.
         onError: (err) =>
           logger.warn(`${name}: reading or handling the stream failed (${(err as Error).name}); retrying, nothing is skipped`, { error: (err as Error).name }),
       });
+      byTable.set(stream.table, [...(byTable.get(stream.table) ?? []), pump]);
+      return pump;
     }),
   );
   return {
     drain: async () => {
       for (const pump of pumps) await pump.drain();
+    },
+    wake: () => {
+      for (const pump of pumps) pump.wake();
     },
     stop: async () => {
       await Promise.all(pumps.map((pump) => pump.stop()));
@@ -296,12 +344,19 @@ export async function startStreamConsumers(
  * The scheduled functions of the catalogue, each on an interval of its own (`localEverySeconds`),
  * never two runs of one at once: npm start's stand-in for EventBridge's schedules.
  */
-export function startSchedules(): { stop(): Promise<void> } {
+export function startSchedules(options: { idleEverySeconds?: number; idleAfterMs?: number } = {}): { wake(): void; stop(): Promise<void> } {
   const running = new Set<Promise<unknown>>();
+  // Like the stream pumps: on its own interval while requests come, at most every idleEverySeconds when none did.
+  let active = Date.now();
+  const idleAfterMs = options.idleAfterMs ?? 10_000;
   const timers = scheduledFunctions.map(({ name, schedule }) => {
     let busy: Promise<unknown> | undefined;
+    let last = 0;
     return setInterval(() => {
       if (busy) return;
+      const idle = Date.now() - active >= idleAfterMs;
+      if (idle && Date.now() - last < (options.idleEverySeconds ?? schedule.localEverySeconds) * 1000) return;
+      last = Date.now();
       const run: Promise<unknown> = import(`../../functions/${name}/handler.ts`)
         .then((module: { handler: () => Promise<unknown> }) => module.handler())
         .catch((err: unknown) => logger.warn(`${name}: a scheduled run failed`, { error: (err as Error).name }))
@@ -314,6 +369,9 @@ export function startSchedules(): { stop(): Promise<void> } {
     }, schedule.localEverySeconds * 1000);
   });
   return {
+    wake: () => {
+      active = Date.now();
+    },
     stop: async () => {
       for (const timer of timers) clearInterval(timer);
       await Promise.allSettled([...running]);

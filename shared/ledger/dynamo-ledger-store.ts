@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { FIGURES, figuresAfter, type LedgerEntry, type StatementBatch, type StatementFigures } from './ledger.js';
+import { FIGURES, figuresAfter, type LedgerEntry, type StatementBatch, type StatementTotals } from './ledger.js';
 import type { LedgerPage, LedgerStore } from './ports.js';
 import { ledgerKey, ledgerPartition, recordFields, statementKey, statementPartition, storedRecord } from '../platform/dynamo/keys.js';
 import { unlessConditionFails } from '../platform/dynamo/transactions.js';
@@ -43,7 +43,7 @@ export class DynamoLedgerStore implements LedgerStore {
   async addToStatement(source: string, batch: StatementBatch): Promise<void> {
     const first = batch.entries[0]?.position;
     if (first === undefined) return;
-    const key = statementKey(batch.client_id, batch.period, batch.currency);
+    const key = statementKey(batch.client_id, batch.period, batch.currency, batch.day);
     const mark = `counted_${source}`;
     let counted: string | undefined; // unknown until read: assume nothing of this batch was counted
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -104,7 +104,7 @@ export class DynamoLedgerStore implements LedgerStore {
     return { entries, ...(page.length > query.limit && last ? { next: String(last.SK) } : {}) };
   }
 
-  async statement(clientId: string, period: string): Promise<{ currency: string; figures: StatementFigures }[]> {
+  async statement(clientId: string, period: string): Promise<{ currency: string; figures: StatementTotals }[]> {
     const { Items = [] } = await this.doc.send(
       new QueryCommand({
         TableName: this.tableName,
@@ -113,9 +113,14 @@ export class DynamoLedgerStore implements LedgerStore {
         ConsistentRead: true,
       }),
     );
-    return Items.map((item) => ({
-      currency: String(item.currency),
-      figures: Object.fromEntries(FIGURES.map((name) => [name, Number(item[name] ?? 0)])) as unknown as StatementFigures,
-    })).sort((a, b) => (a.currency < b.currency ? -1 : 1));
+    // A record per currency and day (each day's sums are safe integers), summed per currency in BigInt: a month may pass 2^53.
+    const totals = new Map<string, StatementTotals>();
+    for (const item of Items) {
+      const currency = String(item.currency);
+      const sum = totals.get(currency) ?? (Object.fromEntries(FIGURES.map((name) => [name, 0n])) as unknown as StatementTotals);
+      for (const name of FIGURES) sum[name] += BigInt((item[name] as number | undefined) ?? 0);
+      totals.set(currency, sum);
+    }
+    return [...totals.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([currency, figures]) => ({ currency, figures }));
   }
 }

@@ -1,5 +1,5 @@
 import { formatMoney } from '../platform/money/index.js';
-import type { LedgerEntry, StatementFigures } from './ledger.js';
+import type { LedgerEntry, StatementTotals } from './ledger.js';
 
 /** An entry as the merchant sees it: amounts in its currency's digits, fields listed one by one. */
 export const entryView = (entry: LedgerEntry) => ({
@@ -17,7 +17,7 @@ export const entryView = (entry: LedgerEntry) => ({
 export const statementView = (statement: {
   period: string;
   status: 'open' | 'closed';
-  currencies: { currency: string; figures: StatementFigures; net_premium: number }[];
+  currencies: { currency: string; figures: StatementTotals; net_premium: bigint }[];
 }) => ({
   period: statement.period,
   status: statement.status,
@@ -29,7 +29,7 @@ export const statementView = (statement: {
     net_premium: formatMoney(net_premium, currency),
     claims_approved: formatMoney(figures.claims_approved, currency),
     claims_paid: formatMoney(figures.claims_paid, currency),
-    policies_issued: figures.policies_issued,
-    policies_voided: figures.policies_voided,
+    policies_issued: Number(figures.policies_issued),
+    policies_voided: Number(figures.policies_voided),
   })),
 });

@@ -91,9 +91,9 @@ describe('statements', () => {
       { position: '02', entry: refunded },
       { position: '03', entry: { ...written, id: 'le_3', currency: 'USD' } },
     ]);
-    expect(groups.map((g) => [g.currency, g.entries.length])).toEqual([
-      ['JPY', 2],
-      ['USD', 1],
+    expect(groups.map((g) => [g.currency, g.day, g.entries.length])).toEqual([
+      ['JPY', '2026-11-30', 2],
+      ['USD', '2026-11-30', 1],
     ]);
     const all = figuresAfter(groups[0]!, undefined);
     expect(all).toMatchObject({ last: '02', figures: { premiums_written: 105, premiums_refunded: 105, policies_issued: 1, policies_voided: 1 } });

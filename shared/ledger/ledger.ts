@@ -132,22 +132,34 @@ export function figuresOf(entry: LedgerEntry): StatementFigures {
 export const netPremium = (figures: StatementFigures): Minor => sumMinor([figures.premiums_written, figures.premium_adjustments, -figures.premiums_refunded]);
 
 /**
- * A batch's entries grouped by the statement each adds to (client, period, currency), with the
- * position of the last change counted: the store adds a group once, after its watermark.
+ * A statement's figures as read back: exact whatever their size (BigInt), since DynamoDB adds past
+ * 2^53 minor units where a JavaScript number would round (a month of IDR claims can get there).
+ */
+export type StatementTotals = { [K in keyof StatementFigures]: bigint };
+export const netPremiumOf = (totals: StatementTotals): bigint => totals.premiums_written + totals.premium_adjustments - totals.premiums_refunded;
+
+/**
+ * A batch's entries grouped by the statement record each adds to (client, period, currency and
+ * the day of the change: a record per day, like the day counts, so that the per-shard watermarks
+ * of one record stay few — stream shards roll over every few hours, a month would gather hundreds),
+ * with the position of each change: the store adds a group once, after its watermark.
  */
 export interface StatementBatch {
   client_id: string;
   period: string;
   currency: string;
+  /** YYYY-MM-DD of the changes, UTC. */
+  day: string;
   entries: { position: string; figures: StatementFigures }[];
 }
 
 export function groupByStatement(entries: readonly { position: string; entry: LedgerEntry }[]): StatementBatch[] {
   const groups = new Map<string, StatementBatch>();
   for (const { position, entry } of entries) {
-    const key = `${entry.client_id}|${entry.period}|${entry.currency}`;
+    const day = entry.created.slice(0, 10);
+    const key = `${entry.client_id}|${entry.currency}|${day}`;
     let group = groups.get(key);
-    if (!group) groups.set(key, (group = { client_id: entry.client_id, period: entry.period, currency: entry.currency, entries: [] }));
+    if (!group) groups.set(key, (group = { client_id: entry.client_id, period: entry.period, currency: entry.currency, day, entries: [] }));
     group.entries.push({ position, figures: figuresOf(entry) });
   }
   return [...groups.values()];

@@ -1,4 +1,4 @@
-import type { LedgerEntry, StatementBatch, StatementFigures, EntryType } from './ledger.js';
+import type { LedgerEntry, StatementBatch, StatementTotals, EntryType } from './ledger.js';
 
 /** A page of a client's ledger of one month, newest first; `next` is where the next page starts. */
 export interface LedgerPage {
@@ -12,5 +12,5 @@ export interface LedgerStore {
   /** Adds a batch's figures to a statement once per stream position (`source`: the stream shard). */
   addToStatement(source: string, batch: StatementBatch): Promise<void>;
   list(clientId: string, query: { period: string; type?: EntryType; after?: string; limit: number }): Promise<LedgerPage>;
-  statement(clientId: string, period: string): Promise<{ currency: string; figures: StatementFigures }[]>;
+  statement(clientId: string, period: string): Promise<{ currency: string; figures: StatementTotals }[]>;
 }

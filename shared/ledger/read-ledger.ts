@@ -1,7 +1,7 @@
 import { ValidationError } from '../platform/errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { ListCursors } from '../platform/list-cursors.js';
-import { netPremium, periodOf, statementStatus, type EntryType, type LedgerEntry, type StatementFigures } from './ledger.js';
+import { netPremiumOf, periodOf, statementStatus, type EntryType, type LedgerEntry, type StatementTotals } from './ledger.js';
 import type { LedgerStore } from './ports.js';
 
 export interface ReadLedgerDeps {
@@ -35,13 +35,13 @@ export async function readStatement(
   deps: ReadLedgerDeps,
   clientId: string,
   period: string,
-): Promise<{ period: string; status: 'open' | 'closed'; currencies: { currency: string; figures: StatementFigures; net_premium: number }[] }> {
+): Promise<{ period: string; status: 'open' | 'closed'; currencies: { currency: string; figures: StatementTotals; net_premium: bigint }[] }> {
   const now = deps.clock.now();
   refuseFuture(period, now, 'period');
   const currencies = await deps.ledger.statement(clientId, period);
   return {
     period,
     status: statementStatus(period, now) as 'open' | 'closed',
-    currencies: currencies.map(({ currency, figures }) => ({ currency, figures, net_premium: netPremium(figures) })),
+    currencies: currencies.map(({ currency, figures }) => ({ currency, figures, net_premium: netPremiumOf(figures) })),
   };
 }

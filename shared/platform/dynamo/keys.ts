@@ -105,10 +105,10 @@ export const ledgerKey = (clientId: string, period: string, entryId: string, cre
   SK: `${created}#${entryId}`,
 });
 export const ledgerPartition = (clientId: string, period: string, shard: number): string => `CLIENT#${clientId}#LEDGER#${period}#${shardSuffix(shard)}`;
-/** A client's statement of a month: one record per currency, so the statement is one Query. */
-export const statementKey = (clientId: string, period: string, currency: string): Key => ({
+/** A client's statement of a month: one record per currency and day, all in one partition, so the statement is one Query. */
+export const statementKey = (clientId: string, period: string, currency: string, day: string): Key => ({
   PK: statementPartition(clientId, period),
-  SK: `CURRENCY#${currency}`,
+  SK: `CURRENCY#${currency}#${day}`,
 });
 export const statementPartition = (clientId: string, period: string): string => `CLIENT#${clientId}#STATEMENT#${period}`;
 

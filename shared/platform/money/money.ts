@@ -66,8 +66,8 @@ export function amountOrRefuse(text: string, currency: string, max: Minor, param
 }
 
 /** 150000 JPY → "150000"; 12345 KWD → "12.345"; 1234 USD → "12.34": always exactly the currency's digits. */
-export function formatMoney(minor: Minor, currency: string): string {
-  if (!Number.isSafeInteger(minor)) throw new Error(`not an amount in minor units: ${minor}`);
+export function formatMoney(minor: Minor | bigint, currency: string): string {
+  if (typeof minor === 'number' && !Number.isSafeInteger(minor)) throw new Error(`not an amount in minor units: ${minor}`);
   const digits = digitsOf(currency);
   const sign = minor < 0 ? '-' : '';
   const text = String(minor < 0 ? -minor : minor).padStart(digits + 1, '0');
