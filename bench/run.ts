@@ -15,6 +15,7 @@ import { measureThroughput } from './sections/throughput.js';
 import { measureScale } from './sections/scale.js';
 import { measureCost } from './sections/cost.js';
 import { measureWebhookLatency } from './sections/webhooks.js';
+import { measureIdle } from './sections/idle.js';
 
 /**
  * `npm run bench`: bundle sizes, cold imports, DynamoDB round trips, in-process throughput and
@@ -63,6 +64,7 @@ try {
   await section('6 scale', 'untimed', (record) => measureScale(record, fixtures, dynamo));
   await section('7 cost', 'timed', (record) => measureCost(record));
   await section('8 webhooks', 'timed', (record) => measureWebhookLatency(record, fixtures, dynamo));
+  await section('9 idle', 'untimed', (record) => measureIdle(record, dynamo.pid));
 } finally {
   await dynamo.stop();
   rmSync(work, { recursive: true, force: true });
