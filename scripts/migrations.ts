@@ -6,6 +6,9 @@ import { checkoutKey, clientKey, orderKey, orderListKey, orderListShard, policyL
 import { headerInMinorUnits, itemInMinorUnits, type Order, type OrderItem } from '#shared/orders/index.js';
 import { claimInMinorUnits, type Claim } from '#shared/claims/index.js';
 import { minorUnit } from '#shared/platform/money/index.js';
+import { openingEntriesOf } from '#shared/ledger/index.js';
+import { DynamoLedgerStore } from '#shared/ledger/dynamo-ledger-store.js';
+import { orderOfPartition } from '#shared/platform/dynamo/keys.js';
 
 /**
  * Issue 20 moved keys: the list indexes' partition keys gained a shard (`#<nn>`), and checkout
@@ -221,6 +224,23 @@ export async function amountsToMinorUnits(
     }
   }
   return report;
+}
+
+/**
+ * Issue 28's opening balance: the ledger entries of everything written before the ledger existed.
+ * For each policy and claim, the entries its past moves would have made on the stream (the same ids
+ * and times), each written with its statement's figures in one transaction unless it exists, marked
+ * `opening` so the stream consumer, meeting the same change again, does not count it twice. Safe to
+ * run twice and beside traffic: an entry is written once, by whichever comes first. Run it after
+ * amountsToMinorUnits (items then carry their currency).
+ */
+export async function openLedger(doc: DynamoDBDocumentClient, tables: Pick<TableNames, 'main'>): Promise<{ entries: number }> {
+  const ledger = new DynamoLedgerStore(doc, tables.main);
+  let entries = 0;
+  for await (const record of scan(doc, tables.main, 'entity IN (:item, :claim)', { ':item': 'item', ':claim': 'claim' })) {
+    for (const entry of openingEntriesOf(record, orderOfPartition(record.PK))) if (await ledger.open(entry)) entries++;
+  }
+  return { entries };
 }
 
 async function read(doc: DynamoDBDocumentClient, tableName: string, key: { PK: string; SK: string }, attribute: string): Promise<unknown> {

@@ -1,4 +1,5 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { openLedger } from '../../scripts/migrations.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FUNCTIONS } from '#shared/platform/functions.js';
 import type { StreamWindowEvent } from '#shared/platform/dynamo/stream-events.js';
@@ -44,13 +45,13 @@ async function allEntries(clientId: string, period: string) {
   return entries;
 }
 
-/** The whole main stream again, from its oldest record, to the ledger consumer, in batches of `batchSize`. */
-async function redeliver(batchSize: number) {
+/** The whole main stream again, from its oldest record, to the ledger consumer, in batches of `batchSize` (as shard `shardId`, when given). */
+async function redeliver(batchSize: number, shardId?: string) {
   const pump = await startStreamPump({
     dynamo: localClient(service.tables.endpoint),
     endpoint: service.tables.endpoint,
     tableName: service.tables.main,
-    handler: handler,
+    handler: (shardId ? (event: StreamWindowEvent) => handler({ ...event, shardId }) : handler) as never,
     filter: FUNCTIONS['ledger-record'].stream,
     autoPoll: false,
     batchSize,
@@ -216,6 +217,91 @@ describe('the ledger', () => {
     const statement = await get(shop.client_id, `/api/v2/statements/${period}`);
     expect(statement.status, statement.body).toBe(200);
     expect(statement.json.currencies[0]).toMatchObject({ currency: 'IDR', claims_approved: '120000000000000.00' }); // 1.2e16 minor units, exactly
+  });
+
+  it('opens the books on data from before the ledger: npm run migrate writes its entries and statements once, and the stream meeting those changes again counts none twice', async () => {
+    const shop = await service.newClient('Old Books Shop');
+    const clientId = shop.client_id;
+    const place = async (currency: string, costs: string[]) => {
+      const res = await service.call('orders-create', {
+        method: 'POST',
+        path: '/api/v2/orders',
+        clientId,
+        body: { order_number: uniqueOrderNumber('old'), currency, items: cartItems(...costs), customer: { email: 'old@example.org' } },
+      });
+      expect(res.status, res.body).toBe(201);
+      return res.json;
+    };
+    const usd = await place('USD', ['120.00', '35.50']);
+    const jpy = await place('JPY', ['1234', '5000']);
+    const up = await service.call('orders-change', {
+      method: 'PATCH',
+      path: `/api/v2/orders/${jpy.service_order_id}`,
+      pathParameters: { id: jpy.service_order_id },
+      clientId,
+      body: { items: [{ name: 'Up', old_reference_number: 'seat-1', reference_number: 'seat-1b', cost: '2000' }] },
+    });
+    expect(up.status).toBe(200);
+    const voidPolicy = async (policy: string) =>
+      expect(
+        (
+          await service.call('policies-settle', {
+            method: 'POST',
+            path: `/api/v2/policies/${policy}/void`,
+            pathParameters: { policy_number: policy, action: 'void' },
+            clientId,
+          })
+        ).status,
+      ).toBe(200);
+    await voidPolicy(usd.policies[1].policy_number);
+    const token = await sessionToken(service, { clientId, publicKey: shop.public_key }, { order_number: usd.order_number, email: 'old@example.org' });
+    const claim = await fileClaim(service, token, { policy_numbers: [usd.policies[0].policy_number] });
+    expect((await decide(service, claim.json.claim_id, { decision: 'approve', amount: '100.00' })).status).toBe(200);
+    expect((await asOperator(service, 'POST', `/api/v2/admin/claims/${claim.json.claim_id}/paid`, { payout_reference: 'PAY-OLD' })).status).toBe(200);
+    await service.drainStreams();
+    const period = new Date().toISOString().slice(0, 7);
+    const statementOf = async () => (await get(clientId, `/api/v2/statements/${period}`)).json;
+    const before = { entries: await allEntries(clientId, period), statement: await statementOf() };
+    expect(before.entries.map((entry) => entry.type).sort()).toEqual([
+      'claim_approved',
+      'claim_paid',
+      'premium_adjusted',
+      'premium_refunded',
+      'premium_written',
+      'premium_written',
+      'premium_written',
+      'premium_written',
+    ]);
+    expect((await reconcile(service.tables.doc, service.tables.main)).filter((d) => d.client_id === clientId)).toEqual([]);
+
+    // What a table written before the ledger looks like: the same policies and claims, no entries, no statements.
+    const { Items = [] } = await service.tables.doc.send(new ScanCommand({ TableName: service.tables.main }));
+    for (const item of Items.filter((r) => String(r.PK).startsWith(`CLIENT#${clientId}#LEDGER#`) || String(r.PK).startsWith(`CLIENT#${clientId}#STATEMENT#`))) {
+      await service.tables.doc.send(new DeleteCommand({ TableName: service.tables.main, Key: { PK: item.PK, SK: item.SK } }));
+    }
+    expect((await reconcile(service.tables.doc, service.tables.main)).filter((d) => d.client_id === clientId).length).toBeGreaterThan(0);
+
+    const first = await openLedger(service.tables.doc, service.tables);
+    expect(first.entries).toBe(8); // every other client's entries are there already: only this client's are written
+    expect(await openLedger(service.tables.doc, service.tables)).toEqual({ entries: 0 });
+    expect(await allEntries(clientId, period)).toEqual(before.entries);
+    expect(await statementOf()).toEqual(before.statement);
+    expect((await reconcile(service.tables.doc, service.tables.main)).filter((d) => d.client_id === clientId)).toEqual([]);
+
+    // The first deployment of the ledger meets those changes on the stream again (no watermark yet): it counts none of them twice.
+    await redeliver(1000, 'first-deployment');
+    expect(await statementOf()).toEqual(before.statement);
+    expect(await allEntries(clientId, period)).toEqual(before.entries);
+
+    // A move after the opening is counted once, by the stream.
+    await voidPolicy(jpy.policies[1].policy_number);
+    await service.drainStreams();
+    const jpyBefore = before.statement.currencies.find((c: any) => c.currency === 'JPY');
+    expect((await statementOf()).currencies.find((c: any) => c.currency === 'JPY')).toMatchObject({
+      premiums_refunded: '425',
+      policies_voided: jpyBefore.policies_voided + 1,
+    });
+    expect((await reconcile(service.tables.doc, service.tables.main)).filter((d) => d.client_id === clientId)).toEqual([]);
   });
 
   it('npm run reconcile names the client, the currency and the difference when the books disagree', async () => {

@@ -1,8 +1,8 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { FIGURES, figuresAfter, type LedgerEntry, type StatementBatch, type StatementTotals } from './ledger.js';
+import { FIGURES, figuresAfter, figuresOf, type LedgerEntry, type StatementBatch, type StatementTotals } from './ledger.js';
 import type { LedgerPage, LedgerStore } from './ports.js';
 import { ledgerKey, ledgerPartition, recordFields, statementKey, statementPartition, storedRecord } from '../platform/dynamo/keys.js';
-import { unlessConditionFails } from '../platform/dynamo/transactions.js';
+import { transactUnlessRefused, unlessConditionFails } from '../platform/dynamo/transactions.js';
 import { shardedList, shardLimit, sortRange, type ListRecord } from '../platform/dynamo/sharded-list.js';
 import { MINOR_UNITS_MARK } from '../platform/money/index.js';
 
@@ -22,22 +22,57 @@ export class DynamoLedgerStore implements LedgerStore {
     private readonly tableName: string,
   ) {}
 
-  async record(entries: readonly LedgerEntry[]): Promise<void> {
+  async record(entries: readonly LedgerEntry[]): Promise<Set<string>> {
+    const opened = new Set<string>();
     for (let start = 0; start < entries.length; start += WRITE_CONCURRENCY) {
       await Promise.all(
-        entries.slice(start, start + WRITE_CONCURRENCY).map((entry) =>
-          unlessConditionFails(
+        entries.slice(start, start + WRITE_CONCURRENCY).map(async (entry) => {
+          const key = ledgerKey(entry.client_id, entry.period, entry.id, entry.created);
+          const written = await unlessConditionFails(
             this.doc.send(
               new PutCommand({
                 TableName: this.tableName,
-                Item: storedRecord(ledgerKey(entry.client_id, entry.period, entry.id, entry.created), 'ledger_entry', { ...entry, ...MINOR_UNITS_MARK }),
+                Item: storedRecord(key, 'ledger_entry', { ...entry, ...MINOR_UNITS_MARK }),
                 ConditionExpression: 'attribute_not_exists(PK)',
               }),
             ),
-          ),
-        ),
+          );
+          if (written) return;
+          // Already there: given again by the stream, or written by an opening balance (rare: read which).
+          const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: key, ProjectionExpression: 'opening', ConsistentRead: true }));
+          if (Item?.opening === true) opened.add(entry.id);
+        }),
       );
     }
+    return opened;
+  }
+
+  async open(entry: LedgerEntry): Promise<boolean> {
+    const figures = figuresOf(entry);
+    const values: Record<string, unknown> = { ':entity': 'statement', ':period': entry.period, ':currency': entry.currency, ':mark': true };
+    FIGURES.forEach((name, index) => (values[`:f${index}`] = figures[name]));
+    return transactUnlessRefused(this.doc, [
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: storedRecord(ledgerKey(entry.client_id, entry.period, entry.id, entry.created), 'ledger_entry', {
+            ...entry,
+            opening: true,
+            ...MINOR_UNITS_MARK,
+          }),
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: statementKey(entry.client_id, entry.period, entry.currency, entry.created.slice(0, 10)),
+          UpdateExpression: `SET entity = :entity, #period = :period, #currency = :currency, minor_units = :mark ADD ${FIGURES.map((name, index) => `${name} :f${index}`).join(', ')}`,
+          ExpressionAttributeNames: { '#period': 'period', '#currency': 'currency' },
+          ExpressionAttributeValues: values,
+        },
+      },
+    ]);
   }
 
   async addToStatement(source: string, batch: StatementBatch): Promise<void> {

@@ -73,6 +73,38 @@ export function entriesOf(change: RecordChange): LedgerEntry[] {
   return [];
 }
 
+/**
+ * The opening balance of a record written before the ledger: every entry its past moves would have
+ * made, exactly as the stream would have made them (same ids, times and amounts), read off the
+ * record as it is now — a policy's issue, or the change that issued it, and its void; a claim's
+ * approval and payout.
+ */
+export function openingEntriesOf(record: Record<string, unknown>, order?: { client_id: string; order_id: string }): LedgerEntry[] {
+  if (record.entity === 'claim') {
+    const claim = claimInMinorUnits(record as unknown as Claim);
+    const on = { service_order_id: claim.service_order_id, claim_id: claim.claim_id };
+    const at = (status: string) => claim.history.find((step) => step.status === status)?.at;
+    const approved = at('Approved');
+    const paid = at('Paid');
+    return [
+      ...(approved ? [entry('claim_approved', claim.client_id, claim.claim_id, approved, claim.currency, claim.amount_approved ?? 0, on)] : []),
+      ...(paid ? [entry('claim_paid', claim.client_id, claim.claim_id, paid, claim.currency, claim.amount_approved ?? 0, on)] : []),
+    ];
+  }
+  if (record.entity !== 'item' || !order || typeof record.currency !== 'string') return [];
+  const currency = record.currency;
+  const { policy } = itemInMinorUnits(record as unknown as OrderItem, currency);
+  const on = { service_order_id: order.order_id, policy_number: policy.policy_number };
+  const issued = policy.change_type
+    ? entry('premium_adjusted', order.client_id, policy.policy_number, policy.created, currency, policy.premium_delta ?? 0, on)
+    : entry('premium_written', order.client_id, policy.policy_number, policy.created, currency, policy.premium, on);
+  const voided = policy.status === 'Void' ? policy.history.find((step) => step.status === 'Void')?.at : undefined;
+  return [
+    issued,
+    ...(voided ? [entry('premium_refunded', order.client_id, policy.policy_number, voided, currency, -(policy.refund_due ?? policy.premium), on)] : []),
+  ];
+}
+
 function claimEntries(change: RecordChange): LedgerEntry[] {
   const claim = claimInMinorUnits(change.after as unknown as Claim);
   const before = change.before as unknown as Claim | undefined;

@@ -9,6 +9,8 @@ export async function recordLedger(ledger: Pick<LedgerStore, 'record' | 'addToSt
     return entriesOf(change).map((entry) => ({ position: change.position!, entry }));
   });
   if (found.length === 0) return;
-  await ledger.record(found.map(({ entry }) => entry));
-  await Promise.all(groupByStatement(found).map((batch) => ledger.addToStatement(source, batch)));
+  // An entry an opening balance wrote first was counted in its statement then: not again here.
+  const opened = await ledger.record(found.map(({ entry }) => entry));
+  const counted = found.filter(({ entry }) => !opened.has(entry.id));
+  await Promise.all(groupByStatement(counted).map((batch) => ledger.addToStatement(source, batch)));
 }
