@@ -51,7 +51,7 @@ async function redeliver(batchSize: number, shardId?: string) {
     dynamo: localClient(service.tables.endpoint),
     endpoint: service.tables.endpoint,
     tableName: service.tables.main,
-    handler: (shardId ? (event: StreamWindowEvent) => handler({ ...event, shardId }) : handler) as never,
+    handler: shardId ? (event: StreamWindowEvent) => handler({ ...event, shardId }) : handler,
     filter: FUNCTIONS['ledger-record'].stream,
     autoPoll: false,
     batchSize,
