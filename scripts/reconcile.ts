@@ -2,7 +2,7 @@ import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { claimInMinorUnits, type Claim } from '#shared/claims/index.js';
 import { itemInMinorUnits, type OrderItem } from '#shared/orders/index.js';
 import { formatMoney } from '#shared/platform/money/index.js';
-import type { LedgerEntry } from '#shared/ledger/index.js';
+import { figuresOf, FIGURES, type LedgerEntry } from '#shared/ledger/index.js';
 import { orderOfPartition } from '#shared/platform/dynamo/keys.js';
 
 /**
@@ -10,13 +10,14 @@ import { orderOfPartition } from '#shared/platform/dynamo/keys.js';
  *   premium: Σ premium_* entries = Σ premium of the client's policies in Issued, Canceled or Claimed
  *   claims approved: Σ claim_approved entries = Σ approved amount of its Approved and Paid claims
  *   claims paid: Σ claim_paid entries = Σ approved amount of its Paid claims
+ *   statements: each month's statement figures = the sums of that month's entries
  * One Scan of the main table (an operator's check, run off-peak). Policies and claims written
  * before the ledger existed have no entries: an item without `currency` predates it and is left out.
  */
 export interface Difference {
   client_id: string;
   currency: string;
-  what: 'premium' | 'claims approved' | 'claims paid';
+  what: 'premium' | 'claims approved' | 'claims paid' | `statement ${string}`;
   ledger: number;
   records: number;
 }
@@ -36,8 +37,8 @@ export async function reconcile(doc: DynamoDBDocumentClient, tableName: string):
     const page = await doc.send(
       new ScanCommand({
         TableName: tableName,
-        FilterExpression: 'entity IN (:item, :claim, :entry)',
-        ExpressionAttributeValues: { ':item': 'item', ':claim': 'claim', ':entry': 'ledger_entry' },
+        FilterExpression: 'entity IN (:item, :claim, :entry, :statement)',
+        ExpressionAttributeValues: { ':item': 'item', ':claim': 'claim', ':entry': 'ledger_entry', ':statement': 'statement' },
         ExclusiveStartKey: start,
       }),
     );
@@ -52,8 +53,14 @@ export async function reconcile(doc: DynamoDBDocumentClient, tableName: string):
         if (claim.status === 'Approved' || claim.status === 'Paid')
           add(claim.client_id, claim.currency, 'claims approved', 'records', claim.amount_approved ?? 0);
         if (claim.status === 'Paid') add(claim.client_id, claim.currency, 'claims paid', 'records', claim.amount_approved ?? 0);
+      } else if (record.entity === 'statement') {
+        const clientId = /^CLIENT#([^#]+)#STATEMENT#/.exec(String(record.PK))?.[1];
+        if (!clientId) continue;
+        for (const name of FIGURES) add(clientId, String(record.currency), `statement ${String(record.period)} ${name}`, 'records', Number(record[name] ?? 0));
       } else {
         const entry = record as unknown as LedgerEntry;
+        const figures = figuresOf(entry);
+        for (const name of FIGURES) add(entry.client_id, entry.currency, `statement ${entry.period} ${name}`, 'ledger', figures[name]);
         const what = entry.type === 'claim_approved' ? 'claims approved' : entry.type === 'claim_paid' ? 'claims paid' : 'premium';
         add(entry.client_id, entry.currency, what, 'ledger', entry.amount);
       }
@@ -65,8 +72,12 @@ export async function reconcile(doc: DynamoDBDocumentClient, tableName: string):
     .map(([key, sum]) => {
       const [client_id, currency, what] = key.split('|') as [string, string, Difference['what']];
       return { client_id, currency, what, ...sum };
-    });
+    })
+    .sort((a, b) => `${a.client_id} ${a.currency} ${a.what}`.localeCompare(`${b.client_id} ${b.currency} ${b.what}`));
 }
 
+const counts = (what: string) => what.endsWith('policies_issued') || what.endsWith('policies_voided');
 export const describeDifference = (d: Difference): string =>
-  `${d.client_id} ${d.currency} ${d.what}: ledger ${formatMoney(d.ledger, d.currency)}, records ${formatMoney(d.records, d.currency)}, difference ${formatMoney(d.ledger - d.records, d.currency)}`;
+  counts(d.what)
+    ? `${d.client_id} ${d.currency} ${d.what}: entries ${d.ledger}, statement ${d.records}, difference ${d.ledger - d.records}`
+    : `${d.client_id} ${d.currency} ${d.what}: ledger ${formatMoney(d.ledger, d.currency)}, ${d.what.startsWith('statement') ? 'statement' : 'records'} ${formatMoney(d.records, d.currency)}, difference ${formatMoney(d.ledger - d.records, d.currency)}`;

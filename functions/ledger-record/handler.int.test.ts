@@ -327,6 +327,24 @@ describe('the ledger', () => {
     );
     const differences = (await reconcile(service.tables.doc, service.tables.main)).filter((d) => d.client_id === shop.client_id);
     expect(differences.map(describeDifference)).toEqual([`${shop.client_id} KWD premium: ledger 1.049, records 1.000, difference 0.049`]);
+
+    // A statement that drifted from its entries is named too (figure by figure).
+    const period = new Date().toISOString().slice(0, 7);
+    const { Items = [] } = await service.tables.doc.send(new ScanCommand({ TableName: service.tables.main }));
+    const statement = Items.find((r) => String(r.PK) === `CLIENT#${shop.client_id}#STATEMENT#${period}`)!;
+    await service.tables.doc.send(
+      new UpdateCommand({
+        TableName: service.tables.main,
+        Key: { PK: statement.PK, SK: statement.SK },
+        UpdateExpression: 'ADD premiums_written :one, policies_issued :one',
+        ExpressionAttributeValues: { ':one': 1 },
+      }),
+    );
+    expect((await reconcile(service.tables.doc, service.tables.main)).filter((d) => d.client_id === shop.client_id).map(describeDifference)).toEqual([
+      `${shop.client_id} KWD premium: ledger 1.049, records 1.000, difference 0.049`,
+      `${shop.client_id} KWD statement ${period} policies_issued: entries 1, statement 2, difference -1`,
+      `${shop.client_id} KWD statement ${period} premiums_written: ledger 1.049, statement 1.050, difference -0.001`,
+    ]);
   });
 
   it('puts a change at 23:59:59.999 UTC on the last day in its own month although its entry is written after midnight, and a closed statement never changes', async () => {
