@@ -3,7 +3,7 @@ import { FIGURES, figuresAfter, figuresOf, type LedgerEntry, type StatementBatch
 import type { LedgerPage, LedgerStore } from './ports.js';
 import { ledgerKey, ledgerPartition, recordFields, statementKey, statementPartition, storedRecord } from '../platform/dynamo/keys.js';
 import { transactUnlessRefused, unlessConditionFails } from '../platform/dynamo/transactions.js';
-import { shardedList, shardLimit, sortRange, type ListRecord } from '../platform/dynamo/sharded-list.js';
+import { shardedList, shardLimit, sortRange, takeRecords } from '../platform/dynamo/sharded-list.js';
 import { MINOR_UNITS_MARK } from '../platform/money/index.js';
 
 /** Entries written at once; each is its own conditional Put (a BatchWriteItem cannot refuse an existing item). */
@@ -128,12 +128,7 @@ export class DynamoLedgerStore implements LedgerStore {
       ...(query.type ? { filter: { expression: '#type = :type', names: { '#type': 'type' }, values: { ':type': query.type } } } : {}),
       limit: (reads) => shardLimit(query.limit + 1, 4, reads),
     });
-    const page: ListRecord[] = [];
-    while (page.length <= query.limit) {
-      const record = await records.next();
-      if (record === undefined) break;
-      page.push(record);
-    }
+    const page = await takeRecords(records, query.limit + 1);
     const entries = page.slice(0, query.limit).map((record) => recordFields<LedgerEntry>(record, ['minor_units']));
     const last = page[query.limit - 1];
     return { entries, ...(page.length > query.limit && last ? { next: String(last.SK) } : {}) };

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RecordChange } from '../platform/record-change.js';
 import { sumMinor, type Minor } from '../platform/money/index.js';
 import { claimInMinorUnits, type Claim } from '../claims/index.js';
-import { itemInMinorUnits, type OrderItem } from '../orders/index.js';
+import { itemInMinorUnits, type OrderItem, type Policy } from '../orders/index.js';
 
 /**
  * The ledger: one immutable entry per movement of money, derived from the change's own records on
@@ -59,19 +59,32 @@ export function entriesOf(change: RecordChange): LedgerEntry[] {
   if (typeof currency !== 'string') return []; // an item written before items carried their currency (and before the ledger)
   const item = itemInMinorUnits(after as unknown as OrderItem, currency);
   const { policy } = item;
-  const { client_id: clientId, order_id: orderId } = change.order;
-  const on = { service_order_id: orderId, policy_number: policy.policy_number };
-  if (change.kind === 'INSERT') {
-    if (policy.change_type) return [entry('premium_adjusted', clientId, policy.policy_number, policy.created, currency, policy.premium_delta ?? 0, on)];
-    return [entry('premium_written', clientId, policy.policy_number, policy.created, currency, policy.premium, on)];
-  }
   const before = change.before as unknown as OrderItem | undefined;
-  if (before?.policy.status === 'Issued' && policy.status === 'Void') {
-    const at = policy.history.at(-1)?.at ?? change.at;
-    return [entry('premium_refunded', clientId, policy.policy_number, at, currency, -(policy.refund_due ?? policy.premium), on)];
-  }
+  if (change.kind === 'INSERT') return [issuedEntry(change.order, policy, currency)];
+  if (before?.policy.status === 'Issued' && policy.status === 'Void')
+    return [refundEntry(change.order, policy, currency, policy.history.at(-1)?.at ?? change.at)];
   return [];
 }
+
+/**
+ * One builder per move, shared by the stream and the opening balance: the same move always gets the
+ * same id, time and amount, whoever derives it.
+ */
+type OrderRef = { client_id: string; order_id: string };
+const onPolicy = (order: OrderRef, policy: Policy) => ({ service_order_id: order.order_id, policy_number: policy.policy_number });
+/** A policy issued at checkout (premium_written) or by a change (premium_adjusted, its delta). */
+const issuedEntry = (order: OrderRef, policy: Policy, currency: string): LedgerEntry =>
+  policy.change_type
+    ? entry('premium_adjusted', order.client_id, policy.policy_number, policy.created, currency, policy.premium_delta ?? 0, onPolicy(order, policy))
+    : entry('premium_written', order.client_id, policy.policy_number, policy.created, currency, policy.premium, onPolicy(order, policy));
+const refundEntry = (order: OrderRef, policy: Policy, currency: string, at: string): LedgerEntry =>
+  entry('premium_refunded', order.client_id, policy.policy_number, at, currency, -(policy.refund_due ?? policy.premium), onPolicy(order, policy));
+/** A claim's approval or payout, at the moment of that move; both move its approved amount. */
+const claimEntry = (type: 'claim_approved' | 'claim_paid', claim: Claim, at: string): LedgerEntry =>
+  entry(type, claim.client_id, claim.claim_id, at, claim.currency, claim.amount_approved ?? 0, {
+    service_order_id: claim.service_order_id,
+    claim_id: claim.claim_id,
+  });
 
 /**
  * The opening balance of a record written before the ledger: every entry its past moves would have
@@ -79,40 +92,26 @@ export function entriesOf(change: RecordChange): LedgerEntry[] {
  * record as it is now — a policy's issue, or the change that issued it, and its void; a claim's
  * approval and payout.
  */
-export function openingEntriesOf(record: Record<string, unknown>, order?: { client_id: string; order_id: string }): LedgerEntry[] {
+export function openingEntriesOf(record: Record<string, unknown>, order?: OrderRef): LedgerEntry[] {
   if (record.entity === 'claim') {
     const claim = claimInMinorUnits(record as unknown as Claim);
-    const on = { service_order_id: claim.service_order_id, claim_id: claim.claim_id };
     const at = (status: string) => claim.history.find((step) => step.status === status)?.at;
-    const approved = at('Approved');
-    const paid = at('Paid');
-    return [
-      ...(approved ? [entry('claim_approved', claim.client_id, claim.claim_id, approved, claim.currency, claim.amount_approved ?? 0, on)] : []),
-      ...(paid ? [entry('claim_paid', claim.client_id, claim.claim_id, paid, claim.currency, claim.amount_approved ?? 0, on)] : []),
-    ];
+    const [approved, paid] = [at('Approved'), at('Paid')];
+    return [...(approved ? [claimEntry('claim_approved', claim, approved)] : []), ...(paid ? [claimEntry('claim_paid', claim, paid)] : [])];
   }
   if (record.entity !== 'item' || !order || typeof record.currency !== 'string') return [];
   const currency = record.currency;
   const { policy } = itemInMinorUnits(record as unknown as OrderItem, currency);
-  const on = { service_order_id: order.order_id, policy_number: policy.policy_number };
-  const issued = policy.change_type
-    ? entry('premium_adjusted', order.client_id, policy.policy_number, policy.created, currency, policy.premium_delta ?? 0, on)
-    : entry('premium_written', order.client_id, policy.policy_number, policy.created, currency, policy.premium, on);
   const voided = policy.status === 'Void' ? policy.history.find((step) => step.status === 'Void')?.at : undefined;
-  return [
-    issued,
-    ...(voided ? [entry('premium_refunded', order.client_id, policy.policy_number, voided, currency, -(policy.refund_due ?? policy.premium), on)] : []),
-  ];
+  return [issuedEntry(order, policy, currency), ...(voided ? [refundEntry(order, policy, currency, voided)] : [])];
 }
 
 function claimEntries(change: RecordChange): LedgerEntry[] {
   const claim = claimInMinorUnits(change.after as unknown as Claim);
   const before = change.before as unknown as Claim | undefined;
   if (before?.status === claim.status) return [];
-  const on = { service_order_id: claim.service_order_id, claim_id: claim.claim_id };
-  if (claim.status === 'Approved')
-    return [entry('claim_approved', claim.client_id, claim.claim_id, claim.updated, claim.currency, claim.amount_approved ?? 0, on)];
-  if (claim.status === 'Paid') return [entry('claim_paid', claim.client_id, claim.claim_id, claim.updated, claim.currency, claim.amount_approved ?? 0, on)];
+  if (claim.status === 'Approved') return [claimEntry('claim_approved', claim, claim.updated)];
+  if (claim.status === 'Paid') return [claimEntry('claim_paid', claim, claim.updated)];
   return [];
 }
 

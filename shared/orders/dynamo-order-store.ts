@@ -28,7 +28,7 @@ import { ORDER_LIST_INDEX, POLICY_INDEX, POLICY_LIST_INDEX } from '../platform/d
 import { checkoutAction } from '../conversion/index.js';
 import { queryAll } from '../platform/dynamo/query-all.js';
 import type { ShardMerge } from '../platform/dynamo/shard-merge.js';
-import { shardedList, shardLimit, sortRange, type ListRecord } from '../platform/dynamo/sharded-list.js';
+import { shardedList, shardLimit, sortRange, takeRecords, type ListRecord } from '../platform/dynamo/sharded-list.js';
 import { cancellationCodes, cancellationError, isOnlyConflict, transactUnlessRefused, transactUnlessStale } from '../platform/dynamo/transactions.js';
 
 type OrderHeader = Omit<Order, 'items'>;
@@ -124,13 +124,16 @@ function assemble(records: readonly Record<string, unknown>[]): Order {
 }
 
 /** The header and an item in minor units, whichever unit they were stored in (stored-amounts.ts). */
-const headerOf = (record: Record<string, unknown>): OrderHeader => stripMark(headerInMinorUnits(strip<OrderHeader>(record)));
+const headerOf = (record: Record<string, unknown>): OrderHeader =>
+  recordFields<OrderHeader>(headerInMinorUnits(record as unknown as OrderHeader), [...STORE_ONLY, 'minor_units']);
 const itemOf = (record: Record<string, unknown>, currency: string): OrderItem =>
-  stripMark(itemInMinorUnits(withHistory(recordFields<OrderItem>(record, [...STORE_ONLY, 'currency'])), currency));
-const stripMark = <T extends object>(record: T): T => {
-  const { minor_units: _mark, ...rest } = record as T & { minor_units?: unknown };
-  return rest as T;
-};
+  withHistory(
+    recordFields<OrderItem>(itemInMinorUnits(record as unknown as OrderItem, currency) as unknown as Record<string, unknown>, [
+      ...STORE_ONLY,
+      'currency',
+      'minor_units',
+    ]),
+  );
 
 /** Items stored before policies had a history get the one step every policy starts with. */
 function withHistory(item: OrderItem): OrderItem {
@@ -142,7 +145,6 @@ function withHistory(item: OrderItem): OrderItem {
 
 /** An order's record without what only the store uses: its index keys and `canceled_at` (the order.canceled webhook's mark). */
 const STORE_ONLY = ['policy_key', 'list_key', 'list_sort', 'plist_key', 'plist_sort', 'canceled_at'];
-const strip = <T>(record: Record<string, unknown>): T => recordFields<T>(record, STORE_ONLY);
 
 /**
  * An order is one partition: the header (`ORDER`) and one record per item (`ITEM#<reference>`),
@@ -349,12 +351,7 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
         : {}),
       limit: (reads) => shardLimit(query.limit + 1, 4, reads),
     });
-    const matches: ListRecord[] = [];
-    while (matches.length <= query.limit) {
-      const record = await records.next();
-      if (record === undefined) break;
-      matches.push(record);
-    }
+    const matches = await takeRecords(records, query.limit + 1);
     const policies = await Promise.all(matches.slice(0, query.limit).map((record) => this.foundPolicy(clientId, record)));
     const last = policies[policies.length - 1];
     const more = matches.length > query.limit;

@@ -30,6 +30,17 @@ export function shardLimit(need: number, floor: number, reads: number): number {
   return Math.min(first * 2 ** reads, need);
 }
 
+/** The next `count` records of a merged list (fewer at its end): a page and one more, to tell whether more follow. */
+export async function takeRecords(records: ShardMerge<ListRecord>, count: number): Promise<ListRecord[]> {
+  const taken: ListRecord[] = [];
+  while (taken.length < count) {
+    const record = await records.next();
+    if (record === undefined) break;
+    taken.push(record);
+  }
+  return taken;
+}
+
 /**
  * Every shard of a list index as one stream, newest first: per shard, a Query page of the same
  * key condition on the sort key (and the same filter, if any), read lazily by the merge.
