@@ -34,11 +34,14 @@ const FEATURES = {
   webhooks: ['orders', 'claims', 'conversion'],
   // The ledger is read off the orders' and claims' records as the stream carries them.
   ledger: ['orders', 'claims'],
+  // A bordereau lists the ledger's month, its claims as they stand, and an older entry's policy facts.
+  bordereaux: ['orders', 'claims', 'ledger'],
 };
 
 /** Adapters of a feature (DynamoDB, tokens, HTTP shapes, wiring): every other file of it is pure. */
 const ADAPTERS = [
   'dynamo-*.ts',
+  's3-*.ts',
   '*-tokens.ts',
   '*-view.ts',
   '*-deps.ts',

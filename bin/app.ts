@@ -9,7 +9,7 @@ import { DataStack } from '../lib/data-stack.js';
  */
 const app = new App();
 const data = new DataStack(app, 'OrderProtectionData');
-new ApiStack(app, 'OrderProtectionApi', { tables: data.tables, signingKeys: data.signingKeys });
+new ApiStack(app, 'OrderProtectionApi', { tables: data.tables, signingKeys: data.signingKeys, bordereaux: data.bordereaux });
 // cdk-nag's AwsSolutions rules on everything; a finding fails `cdk synth` (suppressions sit next to what they excuse).
 Aspects.of(app).add(new AwsSolutionsChecks());
 app.synth();

@@ -12,6 +12,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { SECRET_ID_VARIABLE, type KeyKind } from '#shared/platform/keys/signing-keys.js';
@@ -35,7 +36,13 @@ const TABLE_VARIABLE: Record<TableId, string> = { main: 'TABLE_NAME', metrics: '
 export interface ApiStackProps extends StackProps {
   tables: Record<TableId, ITableV2>;
   signingKeys: Record<KeyKind, ISecret>;
+  /** The bordereaux bucket (DataStack). */
+  bordereaux: IBucket;
 }
+
+/** S3 actions per bucket access of the catalogue, on the bordereaux/ prefix only. */
+const BUCKET_ACTIONS = { read: ['s3:GetObject'], write: ['s3:PutObject', 's3:AbortMultipartUpload'] } as const;
+export const BORDEREAUX_PREFIX = 'bordereaux/';
 
 /** Stateless: the HTTP API, its authorizer and the functions. Holds no data. */
 export class ApiStack extends Stack {
@@ -55,6 +62,7 @@ export class ApiStack extends Stack {
         environment[TABLE_VARIABLE[table]] = props.tables[table].tableName;
       }
       for (const kind of access.keys ?? []) environment[SECRET_ID_VARIABLE[kind]] = props.signingKeys[kind].secretArn;
+      if (access.bucket) environment.BORDEREAUX_BUCKET = props.bordereaux.bucketName;
       const service = new ServiceFunction(this, name, {
         name,
         environment,
@@ -71,6 +79,22 @@ export class ApiStack extends Stack {
         service.fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: indexes.map((index) => `${tableArn}/index/${index}`) }));
       }
       for (const kind of access.keys ?? []) props.signingKeys[kind].grantRead(service.fn);
+      if (access.bucket) {
+        const objects = props.bordereaux.arnForObjects(`${BORDEREAUX_PREFIX}*`);
+        service.fn.addToRolePolicy(new PolicyStatement({ actions: access.bucket.flatMap((use) => BUCKET_ACTIONS[use]), resources: [objects] }));
+        NagSuppressions.addResourceSuppressions(
+          service.fn.role!,
+          [
+            {
+              id: 'AwsSolutions-IAM5',
+              reason:
+                'Bordereau objects are named per export (bordereaux/<month>/<kind>-<id>.csv); the wildcard is limited to the bordereaux/ prefix of the one bucket.',
+              appliesTo: [{ regex: '/^Resource::.*Bordereaux.*Arn.*\\/bordereaux\\/\\*$/g' }],
+            },
+          ],
+          true,
+        );
+      }
       return service;
     };
     this.functions = Object.fromEntries(functionNames.map((name) => [name, make(name)])) as ApiStack['functions'];
@@ -182,14 +206,14 @@ export class ApiStack extends Stack {
     }
     // What the operator's staff are given (attach it to their role or group): invoking the operator routes, nothing else.
     const operatorPolicy = new ManagedPolicy(this, 'ClaimsOperatorPolicy', {
-      description: 'Order Protection claim operators: invoke the /api/v2/admin/claims routes (SigV4), nothing else.',
+      description: 'Order Protection operators: invoke the /api/v2/admin routes (claims, bordereaux) with SigV4, nothing else.',
       statements: [new PolicyStatement({ actions: ['execute-api:Invoke'], resources: operatorRoutes })],
     });
     NagSuppressions.addResourceSuppressions(operatorPolicy, [
       {
         id: 'AwsSolutions-IAM5',
-        reason: 'Each resource is one operator route of this API and stage; the wildcard stands for the claim id in the path ({id}).',
-        appliesTo: [{ regex: '/^Resource::arn:.*:execute-api:.*\\/api\\/v2\\/admin\\/claims\\/\\*.*$/g' }],
+        reason: 'Each resource is one operator route of this API and stage; the wildcard stands for the claim or export id in the path.',
+        appliesTo: [{ regex: '/^Resource::arn:.*:execute-api:.*\\/api\\/v2\\/admin\\/(claims|bordereaux)\\/\\*.*$/g' }],
       },
     ]);
     new CfnOutput(this, 'ClaimsOperatorPolicyArn', { value: operatorPolicy.managedPolicyArn });

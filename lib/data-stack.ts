@@ -1,4 +1,5 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { AttributeType, Billing, ProjectionType, StreamViewType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
@@ -13,6 +14,7 @@ import { tableDefinitions, type TableDefinition } from '#shared/platform/dynamo/
 export class DataStack extends Stack {
   readonly tables: Record<TableDefinition['id'], TableV2>;
   readonly signingKeys: Record<KeyKind, Secret>;
+  readonly bordereaux: Bucket;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -75,7 +77,31 @@ export class DataStack extends Stack {
       ),
     };
 
+    // The bordereaux (docs/bordereaux.md): private, encrypted, reachable over TLS only, read through
+    // presigned links the operator routes sign. Kept seven years (accounting records), and parts of
+    // an upload cut short (an export's run killed) cleared after a day.
+    this.bordereaux = new Bucket(this, 'Bordereaux', {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      enforceSSL: true,
+      versioned: false,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        { id: 'expire-after-seven-years', prefix: 'bordereaux/', expiration: Duration.days(7 * 365 + 2) },
+      ],
+    });
+    NagSuppressions.addResourceSuppressions(this.bordereaux, [
+      {
+        id: 'AwsSolutions-S1',
+        reason:
+          'Objects are written by one export function and read only through presigned links that the IAM-authorized operator routes sign; CloudTrail records those calls. An access-log bucket would itself be an unlogged bucket.',
+      },
+    ]);
+
     new CfnOutput(this, 'MainTableName', { value: main.tableName });
+    new CfnOutput(this, 'BordereauxBucketName', { value: this.bordereaux.bucketName });
     new CfnOutput(this, 'MetricsTableName', { value: metrics.tableName });
   }
 }

@@ -2,7 +2,7 @@ import { App, Aspects, type Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '#shared/platform/functions.js';
+import { functionNames, routes } from '#shared/platform/functions.js';
 import { ApiStack } from './api-stack.js';
 import { DataStack } from './data-stack.js';
 
@@ -14,7 +14,7 @@ let stacks: Stack[];
 beforeAll(() => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const dataStack = new DataStack(app, 'Data');
-  const apiStack = new ApiStack(app, 'Api', { tables: dataStack.tables, signingKeys: dataStack.signingKeys });
+  const apiStack = new ApiStack(app, 'Api', { tables: dataStack.tables, signingKeys: dataStack.signingKeys, bordereaux: dataStack.bordereaux });
   Aspects.of(app).add(new AwsSolutionsChecks());
   data = Template.fromStack(dataStack);
   api = Template.fromStack(apiStack);
@@ -30,7 +30,7 @@ describe('cdk-nag AwsSolutions', () => {
   it('stays clean with tracing on (context tracing=true)', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [], tracing: true } });
     const dataStack = new DataStack(app, 'Data');
-    const apiStack = new ApiStack(app, 'Api', { tables: dataStack.tables, signingKeys: dataStack.signingKeys });
+    const apiStack = new ApiStack(app, 'Api', { tables: dataStack.tables, signingKeys: dataStack.signingKeys, bordereaux: dataStack.bordereaux });
     Aspects.of(app).add(new AwsSolutionsChecks());
     Template.fromStack(apiStack).hasResourceProperties('AWS::Lambda::Function', { TracingConfig: { Mode: 'Active' } });
     expect(Annotations.fromStack(apiStack).findError('*', Match.stringLikeRegexp('AwsSolutions-.*'))).toEqual([]);
@@ -85,7 +85,7 @@ describe('routes', () => {
         expect(route.Properties).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: expect.anything() });
       } else if (definition.auth === 'operator') {
         expect(route.Properties.AuthorizationType).toBe('AWS_IAM');
-        expect(route.Properties.RouteKey).toMatch(/^(GET|POST) \/api\/v2\/admin\/claims/);
+        expect(route.Properties.RouteKey).toMatch(/^(GET|POST) \/api\/v2\/admin\/(claims|bordereaux)/);
       } else {
         expect(route.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
       }
@@ -101,7 +101,7 @@ describe('routes', () => {
     const operatorRoutes = routes.filter((r) => r.auth === 'operator');
     expect(statements[0]!.Resource).toHaveLength(operatorRoutes.length);
     const arns = JSON.stringify(statements[0]!.Resource);
-    for (const route of operatorRoutes) expect(arns).toContain(`/$default/${route.method}${route.path.replace(/\{id\}/, '*')}`);
+    for (const route of operatorRoutes) expect(arns).toContain(`/$default/${route.method}${route.path.replace(/\{[^}]+\}/, '*')}`);
     expect(arns).not.toMatch(/\/api\/v2\/(orders|claims\/)/);
   });
 
@@ -174,7 +174,19 @@ describe('least privilege', () => {
     'claims-session': { Main: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'], Metrics: ['GetItem'] },
     'claims-customer': { Main: ['PutItem', 'Query', 'UpdateItem'] },
     'claims-admin': { Main: ['PutItem', 'Query', 'Query', 'UpdateItem'] }, // the table and the claim queue index
+    // The main stream → entries, statements and the bordereaux' marks (plus the stream's read actions).
+    'ledger-record': { Main: ['DescribeStream', 'GetItem', 'GetRecords', 'GetShardIterator', 'ListStreams', 'PutItem', 'UpdateItem'] },
+    'ledger-read': { Main: ['Query'] },
+    'bordereaux-admin': { Main: ['GetItem', 'PutItem'] },
+    // The table and the policy-number index (an older entry's facts), plus the stream's read actions.
+    'bordereaux-export': {
+      Main: ['BatchGetItem', 'DescribeStream', 'GetItem', 'GetRecords', 'GetShardIterator', 'ListStreams', 'Query', 'Query', 'UpdateItem'],
+    },
   };
+
+  it('covers every function of the catalogue', () => {
+    expect(Object.keys(expected).sort()).toEqual([...functionNames].sort());
+  });
 
   it('names each index a function queries exactly, and gives a function reading a table only through an index that table', () => {
     const resources = (name: string) => dynamoStatements(name).flatMap((statement) => [statement.Resource].flat().map((r) => JSON.stringify(r)));
@@ -275,6 +287,67 @@ describe('webhook functions', () => {
       expect.stringMatching(/^webhooksoptouts/),
       expect.stringMatching(/^webhooksretry/),
     ]);
+  });
+});
+
+describe('bordereaux', () => {
+  const s3Statements = (name: string) => statementsOf(name).filter((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')));
+
+  it('are kept in one private bucket of the data stack: encrypted, public access blocked, TLS only, lifecycle rules, retained', () => {
+    expect(resources(api, 'AWS::S3::Bucket')).toHaveLength(0);
+    const buckets = resources(data, 'AWS::S3::Bucket');
+    expect(buckets).toHaveLength(1);
+    data.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      Properties: {
+        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+        OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+        LifecycleConfiguration: {
+          Rules: [
+            { Id: 'abort-incomplete-uploads', Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } },
+            { Id: 'expire-after-seven-years', Status: 'Enabled', Prefix: 'bordereaux/', ExpirationInDays: 2557 },
+          ],
+        },
+      },
+    });
+    data.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: [Match.objectLike({ Effect: 'Deny', Action: 's3:*', Principal: { AWS: '*' }, Condition: { Bool: { 'aws:SecureTransport': 'false' } } })],
+      },
+    });
+  });
+
+  it('let the export write and the operator routes read objects under bordereaux/ of that bucket, exactly, and no other function touch it', () => {
+    const [admin, ...others] = s3Statements('bordereaux-admin');
+    expect(others).toEqual([]);
+    const [exporter, ...more] = s3Statements('bordereaux-export');
+    expect(more).toEqual([]);
+    expect(admin).toEqual({
+      Effect: 'Allow',
+      Action: 's3:GetObject',
+      Resource: { 'Fn::Join': ['', [{ 'Fn::ImportValue': expect.stringMatching(/Bordereaux.*Arn/) }, '/bordereaux/*']] },
+    });
+    expect(exporter).toEqual({
+      Effect: 'Allow',
+      Action: ['s3:PutObject', 's3:AbortMultipartUpload'],
+      Resource: { 'Fn::Join': ['', [{ 'Fn::ImportValue': expect.stringMatching(/Bordereaux.*Arn/) }, '/bordereaux/*']] },
+    });
+    for (const name of functionNames.filter((name) => !name.startsWith('bordereaux-'))) expect(s3Statements(name), name).toEqual([]);
+    for (const name of ['bordereaux-admin', 'bordereaux-export']) {
+      const fn = api.findResources('AWS::Lambda::Function')[functionId(name)] as Resource;
+      expect(fn.Properties.Environment.Variables.BORDEREAUX_BUCKET).toEqual({ 'Fn::ImportValue': expect.stringMatching(/ExportsOutputRefBordereaux/) });
+    }
+  });
+
+  it('run an export per new export record of the main stream, with 15 minutes a run', () => {
+    api.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: functionId('bordereaux-export') },
+      EventSourceArn: Match.objectLike({ 'Fn::ImportValue': Match.stringLikeRegexp('MainTable') }),
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['bordereau'] } } } }) }] },
+    });
+    const fn = api.findResources('AWS::Lambda::Function')[functionId('bordereaux-export')] as Resource;
+    expect(fn.Properties.Timeout).toBe(900);
   });
 });
 

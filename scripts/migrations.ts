@@ -6,7 +6,7 @@ import { checkoutKey, clientKey, orderKey, orderListKey, orderListShard, policyL
 import { headerInMinorUnits, itemInMinorUnits, type Order, type OrderItem } from '#shared/orders/index.js';
 import { claimInMinorUnits, type Claim } from '#shared/claims/index.js';
 import { minorUnit } from '#shared/platform/money/index.js';
-import { openingEntriesOf } from '#shared/ledger/index.js';
+import { claimActivitiesOf, openingEntriesOf } from '#shared/ledger/index.js';
 import { DynamoLedgerStore } from '#shared/ledger/dynamo-ledger-store.js';
 import { orderOfPartition } from '#shared/platform/dynamo/keys.js';
 
@@ -238,7 +238,12 @@ export async function openLedger(doc: DynamoDBDocumentClient, tables: Pick<Table
   const ledger = new DynamoLedgerStore(doc, tables.main);
   let entries = 0;
   for await (const record of scan(doc, tables.main, 'entity IN (:item, :claim)', { ':item': 'item', ':claim': 'claim' })) {
-    for (const entry of openingEntriesOf(record, orderOfPartition(record.PK))) if (await ledger.open(entry)) entries++;
+    const opening = openingEntriesOf(record, orderOfPartition(record.PK));
+    // The marks the bordereaux find a month's clients and claims by (written again harmlessly).
+    const activity = record.entity === 'claim' ? claimActivitiesOf(record as unknown as Claim) : [];
+    await ledger.notePeriods([...opening, ...activity]);
+    await ledger.noteClaimActivity(activity);
+    for (const entry of opening) if (await ledger.open(entry)) entries++;
   }
   return { entries };
 }

@@ -276,7 +276,15 @@ describe('the ledger', () => {
 
     // What a table written before the ledger looks like: the same policies and claims, no entries, no statements.
     const { Items = [] } = await service.tables.doc.send(new ScanCommand({ TableName: service.tables.main }));
-    for (const item of Items.filter((r) => String(r.PK).startsWith(`CLIENT#${clientId}#LEDGER#`) || String(r.PK).startsWith(`CLIENT#${clientId}#STATEMENT#`))) {
+    const ledgerRecord = (r: Record<string, unknown>) =>
+      ['LEDGER#', 'STATEMENT#', 'CLAIMS#'].some((kind) => String(r.PK).startsWith(`CLIENT#${clientId}#${kind}`)) ||
+      (String(r.PK).startsWith('LEDGER#') && r.SK === `CLIENT#${clientId}`);
+    const marks = Items.filter((r) => r.entity === 'ledger_client' || r.entity === 'claim_activity').filter(ledgerRecord);
+    expect(marks.map((r) => `${r.PK}/${r.SK}`).sort()).toEqual([
+      `CLIENT#${clientId}#CLAIMS#${period}/CLAIM#${claim.json.claim_id}`,
+      `LEDGER#${period}/CLIENT#${clientId}`,
+    ]);
+    for (const item of Items.filter(ledgerRecord)) {
       await service.tables.doc.send(new DeleteCommand({ TableName: service.tables.main, Key: { PK: item.PK, SK: item.SK } }));
     }
     expect((await reconcile(service.tables.doc, service.tables.main)).filter((d) => d.client_id === clientId).length).toBeGreaterThan(0);
@@ -284,6 +292,15 @@ describe('the ledger', () => {
     const first = await openLedger(service.tables.doc, service.tables);
     expect(first.entries).toBe(8); // every other client's entries are there already: only this client's are written
     expect(await openLedger(service.tables.doc, service.tables)).toEqual({ entries: 0 });
+    // The marks the bordereaux find the month's clients and claims by are back too.
+    const { Items: after = [] } = await service.tables.doc.send(new ScanCommand({ TableName: service.tables.main }));
+    expect(
+      after
+        .filter((r) => r.entity === 'ledger_client' || r.entity === 'claim_activity')
+        .filter(ledgerRecord)
+        .map((r) => `${r.PK}/${r.SK}`)
+        .sort(),
+    ).toEqual(marks.map((r) => `${r.PK}/${r.SK}`).sort());
     expect(await allEntries(clientId, period)).toEqual(before.entries);
     expect(await statementOf()).toEqual(before.statement);
     expect((await reconcile(service.tables.doc, service.tables.main)).filter((d) => d.client_id === clientId)).toEqual([]);

@@ -8,6 +8,7 @@ import { AppError } from '#shared/platform/errors.js';
 import { parseJsonBody } from '#shared/platform/http/json-body.js';
 import { parseInput } from '#shared/platform/http/validation.js';
 import { buildWidget } from '../../widget/build.js';
+import { adminBordereauxPage } from '../../widget/pages/admin-bordereaux-page.js';
 import { adminClaimsPage } from '../../widget/pages/admin-claims-page.js';
 import { checkoutPage } from '../../widget/pages/checkout-page.js';
 import { claimPage } from '../../widget/pages/claim-page.js';
@@ -120,6 +121,7 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
     'GET /dashboard': () => html(dashboardPage()),
     'GET /claim': () => html(claimPage(demo.public_key)),
     'GET /admin/claims': () => html(adminClaimsPage()),
+    'GET /admin/bordereaux': () => html(adminBordereauxPage()),
     // The API reference, built from openapi.yaml by Redocly (with its scripts inlined: nothing from a CDN) on first ask.
     'GET /docs': async () => html(await apiReference(baseUrl)),
     // No icon of its own: an empty answer, not a 404 in every page's console.

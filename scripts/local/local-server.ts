@@ -14,6 +14,7 @@ import { demoSiteRoutes } from './demo-site.js';
 import { startSchedules, startStreamConsumers } from './local-streams.js';
 import { answerClientError, localGateway, type StaticRoute } from './local-gateway.js';
 import { startLocalStack, type LocalDynamo } from './local-stack.js';
+import { startLocalS3 } from './local-s3.js';
 import { stackFilePath, type StackFile } from './local-stack-file.js';
 
 /**
@@ -34,6 +35,8 @@ export interface LocalServerOptions {
   dynamoPort?: number;
   /** Use this DynamoDB instead of starting DynamoDB Local. */
   dynamoEndpoint?: string;
+  /** The local S3's port (s3rver on 127.0.0.1); any free one by default (npm start: S3_PORT, else 4568). */
+  s3Port?: number;
   staticRoutes?: (server: { baseUrl: string; demo: NewClientKeys }) => Record<string, StaticRoute>;
 }
 
@@ -62,6 +65,15 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     tables: { main: config.tableName, metrics: config.metricsTableName },
   });
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  // S3 for the bordereaux: s3rver on 127.0.0.1, reached by the same SDK client as deployed (S3_ENDPOINT, path-style).
+  let s3;
+  try {
+    s3 = await startLocalS3({ port: options.s3Port ?? 0, buckets: [config.bordereauxBucket] });
+  } catch (err) {
+    await dynamo.stop();
+    throw err;
+  }
+  process.env.S3_ENDPOINT = s3.endpoint;
   // Every stream consumer of the function catalogue, on DynamoDB Local's streams (as Lambda's event source mappings do deployed).
   // Fast (every 250 ms) for 10 s after a request, every 30 s when nothing happens (one consumer per stream watching): an idle npm start costs almost no CPU.
   const pumps = await startStreamConsumers(dynamo, { main: config.tableName, metrics: config.metricsTableName }, { autoPoll: true, idlePollMs: 30_000 });
@@ -81,7 +93,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   const baseUrl = `http://localhost:${apiPort}`;
   // No webhook endpoint may point at the API itself or its database (a probe of local ports otherwise).
   const dynamoUrl = new URL(dynamo.endpoint);
-  process.env.WEBHOOK_REFUSED_PORTS = [apiPort, Number(dynamoUrl.port || 80)].join(',');
+  process.env.WEBHOOK_REFUSED_PORTS = [apiPort, Number(dynamoUrl.port || 80), Number(new URL(s3.endpoint).port)].join(',');
   const gateway = localGateway(options.staticRoutes?.({ baseUrl, demo }) ?? {});
   server.on('request', (req, res) => {
     pumps.wake(); // a request may write: its stream records are read at once, not at the next idle poll
@@ -100,6 +112,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await schedules.stop();
       await pumps.stop();
+      await s3.stop();
       await dynamo.stop();
     },
   };
@@ -111,6 +124,7 @@ async function main(): Promise<void> {
     port: Number(process.env.PORT ?? 3000),
     dynamoPort: Number(process.env.DYNAMODB_PORT ?? 8000),
     dynamoEndpoint: givenEndpoint,
+    s3Port: Number(process.env.S3_PORT ?? 4568),
     staticRoutes: demoSiteRoutes,
   });
   // Ctrl-C is handled from here on, before the key file tells anyone the server is ready.
@@ -144,11 +158,11 @@ async function main(): Promise<void> {
   await writeFile(`${demoFile}.tmp`, `${JSON.stringify({ base_url: local.baseUrl, ...local.demo }, null, 2)}\n`, { mode: 0o600 });
   await rename(`${demoFile}.tmp`, demoFile);
 
-  console.log(`Order Protection API on ${local.baseUrl}  (DynamoDB at ${process.env.DYNAMODB_ENDPOINT})`);
+  console.log(`Order Protection API on ${local.baseUrl}  (DynamoDB at ${process.env.DYNAMODB_ENDPOINT}, S3 at ${process.env.S3_ENDPOINT})`);
   console.log(`Demo client ${local.demo.client_id}\n  public key ${local.demo.public_key}\n  secret key ${local.demo.secret_key}`);
   console.log(`Demo checkout ${local.baseUrl}/   ·   dashboard ${local.baseUrl}/dashboard   ·   widget ${local.baseUrl}/widget.js`);
   console.log(
-    `Claims: customer ${local.baseUrl}/claim   ·   operator ${local.baseUrl}/admin/claims\n  operator key ${local.operatorKey}  (Authorization: Operator <key>; also in ${operatorFile})`,
+    `Claims: customer ${local.baseUrl}/claim   ·   operator ${local.baseUrl}/admin/claims (and the bordereaux)\n  operator key ${local.operatorKey}  (Authorization: Operator <key>; also in ${operatorFile})`,
   );
   const stops = givenEndpoint ? 'the API (the DynamoDB at DYNAMODB_ENDPOINT keeps running)' : 'the API and DynamoDB Local';
   console.log(`Keys written to ${demoFile}. Ctrl-C stops ${stops}.`);

@@ -1,13 +1,26 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { FIGURES, figuresAfter, figuresOf, type LedgerEntry, type StatementBatch, type StatementTotals } from './ledger.js';
-import type { LedgerPage, LedgerStore } from './ports.js';
-import { ledgerKey, ledgerPartition, recordFields, statementKey, statementPartition, storedRecord } from '../platform/dynamo/keys.js';
+import { FIGURES, figuresAfter, figuresOf, type ClaimActivity, type LedgerEntry, type StatementBatch, type StatementTotals } from './ledger.js';
+import type { LedgerExportSource, LedgerPage, LedgerStore } from './ports.js';
+import {
+  claimActivityKey,
+  claimActivityPartition,
+  ledgerKey,
+  ledgerPartition,
+  periodClientKey,
+  periodClientsPartition,
+  recordFields,
+  statementKey,
+  statementPartition,
+  storedRecord,
+} from '../platform/dynamo/keys.js';
 import { transactUnlessRefused, unlessConditionFails } from '../platform/dynamo/transactions.js';
 import { shardedList, shardLimit, sortRange, takeRecords } from '../platform/dynamo/sharded-list.js';
 import { MINOR_UNITS_MARK } from '../platform/money/index.js';
 
 /** Entries written at once; each is its own conditional Put (a BatchWriteItem cannot refuse an existing item). */
 const WRITE_CONCURRENCY = 16;
+/** Entries an export reads from a shard at a time: 64 pages of this many stay a few MB. */
+const EXPORT_SHARD_PAGE = 250;
 
 /**
  * The ledger on the main table: an entry is a record of its client's month (sharded, newest first
@@ -16,11 +29,92 @@ const WRITE_CONCURRENCY = 16;
  * technique: per stream shard the position of the last change it counted (`counted_<shard>`), and
  * an update adds only changes after it, so a batch delivered again, whole or in part, adds nothing.
  */
-export class DynamoLedgerStore implements LedgerStore {
+export class DynamoLedgerStore implements LedgerStore, LedgerExportSource {
+  /** The (client, month) marks this container has written: each is written once per container, not per batch. */
+  private readonly notedPeriods = new Set<string>();
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {}
+
+  async notePeriods(moves: readonly { client_id: string; period: string }[]): Promise<void> {
+    const fresh = [...new Set(moves.map((move) => `${move.period}|${move.client_id}`))].filter((mark) => !this.notedPeriods.has(mark));
+    await Promise.all(
+      fresh.map(async (mark) => {
+        const [period, clientId] = mark.split('|') as [string, string];
+        await this.doc.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: storedRecord(periodClientKey(period, clientId), 'ledger_client', { client_id: clientId, period }),
+          }),
+        );
+        this.notedPeriods.add(mark);
+      }),
+    );
+  }
+
+  async noteClaimActivity(activity: readonly ClaimActivity[]): Promise<void> {
+    await Promise.all(
+      activity.map((move) =>
+        this.doc.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: storedRecord(claimActivityKey(move.client_id, move.period, move.claim_id), 'claim_activity', {
+              claim_id: move.claim_id,
+              period: move.period,
+            }),
+          }),
+        ),
+      ),
+    );
+  }
+
+  async *clientsOf(period: string): AsyncIterable<string> {
+    for await (const record of this.partition(periodClientsPartition(period), 'client_id')) yield String(record.client_id);
+  }
+
+  async *claimsActiveIn(clientId: string, period: string): AsyncIterable<string> {
+    for await (const record of this.partition(claimActivityPartition(clientId, period), 'claim_id')) yield String(record.claim_id);
+  }
+
+  /**
+   * The month's 64 shards merged newest first (as GET /ledger lists them), a few hundred entries a
+   * shard at a time: memory holds at most a page per shard, whatever the month's size.
+   */
+  async *entriesOf(clientId: string, period: string, typePrefix: string): AsyncIterable<LedgerEntry> {
+    const records = shardedList(this.doc, {
+      tableName: this.tableName,
+      keyAttribute: 'PK',
+      sortAttribute: 'SK',
+      key: (shard) => ledgerPartition(clientId, period, shard),
+      range: { condition: '', values: {} },
+      filter: { expression: 'begins_with(#type, :type)', names: { '#type': 'type' }, values: { ':type': typePrefix } },
+      limit: () => EXPORT_SHARD_PAGE,
+    });
+    for (let record = await records.next(); record !== undefined; record = await records.next()) {
+      yield recordFields<LedgerEntry>(record, ['minor_units', 'opening']);
+    }
+  }
+
+  /** Every record of one partition, a page at a time, only the attribute asked for. */
+  private async *partition(partitionKey: string, attribute: string): AsyncIterable<Record<string, unknown>> {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': partitionKey },
+          ProjectionExpression: '#a',
+          ExpressionAttributeNames: { '#a': attribute },
+          ExclusiveStartKey: start,
+        }),
+      );
+      yield* page.Items ?? [];
+      start = page.LastEvaluatedKey;
+    } while (start);
+  }
 
   async record(entries: readonly LedgerEntry[]): Promise<Set<string>> {
     const opened = new Set<string>();

@@ -2,5 +2,17 @@
  * The ledger: every movement of money written once (derived from the main table's stream), the
  * monthly statement per client and currency, and what reconciling them against the policies needs.
  */
-export { entriesOf, FIGURES, figuresOf, openingEntriesOf, ENTRY_TYPES, groupByStatement, netPremium, periodOf, statementStatus } from './ledger.js';
-export type { EntryType, LedgerEntry, StatementFigures } from './ledger.js';
+export {
+  claimActivitiesOf,
+  entriesOf,
+  FIGURES,
+  figuresOf,
+  openingEntriesOf,
+  ENTRY_TYPES,
+  groupByStatement,
+  netPremium,
+  periodOf,
+  statementStatus,
+} from './ledger.js';
+export type { ClaimActivity, EntryType, LedgerEntry, StatementFigures } from './ledger.js';
+export type { LedgerExportSource } from './ports.js';

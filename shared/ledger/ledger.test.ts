@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordChange } from '../platform/record-change.js';
-import { entriesOf, figuresAfter, groupByStatement, netPremium, statementStatus } from './ledger.js';
+import { claimActivityOf, entriesOf, figuresAfter, groupByStatement, netPremium, statementStatus } from './ledger.js';
 
 /** Which changes write which entries, and when a statement closes: the rules, without a table. */
 const order = { client_id: 'cl_1', order_id: 'o-1' };
@@ -108,5 +108,29 @@ describe('statements', () => {
     expect(statementStatus('2026-11', new Date('2026-12-05T00:00:00Z'))).toBe('closed');
     expect(statementStatus('2026-12', new Date('2027-01-05T00:00:00Z'))).toBe('closed'); // December → 5 January
     expect(statementStatus('2026-12', new Date('2026-11-30T23:59:59Z'))).toBe('future');
+  });
+});
+
+describe('the bordereaux marks', () => {
+  it('an entry keeps its order number, cover and risk start for the premium bordereau (when the item carries its order number)', () => {
+    const [entry] = entriesOf(change('INSERT', item({}, { order_number: 'A-77' })));
+    expect(entry).toMatchObject({ order_number: 'A-77', coverage_amount: 1234, risk_start: '2026-11-30T23:59:59.999Z' });
+    expect(entriesOf(change('INSERT', item({})))[0]!.order_number).toBeUndefined();
+  });
+
+  it('a claim is active in the month of each new status, not of a change that keeps it', () => {
+    const claim = (status: string, updated: string) => ({ entity: 'claim', claim_id: 'clm_1', client_id: 'cl_1', status, updated });
+    expect(claimActivityOf(change('INSERT', claim('Submitted', '2026-11-30T23:59:59.999Z')))).toEqual({
+      client_id: 'cl_1',
+      period: '2026-11',
+      claim_id: 'clm_1',
+    });
+    expect(claimActivityOf(change('MODIFY', claim('Approved', '2026-12-01T00:00:00.000Z'), claim('Submitted', '2026-11-30T23:59:59.999Z')))).toEqual({
+      client_id: 'cl_1',
+      period: '2026-12',
+      claim_id: 'clm_1',
+    });
+    expect(claimActivityOf(change('MODIFY', claim('Submitted', '2026-12-02T00:00:00.000Z'), claim('Submitted', '2026-11-30T00:00:00.000Z')))).toBeUndefined();
+    expect(claimActivityOf(change('INSERT', item({})))).toBeUndefined();
   });
 });

@@ -34,6 +34,14 @@ export interface LedgerEntry {
   service_order_id: string;
   policy_number?: string;
   claim_id?: string;
+  /**
+   * Kept for the premium bordereau, never shown by GET /ledger: the policy's order number, its
+   * coverage and when it went on risk (its creation). An entry written before they were kept, or
+   * of an item stored before items carried their order number, lacks them; the export reads them.
+   */
+  order_number?: string;
+  coverage_amount?: Minor;
+  risk_start?: string;
 }
 
 /** A change with where it sits in its stream shard (padded, so positions compare as text). */
@@ -60,9 +68,9 @@ export function entriesOf(change: RecordChange): LedgerEntry[] {
   const item = itemInMinorUnits(after as unknown as OrderItem, currency);
   const { policy } = item;
   const before = change.before as unknown as OrderItem | undefined;
-  if (change.kind === 'INSERT') return [issuedEntry(change.order, policy, currency)];
-  if (before?.policy.status === 'Issued' && policy.status === 'Void')
-    return [refundEntry(change.order, policy, currency, policy.history.at(-1)?.at ?? change.at)];
+  const order = orderRefOf(change.order, after);
+  if (change.kind === 'INSERT') return [issuedEntry(order, policy, currency)];
+  if (before?.policy.status === 'Issued' && policy.status === 'Void') return [refundEntry(order, policy, currency, policy.history.at(-1)?.at ?? change.at)];
   return [];
 }
 
@@ -70,8 +78,17 @@ export function entriesOf(change: RecordChange): LedgerEntry[] {
  * One builder per move, shared by the stream and the opening balance: the same move always gets the
  * same id, time and amount, whoever derives it.
  */
-type OrderRef = { client_id: string; order_id: string };
-const onPolicy = (order: OrderRef, policy: Policy) => ({ service_order_id: order.order_id, policy_number: policy.policy_number });
+type OrderRef = { client_id: string; order_id: string; order_number?: string };
+/** The order of an item record, with its number when the record carries it (items do since the bordereaux). */
+const orderRefOf = (order: { client_id: string; order_id: string }, record: Record<string, unknown>): OrderRef =>
+  typeof record.order_number === 'string' ? { ...order, order_number: record.order_number } : order;
+const onPolicy = (order: OrderRef, policy: Policy) => ({
+  service_order_id: order.order_id,
+  policy_number: policy.policy_number,
+  ...(order.order_number === undefined ? {} : { order_number: order.order_number }),
+  coverage_amount: policy.coverage_amount,
+  risk_start: policy.created,
+});
 /** A policy issued at checkout (premium_written) or by a change (premium_adjusted, its delta). */
 const issuedEntry = (order: OrderRef, policy: Policy, currency: string): LedgerEntry =>
   policy.change_type
@@ -100,11 +117,34 @@ export function openingEntriesOf(record: Record<string, unknown>, order?: OrderR
     return [...(approved ? [claimEntry('claim_approved', claim, approved)] : []), ...(paid ? [claimEntry('claim_paid', claim, paid)] : [])];
   }
   if (record.entity !== 'item' || !order || typeof record.currency !== 'string') return [];
+  order = orderRefOf(order, record);
   const currency = record.currency;
   const { policy } = itemInMinorUnits(record as unknown as OrderItem, currency);
   const voided = policy.status === 'Void' ? policy.history.find((step) => step.status === 'Void')?.at : undefined;
   return [issuedEntry(order, policy, currency), ...(voided ? [refundEntry(order, policy, currency, voided)] : [])];
 }
+
+/**
+ * A claim's move (filed, or a new status) in a month: the claims bordereau lists every claim with
+ * activity in its period, found through these marks (the ledger consumer writes them).
+ */
+export interface ClaimActivity {
+  client_id: string;
+  period: string;
+  claim_id: string;
+}
+
+export function claimActivityOf(change: RecordChange): ClaimActivity | undefined {
+  const after = change.after;
+  if (!after || after.entity !== 'claim' || (change.kind !== 'INSERT' && change.kind !== 'MODIFY')) return undefined;
+  const claim = after as unknown as Claim;
+  if (change.kind === 'MODIFY' && (change.before as unknown as Claim | undefined)?.status === claim.status) return undefined;
+  return { client_id: claim.client_id, period: periodOf(claim.updated), claim_id: claim.claim_id };
+}
+
+/** Every month a claim stored before the marks had a move in (the opening balance marks them). */
+export const claimActivitiesOf = (claim: Claim): ClaimActivity[] =>
+  [...new Set(claim.history.map((step) => periodOf(step.at)))].map((period) => ({ client_id: claim.client_id, period, claim_id: claim.claim_id }));
 
 function claimEntries(change: RecordChange): LedgerEntry[] {
   const claim = claimInMinorUnits(change.after as unknown as Claim);

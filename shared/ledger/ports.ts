@@ -1,4 +1,4 @@
-import type { LedgerEntry, StatementBatch, StatementTotals, EntryType } from './ledger.js';
+import type { ClaimActivity, LedgerEntry, StatementBatch, StatementTotals, EntryType } from './ledger.js';
 
 /** A page of a client's ledger of one month, newest first; `next` is where the next page starts. */
 export interface LedgerPage {
@@ -16,6 +16,20 @@ export interface LedgerStore {
   open(entry: LedgerEntry): Promise<boolean>;
   /** Adds a batch's figures to a statement once per stream position (`source`: the stream shard). */
   addToStatement(source: string, batch: StatementBatch): Promise<void>;
+  /** Marks that these clients had moves in these months (the bordereaux list a month's clients by them). */
+  notePeriods(moves: readonly { client_id: string; period: string }[]): Promise<void>;
+  /** Marks each claim as active in its month (the claims bordereau lists them by it). */
+  noteClaimActivity(activity: readonly ClaimActivity[]): Promise<void>;
   list(clientId: string, query: { period: string; type?: EntryType; after?: string; limit: number }): Promise<LedgerPage>;
   statement(clientId: string, period: string): Promise<{ currency: string; figures: StatementTotals }[]>;
+}
+
+/** What a month's bordereau reads off the ledger, a record at a time (a month may hold millions). */
+export interface LedgerExportSource {
+  /** The clients with a move in the month. */
+  clientsOf(period: string): AsyncIterable<string>;
+  /** The client's entries of the month whose type starts with `typePrefix`, newest first. */
+  entriesOf(clientId: string, period: string, typePrefix: string): AsyncIterable<LedgerEntry>;
+  /** The ids of the client's claims with a move in the month. */
+  claimsActiveIn(clientId: string, period: string): AsyncIterable<string>;
 }

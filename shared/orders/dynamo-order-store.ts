@@ -45,9 +45,15 @@ const headerItem = (order: Order) => {
   return record;
 };
 /** An item record also carries its order's currency (a policy read on its own formats its amounts) and the minor-units mark. */
-const itemItem = (order: Pick<Order, 'client_id' | 'service_order_id' | 'created' | 'currency'>, item: OrderItem) => {
+const itemItem = (order: Pick<Order, 'client_id' | 'service_order_id' | 'order_number' | 'created' | 'currency'>, item: OrderItem) => {
   const key = orderItemKey(order.client_id, order.service_order_id, item.reference_number);
-  const record: ReturnType<typeof storedRecord<OrderItem>> & IndexKeys = storedRecord(key, 'item', { ...item, currency: order.currency, ...MINOR_UNITS_MARK });
+  // The order's currency and number ride on each item: the stream's consumers (the ledger, its bordereaux) read an item alone.
+  const record: ReturnType<typeof storedRecord<OrderItem>> & IndexKeys = storedRecord(key, 'item', {
+    ...item,
+    currency: order.currency,
+    order_number: order.order_number,
+    ...MINOR_UNITS_MARK,
+  });
   record.list_key = orderListKey(order.client_id, orderListShard(order.service_order_id));
   record.list_sort = orderListSort(order.created, order.service_order_id, key.SK);
   record.policy_key = policyLookupKey(order.client_id, item.policy.policy_number);
@@ -131,6 +137,7 @@ const itemOf = (record: Record<string, unknown>, currency: string): OrderItem =>
     recordFields<OrderItem>(itemInMinorUnits(record as unknown as OrderItem, currency) as unknown as Record<string, unknown>, [
       ...STORE_ONLY,
       'currency',
+      'order_number',
       'minor_units',
     ]),
   );

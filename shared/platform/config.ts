@@ -5,6 +5,10 @@ export interface ServiceConfig {
   /** Set locally (DynamoDB Local); unset on AWS. */
   dynamodbEndpoint?: string;
   region: string;
+  /** The bucket the bordereaux are written to. */
+  bordereauxBucket: string;
+  /** Set locally (npm start's s3rver on 127.0.0.1); unset on AWS. */
+  s3Endpoint?: string;
   accessTokenTtlSeconds: number;
   quoteTokenTtlSeconds: number;
   /** A customer's claim session (a claim token) lasts this long. */
@@ -25,6 +29,8 @@ export function loadConfig(): ServiceConfig {
     metricsTableName: process.env.METRICS_TABLE_NAME || 'order-protection-metrics',
     dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
     region: process.env.AWS_REGION || 'us-east-1',
+    bordereauxBucket: process.env.BORDEREAUX_BUCKET || 'order-protection-bordereaux',
+    s3Endpoint: process.env.S3_ENDPOINT || undefined,
     accessTokenTtlSeconds: positiveInt('ACCESS_TOKEN_TTL_SECONDS', 900),
     quoteTokenTtlSeconds: positiveInt('QUOTE_TOKEN_TTL_SECONDS', 7 * 24 * 3600),
     claimTokenTtlSeconds: positiveInt('CLAIM_TOKEN_TTL_SECONDS', 1800),

@@ -27,6 +27,7 @@ export const ERROR_CATALOGUE = {
   policy_not_found: { status: 404, when: 'no policy of this client has this number' },
   event_not_found: { status: 404, when: 'no webhook event of this client has this id' },
   webhook_endpoint_not_found: { status: 404, when: 'no webhook endpoint of this client has this id' },
+  export_not_found: { status: 404, when: 'no bordereau export has this id (operator routes)' },
   route_not_found: { status: 404, when: 'no route has this path' },
   method_not_allowed: { status: 405, when: 'the path exists, not with this method' },
   order_exists: { status: 409, when: 'this client already used the `order_number`' },

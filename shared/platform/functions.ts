@@ -56,6 +56,11 @@ export interface FunctionDefinition {
     /** Batches of one shard at once; order per partition key holds at any factor (default 1). */
     parallelization?: number;
   };
+  /**
+   * The bordereaux bucket, under its `bordereaux/` prefix only: `read` (GetObject, which a presigned
+   * link carries), `write` (PutObject and the multipart upload's parts, AbortMultipartUpload).
+   */
+  bucket?: readonly ('read' | 'write')[];
   /** Seconds a run may take (default 10). */
   timeoutSeconds?: number;
   /** Run on a schedule (no route): deployed an EventBridge rule; npm start an interval. */
@@ -253,6 +258,28 @@ export const FUNCTIONS = {
     tables: { main: ['Query', 'PutItem', 'UpdateItem'] },
     indexes: { main: [CLAIM_QUEUE_INDEX] },
     keys: ['order-number'],
+  },
+  // Bordereaux (docs/bordereaux.md). The operator starts an export (PutItem: its record) and reads it
+  // (GetItem); a done export's link is presigned here, so this function may GetObject the bordereaux.
+  'bordereaux-admin': {
+    routes: [
+      { method: 'POST', path: '/api/v2/admin/bordereaux', auth: 'operator' },
+      { method: 'GET', path: '/api/v2/admin/bordereaux/{export_id}', auth: 'operator' },
+    ],
+    tables: { main: ['PutItem', 'GetItem'] },
+    bucket: ['read'],
+  },
+  // An export record's INSERT → the export: the month's clients, entries and claim marks (Query), the
+  // clients (GetItem), the claims (BatchGetItem), an older entry's policy (the policy-number index,
+  // GetItem); the end of the export (UpdateItem). One function run streams the month into S3: 15
+  // minutes fit about 4 million rows at the bench's rate (docs/bordereaux.md).
+  'bordereaux-export': {
+    routes: [],
+    tables: { main: ['Query', 'GetItem', 'BatchGetItem', 'UpdateItem'] },
+    indexes: { main: [POLICY_INDEX] },
+    bucket: ['write'],
+    stream: { table: 'main', entities: ['bordereau'], inserts: true },
+    timeoutSeconds: 900,
   },
 } as const satisfies Record<string, FunctionDefinition>;
 

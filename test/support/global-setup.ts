@@ -1,7 +1,8 @@
 import { createServer } from 'node:net';
 import { startLocalDynamo, type LocalDynamo } from '../../scripts/local/local-stack.js';
+import { startLocalS3, type LocalS3 } from '../../scripts/local/local-s3.js';
 
-/** One DynamoDB Local for the whole test run; each test file makes its own tables in it. */
+/** One DynamoDB Local and one local S3 (s3rver) for the whole test run; each test file makes its own tables and bucket in them. */
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
@@ -12,8 +13,13 @@ async function freePort(): Promise<number> {
 }
 
 let dynamo: LocalDynamo | undefined;
+let s3: LocalS3 | undefined;
 
 export async function setup(): Promise<void> {
+  if (!process.env.TEST_S3_ENDPOINT) {
+    s3 = await startLocalS3();
+    process.env.TEST_S3_ENDPOINT = s3.endpoint;
+  }
   if (process.env.TEST_DYNAMODB_ENDPOINT) return; // an outer run already started one
   dynamo = await startLocalDynamo({ port: await freePort() });
   process.env.TEST_DYNAMODB_ENDPOINT = dynamo.endpoint;
@@ -21,4 +27,5 @@ export async function setup(): Promise<void> {
 
 export async function teardown(): Promise<void> {
   await dynamo?.stop();
+  await s3?.stop();
 }

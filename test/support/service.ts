@@ -81,7 +81,8 @@ export async function startService() {
     runScheduled,
     scanBoth,
     rowCount,
-    newClient: (name = 'Test Shop', ratePpm?: number): Promise<NewClientKeys> => createClient(clients, { name, ratePpm }),
+    newClient: (name = 'Test Shop', ratePpm?: number, mode?: 'test' | 'live'): Promise<NewClientKeys> =>
+      createClient(clients, { name, ratePpm, ...(mode ? { mode } : {}) }),
     stop: async () => {
       if (pumps) await (await pumps).stop();
       streamClient.destroy();

@@ -48,7 +48,7 @@ ${CLAIM_PAGES_CSS}
 </style>
 </head>
 <body>
-<nav><a href="/dashboard">Conversion dashboard</a></nav>
+<nav><a href="/dashboard">Conversion dashboard</a> · <a href="/admin/bordereaux">Bordereaux</a></nav>
 <main>
 <h1>Claims queue</h1>
 <div id="error" class="error" role="alert" tabindex="-1"></div>

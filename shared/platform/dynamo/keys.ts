@@ -10,6 +10,11 @@
  *   CLAIM#<claim_id>                       / CLAIM              a claim's facts (status, amounts, policies, history)
  *   CLAIM#<claim_id>                       / TEXT               its description and messages (TTL: 90 days after it closes)
  *   ATTEMPTS#<scope>                       / WINDOW#<n>         failed claim-session attempts in a 15-minute window (TTL)
+ *   CLIENT#<client_id>#LEDGER#<YYYY-MM>#<nn> / <created>#<le_id> a ledger entry (64 shards a client and month)
+ *   CLIENT#<client_id>#STATEMENT#<YYYY-MM> / CURRENCY#<c>#<day> a statement's figures of one currency and day
+ *   LEDGER#<YYYY-MM>                       / CLIENT#<client_id> the clients with a move in the month (for the bordereaux)
+ *   CLIENT#<client_id>#CLAIMS#<YYYY-MM>    / CLAIM#<claim_id>   a claim with a move in the month (for the claims bordereau)
+ *   BORDEREAU#<bx_id>                      / BORDEREAU          an export of a month's bordereau
  * metrics table
  *   CHECKOUT#<client_id>#<order_hash>      / CHECKOUT           sanitized checkout record (opt-in or opt-out); order_hash: the order number's HMAC.
  *                                                               One partition per checkout: an on-sale's checkouts share no key.
@@ -111,6 +116,21 @@ export const statementKey = (clientId: string, period: string, currency: string,
   SK: `CURRENCY#${currency}#${day}`,
 });
 export const statementPartition = (clientId: string, period: string): string => `CLIENT#${clientId}#STATEMENT#${period}`;
+/**
+ * The clients with a move in a month, one record each, all in one partition: what an export of the
+ * month's bordereaux starts from. Written once per client and month by each stream consumer's
+ * container (it remembers what it wrote), so the partition takes a few writes per client a month.
+ */
+export const periodClientKey = (period: string, clientId: string): Key => ({ PK: periodClientsPartition(period), SK: `CLIENT#${clientId}` });
+export const periodClientsPartition = (period: string): string => `LEDGER#${period}`;
+/** A claim with a move (filed, a new status) in a month: the client's claims of the month, for the claims bordereau. */
+export const claimActivityKey = (clientId: string, period: string, claimId: string): Key => ({
+  PK: claimActivityPartition(clientId, period),
+  SK: `CLAIM#${claimId}`,
+});
+export const claimActivityPartition = (clientId: string, period: string): string => `CLIENT#${clientId}#CLAIMS#${period}`;
+/** An export of a month's bordereau: its state, its object's key when done. */
+export const bordereauKey = (exportId: string): Key => ({ PK: `BORDEREAU#${exportId}`, SK: 'BORDEREAU' });
 
 /** The policy-number index's key of an item record (its policy's number, under the client). */
 export const policyLookupKey = (clientId: string, policyNumber: string): string => `CLIENT#${clientId}#POLICY#${policyNumber}`;

@@ -1,0 +1,36 @@
+import { loadConfig } from '#shared/platform/config.js';
+import { systemClock } from '#shared/platform/clock.js';
+import { prefixedId } from '#shared/platform/ids.js';
+import { readExport, startExport } from '#shared/bordereaux/index.js';
+import { exportView } from '#shared/bordereaux/bordereau-view.js';
+import { exportIdOf, StartExportRequest } from '#shared/bordereaux/schemas.js';
+import { DynamoExportStore } from '#shared/bordereaux/dynamo-export-store.js';
+import { S3ObjectStore } from '#shared/bordereaux/s3-object-store.js';
+import { jsonResponse } from '#shared/platform/http/envelope.js';
+import { httpHandler, operatorOf } from '#shared/platform/http/middleware.js';
+import { parseInput } from '#shared/platform/http/validation.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { sharedS3Client } from '#shared/platform/s3/s3-client.js';
+
+const config = loadConfig();
+const exports = new DynamoExportStore(sharedDocumentClient(), config.tableName);
+const objects = new S3ObjectStore(sharedS3Client(), config.bordereauxBucket);
+const newId = () => prefixedId('bx');
+
+/**
+ * The operator's bordereaux (IAM-authorized deployed; the operator key locally):
+ * POST /api/v2/admin/bordereaux starts an export (202), GET …/{export_id} reads it, with its link once done.
+ */
+export const handler = httpHandler(
+  async (event, info) => {
+    const operator = operatorOf(info);
+    if (event.routeKey === 'POST /api/v2/admin/bordereaux') {
+      const request = parseInput(StartExportRequest, event.body);
+      const exported = await startExport({ exports, clock: systemClock, newId }, request, operator);
+      return jsonResponse(202, exportView(exported, systemClock.now()));
+    }
+    const { exported, ...link } = await readExport({ exports, objects, clock: systemClock }, exportIdOf(event.pathParameters));
+    return jsonResponse(200, exportView(exported, systemClock.now(), link));
+  },
+  { jsonBody: 'optional', operator: true },
+);

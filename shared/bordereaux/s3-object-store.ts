@@ -1,0 +1,37 @@
+import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { Readable } from 'node:stream';
+import type { ObjectStore } from './ports.js';
+
+/** Parts of 5 MiB (S3's smallest), two in flight: an upload holds about 15 MB whatever the object's size. */
+const PART_BYTES = 5 * 1024 * 1024;
+const PARTS_IN_FLIGHT = 2;
+
+/**
+ * Bordereaux in S3: a multipart upload fed from a stream (lib-storage's Upload), and presigned GETs.
+ * The same client deployed and locally (s3rver through a custom endpoint, path-style).
+ */
+export class S3ObjectStore implements ObjectStore {
+  constructor(
+    private readonly s3: S3Client,
+    private readonly bucket: string,
+  ) {}
+
+  async put(key: string, body: AsyncIterable<Buffer>): Promise<void> {
+    const upload = new Upload({
+      client: this.s3,
+      params: { Bucket: this.bucket, Key: key, Body: Readable.from(body), ContentType: 'text/csv; charset=utf-8' },
+      partSize: PART_BYTES,
+      queueSize: PARTS_IN_FLIGHT,
+      leavePartsOnError: false, // a failed upload is aborted; the lifecycle rule also clears what a killed run leaves
+    });
+    await upload.done();
+  }
+
+  presign(key: string, seconds: number, fileName: string): Promise<string> {
+    return getSignedUrl(this.s3, new GetObjectCommand({ Bucket: this.bucket, Key: key, ResponseContentDisposition: `attachment; filename="${fileName}"` }), {
+      expiresIn: seconds,
+    });
+  }
+}

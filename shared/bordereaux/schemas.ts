@@ -1,0 +1,18 @@
+import * as v from 'valibot';
+import { NotFoundError } from '../platform/errors.js';
+import { BORDEREAU_KINDS } from './bordereau.js';
+
+/** POST /admin/bordereaux: a month (YYYY-MM) and a kind. */
+export const StartExportRequest = v.strictObject({
+  period: v.pipe(v.string(), v.regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month written YYYY-MM')),
+  kind: v.picklist(BORDEREAU_KINDS, `must be one of ${BORDEREAU_KINDS.join(', ')}`),
+});
+
+const EXPORT_ID = /^bx_[0-9A-Za-z]{24}$/;
+
+/** The export id of the path; anything that is not one is a 404, like an unknown one. */
+export function exportIdOf(pathParameters: Record<string, string | undefined> | undefined): string {
+  const id = pathParameters?.export_id;
+  if (id === undefined || !EXPORT_ID.test(id)) throw new NotFoundError('export_not_found', 'No bordereau export with this id.', 'export_id');
+  return id;
+}
