@@ -32,25 +32,24 @@ describe('a premium row', () => {
 });
 
 describe('a claims row', () => {
-  const claim = (status: Claim['status'], steps: Claim['status'][]): Claim =>
-    ({
-      claim_id: 'clm_1',
-      client_id: 'cli_1',
-      service_order_id: 'ord-1',
-      currency: 'USD',
-      status,
-      reason: 'illness',
-      policies: [
-        { policy_number: 'OP-1', reference_number: 's1', coverage_amount: 4000 },
-        { policy_number: 'OP-2', reference_number: 's2', coverage_amount: 2500 },
-      ],
-      amount_claimed: 6500,
-      amount_approved: 6000,
-      history: steps.map((step, day) => ({ status: step, at: `2026-11-0${day + 1}T12:00:00.000Z`, by: 'operator' })),
-      created: '2026-11-01T12:00:00.000Z',
-      updated: '2026-11-03T12:00:00.000Z',
-      version: steps.length,
-    });
+  const claim = (status: Claim['status'], steps: Claim['status'][]): Claim => ({
+    claim_id: 'clm_1',
+    client_id: 'cli_1',
+    service_order_id: 'ord-1',
+    currency: 'USD',
+    status,
+    reason: 'illness',
+    policies: [
+      { policy_number: 'OP-1', reference_number: 's1', coverage_amount: 4000 },
+      { policy_number: 'OP-2', reference_number: 's2', coverage_amount: 2500 },
+    ],
+    amount_claimed: 6500,
+    amount_approved: 6000,
+    history: steps.map((step, day) => ({ status: step, at: `2026-11-0${day + 1}T12:00:00.000Z`, by: 'operator' })),
+    created: '2026-11-01T12:00:00.000Z',
+    updated: '2026-11-03T12:00:00.000Z',
+    version: steps.length,
+  });
 
   it('shows what was approved and paid only once the claim got there', () => {
     expect(claimRow(claim('Paid', ['Submitted', 'Approved', 'Paid']))).toEqual([
