@@ -16,6 +16,7 @@ import { measureScale } from './sections/scale.js';
 import { measureCost } from './sections/cost.js';
 import { measureWebhookLatency } from './sections/webhooks.js';
 import { measureIdle } from './sections/idle.js';
+import { measureExport } from './sections/export.js';
 
 /**
  * `npm run bench`: bundle sizes, cold imports, DynamoDB round trips, in-process throughput and
@@ -65,6 +66,7 @@ try {
   await section('7 cost', 'timed', (record) => measureCost(record));
   await section('8 webhooks', 'timed', (record) => measureWebhookLatency(record, fixtures, dynamo));
   await section('9 idle', 'untimed', (record) => measureIdle(record, dynamo.pid));
+  await section('10 export', 'timed', (record) => measureExport(record));
 } finally {
   await dynamo.stop();
   rmSync(work, { recursive: true, force: true });

@@ -4,9 +4,9 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Readable } from 'node:stream';
 import type { ObjectStore } from './ports.js';
 
-/** Parts of 5 MiB (S3's smallest), two in flight: an upload holds about 15 MB whatever the object's size. */
+/** Parts of 5 MiB (S3's smallest), one in flight while the next fills: an upload holds about 10 MB whatever the object's size. */
 const PART_BYTES = 5 * 1024 * 1024;
-const PARTS_IN_FLIGHT = 2;
+const PARTS_IN_FLIGHT = 1;
 
 /**
  * Bordereaux in S3: a multipart upload fed from a stream (lib-storage's Upload), and presigned GETs.

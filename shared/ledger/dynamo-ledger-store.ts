@@ -20,7 +20,7 @@ import { MINOR_UNITS_MARK } from '../platform/money/index.js';
 /** Entries written at once; each is its own conditional Put (a BatchWriteItem cannot refuse an existing item). */
 const WRITE_CONCURRENCY = 16;
 /** Entries an export reads from a shard at a time: 64 pages of this many stay a few MB. */
-const EXPORT_SHARD_PAGE = 250;
+const EXPORT_SHARD_PAGE = 100;
 
 /**
  * The ledger on the main table: an entry is a record of its client's month (sharded, newest first
@@ -91,6 +91,7 @@ export class DynamoLedgerStore implements LedgerStore, LedgerExportSource {
       range: { condition: '', values: {} },
       filter: { expression: 'begins_with(#type, :type)', names: { '#type': 'type' }, values: { ':type': typePrefix } },
       limit: () => EXPORT_SHARD_PAGE,
+      prefetch: true,
     });
     for (let record = await records.next(); record !== undefined; record = await records.next()) {
       yield recordFields<LedgerEntry>(record, ['minor_units', 'opening']);

@@ -30,6 +30,11 @@ export interface ShardMergeOptions<T> {
   position: (item: T) => string;
   /** The sort key in a page's `lastKey`: every record the shard has not returned yet sorts below it. */
   keyPosition: (lastKey: Record<string, unknown>) => string;
+  /**
+   * Ask for a shard's next page as soon as one arrives, so that reading overlaps the caller's work
+   * (an export reads every page anyway; a list page, which stops early, does not want it).
+   */
+  prefetch?: boolean;
 }
 
 /**
@@ -60,6 +65,8 @@ interface Shard<T> {
   lastKey?: Record<string, unknown>;
   /** The lowest position read, while the shard has more: every unread record sorts below it. */
   reached?: string;
+  /** Its next page, already asked for (`prefetch`). */
+  coming?: Promise<ShardPage<T>>;
 }
 
 /** The records of all shards, one at a time, in descending order of position (the shards read lazily). */
@@ -99,24 +106,33 @@ export class ShardMerge<T> {
         }
       }
       // A shard with no record in hand but more to read blocks the candidate if it may hold a record above it.
-      const blocking = this.shards.filter(
-        (shard) =>
+      // (A loop, not a filter: this runs once per record taken, and an export takes millions.)
+      let blocking: Shard<T>[] | undefined;
+      for (const shard of this.shards) {
+        if (
           shard.next >= shard.buffer.length &&
           (shard.reads === 0 || shard.lastKey !== undefined) &&
-          (!best || shard.reached === undefined || compareKeys(shard.reached, bestPosition) > 0),
-      );
-      if (blocking.length === 0) return best;
+          (!best || shard.reached === undefined || compareKeys(shard.reached, bestPosition) > 0)
+        )
+          (blocking ??= []).push(shard);
+      }
+      if (blocking === undefined) return best;
       await Promise.all(blocking.map((shard) => this.readOn(shard)));
     }
   }
 
   private async readOn(shard: Shard<T>): Promise<void> {
-    const page = await this.options.read(shard.index, shard.lastKey, shard.reads);
+    const page = await (shard.coming ?? this.options.read(shard.index, shard.lastKey, shard.reads));
+    shard.coming = undefined;
     this.queries += 1;
     shard.reads += 1;
     shard.buffer = page.items;
     shard.next = 0;
     shard.lastKey = page.lastKey;
     shard.reached = page.lastKey === undefined ? undefined : this.options.keyPosition(page.lastKey);
+    if (this.options.prefetch && page.lastKey !== undefined) {
+      shard.coming = this.options.read(shard.index, page.lastKey, shard.reads);
+      shard.coming.catch(() => undefined); // a failure surfaces when the page is taken
+    }
   }
 }

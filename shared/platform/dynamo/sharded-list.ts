@@ -57,6 +57,8 @@ export function shardedList(
     range: NonNullable<ReturnType<typeof sortRange>>;
     filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
     limit: (reads: number) => number;
+    /** Read each shard's next page ahead (an export, which reads them all). */
+    prefetch?: boolean;
   },
 ): ShardMerge<ListRecord> {
   const { filter, sortAttribute } = list;
@@ -80,5 +82,6 @@ export function shardedList(
     },
     position: (record) => String(record[sortAttribute]),
     keyPosition: (lastKey) => String(lastKey[sortAttribute]),
+    ...(list.prefetch ? { prefetch: true } : {}),
   });
 }
