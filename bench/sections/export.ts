@@ -1,4 +1,4 @@
-import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
@@ -149,7 +149,7 @@ async function writeEntries(doc: ReturnType<typeof createDocumentClient>, tableN
     while (next < count) {
       const first = next;
       next = Math.min(count, next + 25);
-      let requests: Record<string, unknown>[] | undefined = [];
+      let requests: NonNullable<BatchWriteCommandInput['RequestItems']>[string] | undefined = [];
       for (let index = first; index < next; index++) {
         const entry = entryAt(index);
         requests.push({
@@ -157,8 +157,10 @@ async function writeEntries(doc: ReturnType<typeof createDocumentClient>, tableN
         });
       }
       while (requests?.length) {
-        const answer = await doc.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests as never } }));
-        requests = answer.UnprocessedItems?.[tableName] as Record<string, unknown>[] | undefined;
+        const answer: { UnprocessedItems?: BatchWriteCommandInput['RequestItems'] } = await doc.send(
+          new BatchWriteCommand({ RequestItems: { [tableName]: requests } }),
+        );
+        requests = answer.UnprocessedItems?.[tableName];
       }
     }
   };
