@@ -5,16 +5,21 @@ import { readExport, startExport } from '#shared/bordereaux/index.js';
 import { exportView } from '#shared/bordereaux/bordereau-view.js';
 import { exportIdOf, StartExportRequest } from '#shared/bordereaux/schemas.js';
 import { DynamoExportStore } from '#shared/bordereaux/dynamo-export-store.js';
-import { S3ObjectStore } from '#shared/bordereaux/s3-object-store.js';
+import { S3Links } from '#shared/bordereaux/s3-links.js';
+import { fromEnv } from '@aws-sdk/credential-provider-env';
+import { LOCAL_S3_CREDENTIALS } from '#shared/platform/s3/s3-client.js';
 import { jsonResponse } from '#shared/platform/http/envelope.js';
 import { httpHandler, operatorOf } from '#shared/platform/http/middleware.js';
 import { parseInput } from '#shared/platform/http/validation.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
-import { sharedS3Client } from '#shared/platform/s3/s3-client.js';
 
 const config = loadConfig();
 const exports = new DynamoExportStore(sharedDocumentClient(), config.tableName);
-const objects = new S3ObjectStore(sharedS3Client(), config.bordereauxBucket);
+// Signed with the function's own credentials (Lambda's environment), or s3rver's locally.
+const links = new S3Links(
+  { bucket: config.bordereauxBucket, region: config.region, ...(config.s3Endpoint ? { endpoint: config.s3Endpoint } : {}) },
+  config.s3Endpoint ? LOCAL_S3_CREDENTIALS : fromEnv(),
+);
 const newId = () => prefixedId('bx');
 
 /**
@@ -29,7 +34,7 @@ export const handler = httpHandler(
       const exported = await startExport({ exports, clock: systemClock, newId }, request, operator);
       return jsonResponse(202, exportView(exported, systemClock.now()));
     }
-    const { exported, ...link } = await readExport({ exports, objects, clock: systemClock }, exportIdOf(event.pathParameters));
+    const { exported, ...link } = await readExport({ exports, links, clock: systemClock }, exportIdOf(event.pathParameters));
     return jsonResponse(200, exportView(exported, systemClock.now(), link));
   },
   { jsonBody: 'optional', operator: true },

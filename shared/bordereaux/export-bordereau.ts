@@ -14,7 +14,7 @@ import {
   type BordereauExport,
   type BordereauKind,
 } from './bordereau.js';
-import type { BordereauSources, ExportStore, ObjectStore } from './ports.js';
+import type { BordereauSources, ExportStore, ObjectLinks, ObjectStore } from './ports.js';
 
 /** A bordereau's link is valid this long (the contract's 15 minutes); each read of a done export signs a new one. */
 export const URL_VALID_SECONDS = 15 * 60;
@@ -46,13 +46,13 @@ export async function startExport(
 
 /** GET /admin/bordereaux/{id}: the export as it stands, with a fresh link once done. */
 export async function readExport(
-  deps: { exports: Pick<ExportStore, 'get'>; objects: Pick<ObjectStore, 'presign'>; clock: Clock },
+  deps: { exports: Pick<ExportStore, 'get'>; links: ObjectLinks; clock: Clock },
   exportId: string,
 ): Promise<{ exported: BordereauExport; url?: string; expires_at?: string }> {
   const exported = await deps.exports.get(exportId);
   if (!exported) throw new NotFoundError('export_not_found', 'No bordereau export with this id.', 'export_id');
   if (exported.status !== 'done' || !exported.object_key) return { exported };
-  const url = await deps.objects.presign(exported.object_key, URL_VALID_SECONDS, fileNameOf(exported));
+  const url = await deps.links.presign(exported.object_key, URL_VALID_SECONDS, fileNameOf(exported));
   return { exported, url, expires_at: new Date(deps.clock.now().getTime() + URL_VALID_SECONDS * 1000).toISOString() };
 }
 

@@ -14,6 +14,10 @@ export interface ExportStore {
 export interface ObjectStore {
   /** Streams `body` into one object (a multipart upload) without holding it: memory stays a few parts whatever its size. */
   put(key: string, body: AsyncIterable<Buffer>): Promise<void>;
+}
+
+/** Links to the kept bordereaux. */
+export interface ObjectLinks {
   /** A GET URL of the object valid `seconds`, saved by a browser as `fileName`. */
   presign(key: string, seconds: number, fileName: string): Promise<string>;
 }

@@ -1,6 +1,5 @@
-import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Readable } from 'node:stream';
 import type { ObjectStore } from './ports.js';
 
@@ -9,8 +8,8 @@ const PART_BYTES = 5 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 1;
 
 /**
- * Bordereaux in S3: a multipart upload fed from a stream (lib-storage's Upload), and presigned GETs.
- * The same client deployed and locally (s3rver through a custom endpoint, path-style).
+ * Bordereaux into S3: a multipart upload fed from a stream (lib-storage's Upload). The same client
+ * deployed and locally (s3rver through a custom endpoint, path-style). Links: s3-links.ts.
  */
 export class S3ObjectStore implements ObjectStore {
   constructor(
@@ -27,11 +26,5 @@ export class S3ObjectStore implements ObjectStore {
       leavePartsOnError: false, // a failed upload is aborted; the lifecycle rule also clears what a killed run leaves
     });
     await upload.done();
-  }
-
-  presign(key: string, seconds: number, fileName: string): Promise<string> {
-    return getSignedUrl(this.s3, new GetObjectCommand({ Bucket: this.bucket, Key: key, ResponseContentDisposition: `attachment; filename="${fileName}"` }), {
-      expiresIn: seconds,
-    });
   }
 }
