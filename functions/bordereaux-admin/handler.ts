@@ -21,6 +21,8 @@ const links = new S3Links(
   config.s3Endpoint ? LOCAL_S3_CREDENTIALS : fromEnv(),
 );
 const newId = () => prefixedId('bx');
+/** A done export's answer carries a link that is a credential for 15 minutes: no cache keeps it. */
+const NO_STORE = { 'cache-control': 'no-store' };
 
 /**
  * The operator's bordereaux (IAM-authorized deployed; the operator key locally):
@@ -32,10 +34,10 @@ export const handler = httpHandler(
     if (event.routeKey === 'POST /api/v2/admin/bordereaux') {
       const request = parseInput(StartExportRequest, event.body);
       const exported = await startExport({ exports, clock: systemClock, newId }, request, operator);
-      return jsonResponse(202, exportView(exported, systemClock.now()));
+      return jsonResponse(202, exportView(exported, systemClock.now()), NO_STORE);
     }
     const { exported, ...link } = await readExport({ exports, links, clock: systemClock }, exportIdOf(event.pathParameters));
-    return jsonResponse(200, exportView(exported, systemClock.now(), link));
+    return jsonResponse(200, exportView(exported, systemClock.now(), link), NO_STORE);
   },
   { jsonBody: 'optional', operator: true },
 );

@@ -104,7 +104,10 @@ async function exportOf(kind: 'premium' | 'claims', month = period) {
   expect(url.pathname).toMatch(new RegExp(`^/${process.env.BORDEREAUX_BUCKET}/bordereaux/${month}/${kind}-bx_`));
   expect(url.searchParams.get('X-Amz-Expires')).toBe('900');
   expect(url.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
-  expect(Date.parse(done.json.url_expires_at) - Date.now()).toBeGreaterThan(14 * 60_000);
+  const signedAt = url.searchParams.get('X-Amz-Date')!.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6.000Z');
+  expect(Date.parse(done.json.url_expires_at) - Date.parse(signedAt)).toBe(900_000); // the link's own expiry
+  expect(done.headers['cache-control']).toBe('no-store'); // the link is a credential for 15 minutes
+  expect(done.json.period_status).toBe(month === period ? 'open' : 'closed'); // as the export read the month
   const res = await fetch(url);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${kind}-bordereau-${month}.csv"`);
@@ -311,6 +314,8 @@ describe('bordereaux', () => {
     expect(kind.json.error).toMatchObject({ code: 'validation_failed', param: 'kind' });
     const month = await operator('POST', '/api/v2/admin/bordereaux', { period: '2026-13', kind: 'claims' });
     expect(month.json.error).toMatchObject({ code: 'validation_failed', param: 'period' });
+    const ancient = await operator('POST', '/api/v2/admin/bordereaux', { period: '1999-12', kind: 'claims' });
+    expect(ancient.json.error).toMatchObject({ code: 'validation_failed', param: 'period', message: expect.stringContaining('from 2000-01 on') });
     const unknown = await operator('GET', '/api/v2/admin/bordereaux/bx_000000000000000000000000');
     expect(unknown.status).toBe(404);
     expect(unknown.json.error.code).toBe('export_not_found');

@@ -29,15 +29,17 @@ const deps = {
 
 /**
  * The main table's stream (new export records) → each export run to its end: rows streamed into S3,
- * the record marked done with its row count, or failed (then this throws, and the batch given again
- * finds the export finished and leaves it).
+ * the record marked done with its row count, or failed with the reason (logged; the operator starts
+ * another). A run cut short (timeout, crash) is given again by the stream and runs again.
  */
 export const handler = async (event: StreamWindowEvent): Promise<StreamWindowResponse> => {
   for (const change of recordChanges(event.Records)) {
     const exportId = change.after?.export_id;
     if (change.kind !== 'INSERT' || typeof exportId !== 'string') continue;
     const exported = await runExport(deps, exportId);
-    logger.info('bordereau export', { export_id: exportId, kind: exported?.kind, period: exported?.period, status: exported?.status, rows: exported?.rows });
+    const fields = { export_id: exportId, kind: exported?.kind, period: exported?.period, status: exported?.status, rows: exported?.rows };
+    if (exported?.status === 'failed') logger.error('bordereau export failed; the operator may start another', { ...fields, failure: exported.failure });
+    else logger.info('bordereau export', fields);
   }
   return { state: {} };
 };

@@ -13,7 +13,8 @@ import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
  * wildcard address. Before the server starts, its connector is given the loopback host. The Jetty
  * server is a private field: if a future jar renames it, this fails at start instead of exposing
  * the database. `java -cp DynamoDBLocal.jar dynamodb-local-loopback.java <options>` runs it from
- * source (a JDK compiles it in memory), so there is nothing to build.
+ * source (a JDK compiles it in memory), so there is nothing to build. It exits when its stdin ends
+ * (its parent died), so a crashed npm start leaves no database behind.
  */
 public class DynamoDbLocalLoopback {
   public static void main(String[] args) throws Exception {
@@ -24,5 +25,16 @@ public class DynamoDbLocalLoopback {
       ((ServerConnector) connector).setHost("127.0.0.1");
     }
     proxy.start();
+    // Its parent (npm start, the tests, the bench) holds this process's stdin open and never writes:
+    // when the parent is gone, however it ended (SIGKILL included), stdin ends and so does this.
+    Thread watcher = new Thread(() -> {
+      try {
+        while (System.in.read() != -1) {}
+      } catch (java.io.IOException ignored) {
+      }
+      System.exit(0);
+    });
+    watcher.setDaemon(true);
+    watcher.start();
   }
 }

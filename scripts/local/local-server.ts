@@ -139,6 +139,11 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
+  // `kill <npm's pid>` ends npm but not this process: once orphaned (its parent changed), it stops too.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void shutdown();
+  }, 2_000).unref();
 
   const demoFile = join(process.cwd(), '.local', 'demo-client.json');
   await mkdir(dirname(demoFile), { recursive: true });
@@ -164,7 +169,7 @@ async function main(): Promise<void> {
   console.log(
     `Claims: customer ${local.baseUrl}/claim   ·   operator ${local.baseUrl}/admin/claims (and the bordereaux)\n  operator key ${local.operatorKey}  (Authorization: Operator <key>; also in ${operatorFile})`,
   );
-  const stops = givenEndpoint ? 'the API (the DynamoDB at DYNAMODB_ENDPOINT keeps running)' : 'the API and DynamoDB Local';
+  const stops = givenEndpoint ? 'the API and the local S3 (the DynamoDB at DYNAMODB_ENDPOINT keeps running)' : 'the API, DynamoDB Local and the local S3';
   console.log(`Keys written to ${demoFile}. Ctrl-C stops ${stops}.`);
 }
 

@@ -62,8 +62,10 @@ function spawnDynamoDbLocal(port: number): DynamoDbLocalProcess {
       '-sharedDb',
       '-disableTelemetry', // no calls out of this machine
     ],
-    { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
+    // stdin a pipe this process keeps open: java exits when it ends (this process died, even by SIGKILL).
+    { cwd: dir, stdio: ['pipe', 'ignore', 'pipe'] },
   );
+  (java.stdin as (NodeJS.WritableStream & { unref?: () => void }) | null)?.unref?.(); // the pipe keeps no run of node alive
   let errors = ''; // the end of java's stderr, for the message when it exits early
   java.stderr?.on('data', (chunk: Buffer) => {
     errors = (errors + chunk.toString()).slice(-2_000);

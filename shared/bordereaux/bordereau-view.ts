@@ -5,8 +5,11 @@ import type { BordereauExport } from './bordereau.js';
 export const exportView = (exported: BordereauExport, now: Date, link?: { url?: string; expires_at?: string }) => ({
   export_id: exported.export_id,
   period: exported.period,
-  /** A bordereau of an open month may still grow: late changes of the month land until the 5th of the next. */
-  period_status: statementStatus(exported.period, now),
+  /**
+   * The month's state when the export read it (until it has: now): a file of an open month may miss
+   * moves that land until the 5th of the next; a closed month's file is final.
+   */
+  period_status: exported.period_status ?? (statementStatus(exported.period, now) === 'closed' ? 'closed' : 'open'),
   kind: exported.kind,
   status: exported.status,
   created: exported.created,

@@ -51,11 +51,14 @@ describe('a claims row', () => {
     version: steps.length,
   });
 
-  it('shows what was approved and paid only once the claim got there', () => {
-    expect(claimRow(claim('Paid', ['Submitted', 'Approved', 'Paid']))).toEqual([
-      'clm_1',
-      'cli_1',
-      'OP-1 OP-2',
+  it('shows the claim by its moves in the month: its status at the month’s end, what was approved and paid in it', () => {
+    // Filed 1 November, approved 2 November, paid 3 December (`history` days: see claim()).
+    const moved = claim('Paid', ['Submitted', 'Approved', 'Paid']);
+    moved.history[2]!.at = '2026-12-03T12:00:00.000Z';
+    expect(claimRow(moved, '2026-11')).toEqual(['clm_1', 'cli_1', 'OP-1 OP-2', 'Approved', 'illness', '2026-11-01', '65.00', '60.00', '', '', 'USD']);
+    expect(claimRow(moved, '2026-12')).toEqual(['clm_1', 'cli_1', 'OP-1 OP-2', 'Paid', 'illness', '2026-11-01', '65.00', '', '60.00', '2026-12-03', 'USD']);
+    // All in one month: approved and paid in it.
+    expect(claimRow(claim('Paid', ['Submitted', 'Approved', 'Paid']), '2026-11').slice(3, 10)).toEqual([
       'Paid',
       'illness',
       '2026-11-01',
@@ -63,10 +66,8 @@ describe('a claims row', () => {
       '60.00',
       '60.00',
       '2026-11-03',
-      'USD',
     ]);
-    expect(claimRow(claim('Approved', ['Submitted', 'Approved'])).slice(7, 10)).toEqual(['60.00', '', '']);
-    expect(claimRow(claim('Denied', ['Submitted', 'Denied'])).slice(6, 10)).toEqual(['65.00', '', '', '']);
+    expect(claimRow(claim('Denied', ['Submitted', 'Denied']), '2026-11').slice(3, 10)).toEqual(['Denied', 'illness', '2026-11-01', '65.00', '', '', '']);
   });
 });
 
@@ -100,7 +101,7 @@ describe('exports', () => {
     expect(created).toHaveLength(1);
   });
 
-  it('leave test-mode clients out, and end failed, without the error’s words, when the upload fails', async () => {
+  it('leave test-mode clients out, record the month’s state, and end failed, without the error’s words, when the upload fails', async () => {
     let state: BordereauExport = { export_id: 'bx_1', period: '2026-11', kind: 'premium', status: 'running', created: '', requested_by: 'ops' };
     const written: string[] = [];
     const sources = {
@@ -133,9 +134,11 @@ describe('exports', () => {
     expect(written.join('')).not.toContain('test,');
     expect(await runExport({ exports, objects: { put }, sources, clock }, 'bx_1')).toMatchObject({ status: 'done' }); // given again: left alone
 
+    expect(state.period_status).toBe('open'); // November, read on 25 November
+
     state = { ...state, status: 'running' };
     const broken = async () => Promise.reject(Object.assign(new Error('Access denied to OP-SECRET'), { name: 'AccessDenied' }));
-    await expect(runExport({ exports, objects: { put: broken }, sources, clock }, 'bx_1')).rejects.toThrow();
+    expect(await runExport({ exports, objects: { put: broken }, sources, clock }, 'bx_1')).toMatchObject({ status: 'failed' });
     expect(state).toMatchObject({ status: 'failed', failure: 'The export stopped (AccessDenied); start it again.' });
   });
 

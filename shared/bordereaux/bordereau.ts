@@ -55,6 +55,8 @@ export interface BordereauExport {
   rows?: number;
   object_key?: string;
   finished?: string;
+  /** Whether the month was still open when the export read it (an open month's file may miss late moves). */
+  period_status?: 'open' | 'closed';
   /** Once failed: what went wrong, for the operator (never a stack or a record's content). */
   failure?: string;
 }
@@ -101,21 +103,28 @@ export const factsOfEntry = (entry: LedgerEntry): PolicyFacts | undefined =>
     ? { order_number: entry.order_number, coverage_amount: entry.coverage_amount, risk_start: entry.risk_start }
     : undefined;
 
-/** A claim as it stands: approved and paid amounts once it reached those states, in its currency's digits. */
-export function claimRow(claim: Claim): string[] {
-  const reached = (status: string) => claim.history.find((step) => step.status === status)?.at;
-  const approved = claim.status === 'Approved' || claim.status === 'Paid';
-  const paidAt = claim.status === 'Paid' ? reached('Paid') : undefined;
+/**
+ * A claim in one month's claims bordereau, by its moves in that month, so that a closed month's file
+ * never changes: its status at the month's end (or now, for the current month), the amount approved
+ * if it was approved in the month, the amount paid and the day if it was paid in the month. Summed
+ * over a month's rows, the approved and paid columns are the month's statement's `claims_approved`
+ * and `claims_paid`.
+ */
+export function claimRow(claim: Claim, period: string): string[] {
+  const inMonth = (status: string) => claim.history.find((step) => step.status === status && step.at.startsWith(period))?.at;
+  const byMonthEnd = claim.history.filter((step) => step.at.slice(0, 7) <= period);
+  const approvedAt = inMonth('Approved');
+  const paidAt = inMonth('Paid');
   const money = (amount: Minor | undefined) => (amount === undefined ? '' : formatMoney(amount, claim.currency));
   return [
     claim.claim_id,
     claim.client_id,
     claim.policies.map((policy) => policy.policy_number).join(' '),
-    claim.status,
+    byMonthEnd.at(-1)?.status ?? claim.status,
     claim.reason,
     day(claim.created),
     money(claim.amount_claimed),
-    money(approved ? claim.amount_approved : undefined),
+    money(approvedAt ? claim.amount_approved : undefined),
     money(paidAt ? claim.amount_approved : undefined),
     day(paidAt),
     claim.currency,

@@ -29,7 +29,10 @@ export class DynamoExportStore implements ExportStore {
     return Item ? recordFields<BordereauExport>(Item) : undefined;
   }
 
-  async finish(exportId: string, outcome: Pick<BordereauExport, 'status' | 'finished' | 'rows' | 'object_key' | 'failure'>): Promise<boolean> {
+  async finish(
+    exportId: string,
+    outcome: Pick<BordereauExport, 'status' | 'finished' | 'rows' | 'object_key' | 'failure' | 'period_status'>,
+  ): Promise<boolean> {
     const fields = Object.entries(outcome).filter(([, value]) => value !== undefined);
     const written = await unlessConditionFails(
       this.doc.send(

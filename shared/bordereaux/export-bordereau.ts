@@ -20,6 +20,8 @@ import type { BordereauSources, ExportStore, ObjectLinks, ObjectStore } from './
 export const URL_VALID_SECONDS = 15 * 60;
 /** Text gathered before it is handed to the upload: a few hundred rows a chunk, not one write per row. */
 const CHUNK_BYTES = 64 * 1024;
+/** No export of a month before this one (each export is an object kept seven years). */
+const FIRST_PERIOD = '2000-01';
 /** Claims read at once (one BatchGetItem). */
 const CLAIMS_AT_ONCE = 100;
 
@@ -30,6 +32,8 @@ export async function startExport(
   operator: string,
 ): Promise<BordereauExport> {
   const now = deps.clock.now();
+  if (request.period < FIRST_PERIOD)
+    throw new ValidationError(`period: ${request.period} is before any record of the service; months from ${FIRST_PERIOD} on may be exported.`, 'period');
   if (statementStatus(request.period, now) === 'future')
     throw new ValidationError(`period: ${request.period} has not begun; the current month is ${periodOf(now.toISOString())}.`, 'period');
   const exported: BordereauExport = {
@@ -52,8 +56,10 @@ export async function readExport(
   const exported = await deps.exports.get(exportId);
   if (!exported) throw new NotFoundError('export_not_found', 'No bordereau export with this id.', 'export_id');
   if (exported.status !== 'done' || !exported.object_key) return { exported };
-  const url = await deps.links.presign(exported.object_key, URL_VALID_SECONDS, fileNameOf(exported));
-  return { exported, url, expires_at: new Date(deps.clock.now().getTime() + URL_VALID_SECONDS * 1000).toISOString() };
+  // Signed at this instant, so the expiry said is the link's own (its X-Amz-Date + 15 minutes).
+  const signedAt = new Date(Math.floor(deps.clock.now().getTime() / 1000) * 1000);
+  const url = await deps.links.presign(exported.object_key, URL_VALID_SECONDS, fileNameOf(exported), signedAt);
+  return { exported, url, expires_at: new Date(signedAt.getTime() + URL_VALID_SECONDS * 1000).toISOString() };
 }
 
 export interface RunExportDeps {
@@ -65,23 +71,27 @@ export interface RunExportDeps {
 
 /**
  * Runs a started export: the month's rows, client by client, streamed into one object, then the
- * export is done with its row count, or failed with the reason. An export found finished already
- * (a stream batch given again) is left alone; one found running is run again from the start into
- * the same object key (an earlier run cut short left no object, only parts S3's lifecycle rule
- * removes).
+ * export is done with its row count and the month's state then, or failed with the reason (the
+ * operator starts another). An export found finished already (a stream batch given again) is left
+ * alone; one found running is run again from the start into the same object key (an earlier run cut
+ * short — a crash, the timeout — left no object, only parts S3's lifecycle rule removes).
  */
 export async function runExport(deps: RunExportDeps, exportId: string): Promise<BordereauExport | undefined> {
   const exported = await deps.exports.get(exportId);
   if (!exported || exported.status !== 'running') return exported;
   const counted = { rows: 0 };
   const objectKey = objectKeyOf(exported);
+  // The month's state as the rows are read: a file of an open month may miss moves still to come.
+  const periodStatus: 'open' | 'closed' = statementStatus(exported.period, deps.clock.now()) === 'closed' ? 'closed' : 'open';
   try {
     await deps.objects.put(objectKey, chunks(rowsOf(deps.sources, exported, counted), headerOf(exported.kind)));
   } catch (err) {
-    await deps.exports.finish(exportId, { status: 'failed', finished: deps.clock.now().toISOString(), failure: failureOf(err) });
-    throw err;
+    // Recorded, not thrown: the operator starts another export (a stream retry would find it failed and do nothing).
+    const failed = { status: 'failed' as const, finished: deps.clock.now().toISOString(), failure: failureOf(err) };
+    await deps.exports.finish(exportId, failed);
+    return { ...exported, ...failed };
   }
-  const outcome = { status: 'done' as const, finished: deps.clock.now().toISOString(), rows: counted.rows, object_key: objectKey };
+  const outcome = { status: 'done' as const, finished: deps.clock.now().toISOString(), rows: counted.rows, object_key: objectKey, period_status: periodStatus };
   await deps.exports.finish(exportId, outcome);
   return { ...exported, ...outcome };
 }
@@ -106,7 +116,7 @@ async function* rowsOf(sources: BordereauSources, exported: BordereauExport, cou
     const claimRows = async function* () {
       for (const claim of await sources.claims.getMany(ids)) {
         counted.rows++;
-        yield csvLine(claimRow(claim), amounts);
+        yield csvLine(claimRow(claim, exported.period), amounts);
       }
       ids = [];
     };

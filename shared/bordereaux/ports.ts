@@ -7,7 +7,7 @@ export interface ExportStore {
   create(exported: BordereauExport): Promise<void>;
   get(exportId: string): Promise<BordereauExport | undefined>;
   /** Moves a running export to its end; false when it is not running any more (an earlier run finished it). */
-  finish(exportId: string, outcome: Pick<BordereauExport, 'status' | 'finished' | 'rows' | 'object_key' | 'failure'>): Promise<boolean>;
+  finish(exportId: string, outcome: Pick<BordereauExport, 'status' | 'finished' | 'rows' | 'object_key' | 'failure' | 'period_status'>): Promise<boolean>;
 }
 
 /** Where bordereaux are kept (S3 deployed, s3rver locally). */
@@ -19,7 +19,7 @@ export interface ObjectStore {
 /** Links to the kept bordereaux. */
 export interface ObjectLinks {
   /** A GET URL of the object valid `seconds`, saved by a browser as `fileName`. */
-  presign(key: string, seconds: number, fileName: string): Promise<string>;
+  presign(key: string, seconds: number, fileName: string, signedAt?: Date): Promise<string>;
 }
 
 /** What an export reads: the ledger's month, the clients' modes, the claims, and the facts an older entry lacks. */

@@ -94,6 +94,7 @@ ${kit}
     const done = exported.status === 'done' && exported.url;
     $('result-link-line').hidden = !done;
     $('refresh-link').hidden = !done;
+    $('refresh-link').textContent = 'Get a new link';
     if (done) {
       $('result-link').href = exported.url;
       $('result-link').textContent = 'Download the ' + name.toLowerCase() + ' (CSV)';
@@ -105,7 +106,14 @@ ${kit}
   async function follow(exported) {
     while (shown && shown.export_id === exported.export_id && shown.status === 'running') {
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      show(await read(exported.export_id));
+      try {
+        show(await read(exported.export_id));
+      } catch (err) {
+        // One failed read does not lose the export: the button reads it again (and follows it on).
+        $('refresh-link').textContent = 'Check again';
+        $('refresh-link').hidden = false;
+        throw err;
+      }
     }
     if (shown.status === 'done') announce($('result-status').textContent + ' The download link is ready.');
     else announce($('result-status').textContent);
@@ -126,8 +134,11 @@ ${kit}
   });
   $('refresh-link').addEventListener('click', () =>
     void run(async () => {
-      show(await read(shown.export_id));
-      announce('A new link, valid 15 minutes.');
+      const now = await read(shown.export_id);
+      show(now);
+      if (now.status === 'running') await follow(now);
+      else if (now.status === 'done') announce('A new link, valid 15 minutes.');
+      else announce($('result-status').textContent);
     }),
   );
 })();

@@ -164,7 +164,7 @@ function operator(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResultV2,
       if (!identity) {
         throw new AuthenticationError(
           'operator_credentials_required',
-          'An operator credential is required: a SigV4-signed request (deployed) or Authorization: Operator <key> (npm start).',
+          'An operator credential is required, and the one sent (if any) is not valid: a SigV4-signed request (deployed) or Authorization: Operator <key> (npm start).',
         );
       }
       if (request.context.info) request.context.info.operator = identity;
