@@ -66,7 +66,7 @@ try {
   await section('7 cost', 'timed', (record) => measureCost(record));
   await section('8 webhooks', 'timed', (record) => measureWebhookLatency(record, fixtures, dynamo));
   await section('9 idle', 'untimed', (record) => measureIdle(record, dynamo.pid));
-  await section('10 export', 'timed', (record) => measureExport(record));
+  await section('10 export', 'timed', (record) => measureExport(record, dynamo.endpoint));
 } finally {
   await dynamo.stop();
   rmSync(work, { recursive: true, force: true });

@@ -54,9 +54,9 @@ async function probe(args: string[], env: Record<string, string>): Promise<{ row
  * the local S3 (s3rver). Goals: the export's rows/s ≥ 0.5× the raw loop's, its peak memory
  * growth ≤ 64 MB (it never holds the month).
  */
-export async function measureExport(record: Recorder): Promise<void> {
+export async function measureExport(record: Recorder, dynamoEndpoint: string): Promise<void> {
   const s3 = await startLocalS3({ buckets: ['bench-bordereaux'] });
-  const doc = createDocumentClient();
+  const doc = createDocumentClient(dynamoEndpoint);
   try {
     const tableName = process.env.TABLE_NAME!;
     const client = await createClient(new DynamoClientStore(doc, tableName), { name: 'Bench Live Venue', mode: 'live' });
@@ -69,7 +69,7 @@ export async function measureExport(record: Recorder): Promise<void> {
     await writeEntries(doc, tableName, client.client_id, PERIOD, ENTRIES);
     const loadSeconds = (performance.now() - loadStarted) / 1000;
 
-    const env = { S3_ENDPOINT: s3.endpoint, BORDEREAUX_BUCKET: 'bench-bordereaux' };
+    const env = { DYNAMODB_ENDPOINT: dynamoEndpoint, S3_ENDPOINT: s3.endpoint, BORDEREAUX_BUCKET: 'bench-bordereaux' };
     const raw = await probe(['raw', client.client_id, PERIOD, WARM_UP_PERIOD], env);
     const exports = new DynamoExportStore(doc, tableName);
     const started = (period: string) => ({

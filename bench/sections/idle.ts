@@ -51,6 +51,8 @@ const freePort = () =>
  * meanwhile; the bench's own DynamoDB Local is not counted.
  */
 export async function measureIdle(record: Recorder, benchDynamoPid: number | undefined): Promise<void> {
+  // The server points the environment at its own DynamoDB and S3: the sections after this one must find the bench's again.
+  const environment = { DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT, S3_ENDPOINT: process.env.S3_ENDPOINT };
   const local = await startLocalServer({ port: 0, dynamoPort: await freePort(), staticRoutes: demoSiteRoutes });
   try {
     await sleep(SETTLE_MS);
@@ -67,5 +69,9 @@ export async function measureIdle(record: Recorder, benchDynamoPid: number | und
     });
   } finally {
     await local.stop();
+    for (const [name, value] of Object.entries(environment)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
   }
 }
