@@ -185,6 +185,13 @@ const lastOperatorNote = ({ claim, text }: StoredClaim): string | undefined => {
 export const decideClaim = (deps: ClaimDeps, claimId: string, input: DecisionInput, operator: string) =>
   move(deps, claimId, undefined, (stored) => decide(stored.claim, input, deps.clock.now(), operator, lastOperatorNote(stored)));
 
+/** A test helper: the operator's decision, made by a test client on a claim of its own orders (another client's claim: 404). */
+export async function decideOwnTestClaim(deps: ClaimDeps, clientId: string, claimId: string, input: DecisionInput) {
+  const stored = await deps.claims.get(claimId);
+  if (!stored || stored.claim.client_id !== clientId) throw claimNotFound();
+  return decideClaim(deps, claimId, input, `test_helper:${clientId}`);
+}
+
 export const payClaim = (deps: ClaimDeps, claimId: string, payoutReference: string, operator: string) =>
   move(deps, claimId, undefined, ({ claim }) => markPaid(claim, payoutReference, deps.clock.now(), operator));
 

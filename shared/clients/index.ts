@@ -5,3 +5,4 @@
  */
 export { DEFAULT_LOOK_PERIOD_DAYS, MAX_LOOK_PERIOD_DAYS, voidWindowEnd } from './client.js';
 export type { Client, ClientCredentials, ClientStore } from './client.js';
+export { keyModeOf, requireTestClient } from './test-mode.js';

@@ -399,6 +399,55 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
     return { service_order_id: serviceOrderId, currency: currency, item: itemOf(record, currency) };
   }
 
+  async rewriteTimes(before: Order, after: Order): Promise<void> {
+    const header = headerItem(after);
+    const TransactItems = [
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: orderKey(after.client_id, after.service_order_id),
+          UpdateExpression: 'SET created = :created, updated = :updated, version = :next, list_sort = :sort',
+          ConditionExpression: 'version = :read',
+          ExpressionAttributeValues: {
+            ':created': after.created,
+            ':updated': after.updated,
+            ':next': after.version,
+            ':sort': header.list_sort,
+            ':read': before.version,
+          },
+        },
+      },
+      ...after.items.map((item, index) => {
+        const read = before.items[index]!;
+        const record = itemItem(after, item);
+        return {
+          Update: {
+            TableName: this.tableName,
+            Key: orderItemKey(after.client_id, after.service_order_id, item.reference_number),
+            UpdateExpression:
+              'SET created = :created, #policy.created = :pcreated, #policy.history = :history, list_sort = :sort, plist_sort = :psort' +
+              (item.policy.void_until ? ', #policy.void_until = :until' : ''),
+            // Only as read: a void, a change or a claim meanwhile makes this stale (read again, advance again).
+            ConditionExpression: `#policy.#status = :status AND ${read.replaced_by ? 'replaced_by = :replaced' : 'attribute_not_exists(replaced_by)'} AND ${read.open_claim ? 'open_claim = :claim' : 'attribute_not_exists(open_claim)'}`,
+            ExpressionAttributeNames: { '#policy': 'policy', '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':created': item.created,
+              ':pcreated': item.policy.created,
+              ':history': item.policy.history,
+              ':sort': record.list_sort,
+              ':psort': record.plist_sort,
+              ':status': read.policy.status,
+              ...(item.policy.void_until ? { ':until': item.policy.void_until } : {}),
+              ...(read.replaced_by ? { ':replaced': read.replaced_by } : {}),
+              ...(read.open_claim ? { ':claim': read.open_claim } : {}),
+            },
+          },
+        };
+      }),
+    ];
+    await transactUnlessStale(this.doc, TransactItems);
+  }
+
   /** The item's policy, only if still Issued, and the order's `updated`, in one transaction. */
   async settlePolicy(clientId: string, found: FoundPolicy, next: Policy): Promise<boolean> {
     const at = next.history[next.history.length - 1]!.at;

@@ -27,6 +27,11 @@ export interface OrderStore {
    * moves). Throws ChangeRejectedError('stale') when the order moved since it was read.
    */
   settlePolicies(before: Order, settled: readonly OrderItem[], after: Pick<Order, 'updated' | 'version'>, receipt?: IdempotencyReceipt): Promise<void>;
+  /**
+   * Writes the order's and its items' times as `after` has them (a test helper), only if the order
+   * and each item are as read; else ChangeRejectedError('stale').
+   */
+  rewriteTimes(before: Order, after: Order): Promise<void>;
 }
 
 /** A page of a client's orders, newest first; `next` is where the next page starts, absent on the last. */

@@ -108,3 +108,13 @@ export function orderIdOf(pathParameters: Record<string, string | undefined> | u
   if (!isOrderId(id)) throw new NotFoundError('order_not_found', 'No order with this id.');
   return id;
 }
+
+/** POST /test_helpers/orders/{id}/advance: how many days older the order becomes. */
+export const AdvanceOrderRequest = v.strictObject({
+  days: v.pipe(
+    v.number('must be a whole number of days'),
+    v.integer('must be a whole number of days'),
+    v.minValue(1, 'must be at least 1'),
+    v.maxValue(400, 'must be at most 400'),
+  ),
+});

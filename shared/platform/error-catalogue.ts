@@ -21,6 +21,7 @@ export const ERROR_CATALOGUE = {
     status: 401,
     when: "no operator credential on an operator route (under `npm start`: missing or wrong `Operator` key; deployed, API Gateway's IAM check answers 403 first)",
   },
+  test_mode_only: { status: 403, when: 'a test helper (`/api/v2/test_helpers/…`) called with a live client’s token' },
   claim_not_found: { status: 404, when: "no claim with this id (for a customer: none of their session's order)" },
   order_not_found: { status: 404, when: "no such order for this client (another client's order too: never 403)" },
   item_not_found: { status: 404, when: "a PATCH element's `old_reference_number` is not in the order" },

@@ -59,6 +59,13 @@ export class UnsupportedMediaTypeError extends AppError {
   }
 }
 
+/** 403: allowed to no one with this credential (a test helper called with live keys). */
+export class ForbiddenError extends AppError {
+  constructor(code: ErrorCode, message: string) {
+    super(403, 'invalid_request_error', code, message);
+  }
+}
+
 /** 422: well-formed but invalid. */
 export class ValidationError extends AppError {
   constructor(message: string, param?: string, code: ErrorCode = 'validation_failed') {

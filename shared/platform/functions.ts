@@ -281,6 +281,16 @@ export const FUNCTIONS = {
     stream: { table: 'main', entities: ['bordereau'], inserts: true },
     timeoutSeconds: 900,
   },
+  // Test helpers (test clients only): the client's mode (GetItem, remembered); an order made older
+  // (Query: the order; UpdateItem: its header and items in one transaction); a claim decided as the
+  // operator would (Query: the claim; PutItem/UpdateItem: the decision's transaction).
+  'test-helpers': {
+    routes: [
+      { method: 'POST', path: '/api/v2/test_helpers/orders/{id}/advance', auth: 'access-token' },
+      { method: 'POST', path: '/api/v2/test_helpers/claims/{id}/decision', auth: 'access-token' },
+    ],
+    tables: { main: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
+  },
 } as const satisfies Record<string, FunctionDefinition>;
 
 export type FunctionName = keyof typeof FUNCTIONS;

@@ -1,0 +1,56 @@
+import { ChangeRejectedError, ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
+import type { Clock } from '../platform/clock.js';
+import type { Order, OrderItem } from './order.js';
+import type { OrderStore } from './ports.js';
+
+/**
+ * A test helper (docs/api.md "Test mode"): an order and its policies made `days` older, so that a
+ * void after the look period, or anything else that waits on time, can be tried now. Its own
+ * times move (the order's and each item's creation, each policy's creation, history and void
+ * window); the event dates do not (they are the merchant's), nor the ledger, the day counts or the
+ * webhook events already sent, which keep the moment things happened.
+ */
+export const MAX_ADVANCE_DAYS = 400;
+const DAY_MS = 86_400_000;
+const ATTEMPTS = 3;
+
+const earlier = (at: string, ms: number): string => new Date(Date.parse(at) - ms).toISOString();
+
+/** The order as if it had been made `days` earlier (a new version, updated now). */
+export function advancedOrder(order: Order, days: number, now: Date): Order {
+  const ms = days * DAY_MS;
+  const item = (it: OrderItem): OrderItem => ({
+    ...it,
+    created: earlier(it.created, ms),
+    policy: {
+      ...it.policy,
+      created: earlier(it.policy.created, ms),
+      history: it.policy.history.map((step) => ({ ...step, at: earlier(step.at, ms) })),
+      ...(it.policy.void_until ? { void_until: earlier(it.policy.void_until, ms) } : {}),
+    },
+  });
+  return { ...order, created: earlier(order.created, ms), updated: now.toISOString(), version: order.version + 1, items: order.items.map(item) };
+}
+
+export async function advanceOrder(
+  deps: { orders: Pick<OrderStore, 'get' | 'rewriteTimes'>; clock: Clock },
+  clientId: string,
+  orderId: string,
+  days: number,
+): Promise<Order> {
+  if (!Number.isInteger(days) || days < 1 || days > MAX_ADVANCE_DAYS)
+    throw new ValidationError(`days: must be a whole number from 1 to ${MAX_ADVANCE_DAYS}.`, 'days');
+  for (let attempt = 1; ; attempt++) {
+    const order = await deps.orders.get(clientId, orderId);
+    if (!order) throw new NotFoundError('order_not_found', 'No order with this id.');
+    if (order.items.length > 99) throw new ValidationError('An order of more than 99 items cannot be advanced in one write.', 'id');
+    const advanced = advancedOrder(order, days, deps.clock.now());
+    try {
+      await deps.orders.rewriteTimes(order, advanced);
+      return advanced;
+    } catch (err) {
+      if (!(err instanceof ChangeRejectedError) || err.reason !== 'stale') throw err;
+      if (attempt >= ATTEMPTS) throw new ConflictError('order_busy', 'The order is being changed by other requests; retry.');
+    }
+  }
+}
