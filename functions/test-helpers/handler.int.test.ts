@@ -38,7 +38,7 @@ async function order(owner: ClaimShop) {
     order_number: string;
     email: string;
     created: string;
-    policies: { policy_number: string; void_until: string }[];
+    policies: { policy_number: string; void_until: string; history: { at: string }[] }[];
   };
 }
 const advance = (owner: ClaimShop, id: string, body: unknown) =>
