@@ -1,16 +1,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { runExport } from '#shared/bordereaux/index.js';
-import { DynamoExportStore } from '#shared/bordereaux/dynamo-export-store.js';
-import { DynamoPolicyFacts } from '#shared/bordereaux/dynamo-policy-facts.js';
-import { S3ObjectStore } from '#shared/bordereaux/s3-object-store.js';
-import { DynamoClaimStore } from '#shared/claims/dynamo-claim-store.js';
-import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
-import { DynamoLedgerStore } from '#shared/ledger/dynamo-ledger-store.js';
-import { systemClock } from '#shared/platform/clock.js';
 import { loadConfig } from '#shared/platform/config.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { LIST_SHARDS, ledgerPartition } from '#shared/platform/dynamo/keys.js';
-import { createS3Client } from '#shared/platform/s3/s3-client.js';
+import { deps } from '../functions/bordereaux-export/handler.js';
 
 /**
  * One measured run in a process of its own (bench/sections/export.ts), so that its peak memory is
@@ -44,24 +37,8 @@ async function rawLoop(clientId: string, period: string): Promise<number> {
   return rows;
 }
 
-const policyFacts = new DynamoPolicyFacts(doc, config.tableName);
-const exportOf = async (exportId: string): Promise<number> => {
-  const done = await runExport(
-    {
-      exports: new DynamoExportStore(doc, config.tableName),
-      objects: new S3ObjectStore(createS3Client(), config.bordereauxBucket),
-      sources: {
-        ledger: new DynamoLedgerStore(doc, config.tableName),
-        clients: new DynamoClientStore(doc, config.tableName),
-        claims: new DynamoClaimStore(doc, config.tableName),
-        policyFacts: (clientId, entry) => policyFacts.factsOf(clientId, entry),
-      },
-      clock: systemClock,
-    },
-    exportId,
-  );
-  return done?.rows ?? -1;
-};
+/** The export as its function runs it: its own adapters, from this process's environment. */
+const exportOf = async (exportId: string): Promise<number> => (await runExport(deps, exportId))?.rows ?? -1;
 
 // A warm-up on a small month first (the code and the SDK's lazily loaded parts are in memory before
 // the mark is taken), then the month measured: its growth is what the month adds, not the code's.

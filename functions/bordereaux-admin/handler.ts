@@ -6,8 +6,7 @@ import { exportView } from '#shared/bordereaux/bordereau-view.js';
 import { exportIdOf, StartExportRequest } from '#shared/bordereaux/schemas.js';
 import { DynamoExportStore } from '#shared/bordereaux/dynamo-export-store.js';
 import { S3Links } from '#shared/bordereaux/s3-links.js';
-import { fromEnv } from '@aws-sdk/credential-provider-env';
-import { LOCAL_S3_CREDENTIALS } from '#shared/platform/s3/s3-client.js';
+import { signingCredentials } from '#shared/platform/s3/s3-client.js';
 import { jsonResponse } from '#shared/platform/http/envelope.js';
 import { httpHandler, operatorOf } from '#shared/platform/http/middleware.js';
 import { parseInput } from '#shared/platform/http/validation.js';
@@ -15,10 +14,9 @@ import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 
 const config = loadConfig();
 const exports = new DynamoExportStore(sharedDocumentClient(), config.tableName);
-// Signed with the function's own credentials (Lambda's environment), or s3rver's locally.
 const links = new S3Links(
   { bucket: config.bordereauxBucket, region: config.region, ...(config.s3Endpoint ? { endpoint: config.s3Endpoint } : {}) },
-  config.s3Endpoint ? LOCAL_S3_CREDENTIALS : fromEnv(),
+  signingCredentials(config.s3Endpoint),
 );
 const newId = () => prefixedId('bx');
 /** A done export's answer carries a link that is a credential for 15 minutes: no cache keeps it. */

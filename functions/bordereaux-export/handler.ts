@@ -2,11 +2,12 @@ import { loadConfig } from '#shared/platform/config.js';
 import { systemClock } from '#shared/platform/clock.js';
 import { runExport } from '#shared/bordereaux/index.js';
 import { DynamoExportStore } from '#shared/bordereaux/dynamo-export-store.js';
-import { DynamoPolicyFacts } from '#shared/bordereaux/dynamo-policy-facts.js';
+import { PolicyFactsReader } from '#shared/bordereaux/policy-facts.js';
 import { S3ObjectStore } from '#shared/bordereaux/s3-object-store.js';
 import { DynamoLedgerStore } from '#shared/ledger/dynamo-ledger-store.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { DynamoClaimStore } from '#shared/claims/dynamo-claim-store.js';
+import { DynamoOrderStore } from '#shared/orders/dynamo-order-store.js';
 import { logger } from '#shared/platform/http/logger.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { sharedS3Client } from '#shared/platform/s3/s3-client.js';
@@ -14,15 +15,16 @@ import { recordChanges, type StreamWindowEvent, type StreamWindowResponse } from
 
 const config = loadConfig();
 const doc = sharedDocumentClient();
-const policyFacts = new DynamoPolicyFacts(doc, config.tableName);
-const deps = {
+const policyFacts = new PolicyFactsReader(new DynamoOrderStore(doc, config.tableName, config.metricsTableName));
+/** The export's adapters (the bench's export section runs the export through these too). */
+export const deps = {
   exports: new DynamoExportStore(doc, config.tableName),
   objects: new S3ObjectStore(sharedS3Client(), config.bordereauxBucket),
   sources: {
     ledger: new DynamoLedgerStore(doc, config.tableName),
     clients: new DynamoClientStore(doc, config.tableName),
     claims: new DynamoClaimStore(doc, config.tableName),
-    policyFacts: (clientId: string, entry: Parameters<DynamoPolicyFacts['factsOf']>[1]) => policyFacts.factsOf(clientId, entry),
+    policyFacts: (clientId: string, entry: Parameters<PolicyFactsReader['factsOf']>[1]) => policyFacts.factsOf(clientId, entry),
   },
   clock: systemClock,
 };

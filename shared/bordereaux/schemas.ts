@@ -1,10 +1,11 @@
 import * as v from 'valibot';
 import { NotFoundError } from '../platform/errors.js';
+import { Period } from '../ledger/index.js';
 import { BORDEREAU_KINDS } from './bordereau.js';
 
-/** POST /admin/bordereaux: a month (YYYY-MM) and a kind. */
+/** POST /admin/bordereaux: a month (YYYY-MM, as the ledger's) and a kind. */
 export const StartExportRequest = v.strictObject({
-  period: v.pipe(v.string(), v.regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month written YYYY-MM')),
+  period: Period,
   kind: v.picklist(BORDEREAU_KINDS, `must be one of ${BORDEREAU_KINDS.join(', ')}`),
 });
 

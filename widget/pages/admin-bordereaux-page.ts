@@ -1,4 +1,4 @@
-import { CLAIM_PAGES_CSS, claimPagesScript } from './page-kit.js';
+import { CLAIM_PAGES_CSS, operatorPagesScript } from './page-kit.js';
 
 /**
  * The operator's bordereaux at `/admin/bordereaux` of `npm start`, beside the claims queue: a month
@@ -8,12 +8,7 @@ import { CLAIM_PAGES_CSS, claimPagesScript } from './page-kit.js';
  * the DOM as text.
  */
 export function adminBordereauxPage(): string {
-  const kit = claimPagesScript({
-    unreachable: 'The API could not be reached.',
-    failed: 'The API answered {status}.',
-    answerMessage: true,
-    fieldByCode: { operator_credentials_required: 'operator-key' },
-  });
+  const kit = operatorPagesScript();
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -70,13 +65,8 @@ insurer. Live clients only: test-mode clients (<code>pk_test_</code> keys, such 
 </main>
 <script>
 (() => {
-  // page-kit.ts: $, el, announce, clearError, showError, request, run.
+  // page-kit.ts: $, el, when, announce, clearError, showError, request, run; the operator key and api().
 ${kit}
-  const STORED_KEY = 'order-protection.operator-key';
-  const keyField = $('operator-key');
-  keyField.value = sessionStorage.getItem(STORED_KEY) || '';
-  keyField.addEventListener('input', () => sessionStorage.setItem(STORED_KEY, keyField.value));
-  const api = (method, path, body) => request(method, path, body, 'Operator ' + keyField.value.trim());
   $('period').value = new Date().toISOString().slice(0, 7);
 
   const KIND = { premium: 'Premium', claims: 'Claims' };

@@ -1,4 +1,4 @@
-import { CLAIM_PAGES_CSS, claimPagesScript } from './page-kit.js';
+import { CLAIM_PAGES_CSS, operatorPagesScript } from './page-kit.js';
 
 /**
  * The operator's claims queue at `/admin/claims` of `npm start`: the operator key (kept in
@@ -11,14 +11,7 @@ import { CLAIM_PAGES_CSS, claimPagesScript } from './page-kit.js';
  * into the DOM as text.
  */
 export function adminClaimsPage(): string {
-  // The helpers shared with /claim (page-kit.ts), with this page's words for a failed request; a
-  // missing or wrong operator credential puts the focus on the key.
-  const kit = claimPagesScript({
-    unreachable: 'The API could not be reached.',
-    failed: 'The API answered {status}.',
-    answerMessage: true,
-    fieldByCode: { operator_credentials_required: 'operator-key' },
-  });
+  const kit = operatorPagesScript();
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -140,7 +133,7 @@ ${CLAIM_PAGES_CSS}
 </main>
 <script>
 (() => {
-  // page-kit.ts: REASONS, STATUSES, $, el, label, money, when, announce, clearError, showError, request, run.
+  // page-kit.ts: REASONS, STATUSES, $, el, label, money, when, announce, clearError, showError, request, run; the operator key and api().
 ${kit}
   const DONE = { approve: 'approved', deny: 'denied', request_documents: 'sent back to the customer for documents' };
   // The decisions a claim's status allows (the API refuses any other): value, label, the note's hint.
@@ -156,11 +149,6 @@ ${kit}
     DocumentsRequested: { choices: [['deny', 'Deny (the customer has not answered)']], note: 'Optional; the customer sees it.' },
   };
   const DOCUMENTS_WAIT_MS = 14 * 24 * 60 * 60 * 1000;
-  const STORED_KEY = 'order-protection.operator-key';
-  const keyField = $('operator-key');
-  keyField.value = sessionStorage.getItem(STORED_KEY) || '';
-  keyField.addEventListener('input', () => sessionStorage.setItem(STORED_KEY, keyField.value));
-  const api = (method, path, body) => request(method, path, body, 'Operator ' + keyField.value.trim());
 
   // The queue.
   let listed = { status: 'Submitted', cursor: null, count: 0 };

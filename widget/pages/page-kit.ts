@@ -142,3 +142,24 @@ export function claimPagesScript(options: ClaimPagesScriptOptions): string {
     }
   }`;
 }
+
+/**
+ * The operator pages' script kit (/admin/claims, /admin/bordereaux): claimPagesScript with their
+ * words for a failed request (a missing or wrong operator credential puts the focus on the key),
+ * then the operator key, kept in sessionStorage (a reload keeps it, closing the tab forgets it), and
+ * `api(method, path, body)`, which sends it.
+ */
+export function operatorPagesScript(): string {
+  return `${claimPagesScript({
+    unreachable: 'The API could not be reached.',
+    failed: 'The API answered {status}.',
+    answerMessage: true,
+    fieldByCode: { operator_credentials_required: 'operator-key' },
+  })}
+  const STORED_KEY = 'order-protection.operator-key';
+  const keyField = $('operator-key');
+  keyField.value = sessionStorage.getItem(STORED_KEY) || '';
+  keyField.addEventListener('input', () => sessionStorage.setItem(STORED_KEY, keyField.value));
+  const api = (method, path, body) => request(method, path, body, 'Operator ' + keyField.value.trim());
+`;
+}

@@ -1,4 +1,5 @@
 import { S3Client } from '@aws-sdk/client-s3';
+import { fromEnv } from '@aws-sdk/credential-provider-env';
 import { loadConfig } from '../config.js';
 
 /**
@@ -25,3 +26,9 @@ export function sharedS3Client(): S3Client {
   shared ??= createS3Client();
   return shared;
 }
+
+/**
+ * The credentials a function signs links with without an S3 client: Lambda's environment deployed
+ * (the function's role), s3rver's fixed ones locally.
+ */
+export const signingCredentials = (endpoint = loadConfig().s3Endpoint) => (endpoint ? LOCAL_S3_CREDENTIALS : fromEnv());
