@@ -22,8 +22,8 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'unit',
-          include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'widget/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
-          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+          include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'widget/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts', 'clients/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', '**/*.e2e.test.ts', '**/node_modules/**'],
         },
       },
       { extends: true, test: { ...shared, name: 'integration', include: ['**/*.int.test.ts'], exclude: ['**/node_modules/**'] } },
