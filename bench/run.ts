@@ -61,11 +61,11 @@ try {
   await section('2 cold import', 'timed', (record) => measureColdImports(record, fixtures, work));
   await section('3 round trips', 'untimed', (record) => countOperationRoundTrips(record, fixtures));
   await section('4 throughput', 'timed', (record) => measureThroughput(record, fixtures, dynamo.pid));
-  await section('5 HTTP', 'timed', (record) => measureHttp(record, dynamo.endpoint));
+  await section('5 HTTP', 'timed', (record) => measureHttp(record));
   await section('6 scale', 'untimed', (record) => measureScale(record, fixtures, dynamo));
   await section('7 cost', 'timed', (record) => measureCost(record));
   await section('8 webhooks', 'timed', (record) => measureWebhookLatency(record, fixtures, dynamo));
-  await section('9 idle', 'untimed', (record) => measureIdle(record, dynamo.pid));
+  await section('9 idle', 'untimed', (record) => measureIdle(record));
   await section('10 export', 'timed', (record) => measureExport(record, dynamo.endpoint));
 } finally {
   await dynamo.stop();
