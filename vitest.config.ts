@@ -22,13 +22,22 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'unit',
-          include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'widget/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts', 'clients/**/*.test.ts'],
+          include: [
+            'shared/**/*.test.ts',
+            'functions/**/*.test.ts',
+            'widget/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'bench/**/*.test.ts',
+            'clients/**/*.test.ts',
+          ],
           exclude: ['**/*.int.test.ts', '**/*.e2e.test.ts', '**/node_modules/**'],
         },
       },
       { extends: true, test: { ...shared, name: 'integration', include: ['**/*.int.test.ts'], exclude: ['**/node_modules/**'] } },
       { extends: true, test: { ...shared, name: 'infra', include: ['lib/**/*.test.ts'], testTimeout: 120_000 } },
       { extends: true, test: { ...shared, name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/security/**/*.test.ts'] } },
+      // The TypeScript client (clients/typescript) against its own npm start.
+      { extends: true, test: { ...shared, name: 'client', include: ['clients/**/*.e2e.test.ts'], testTimeout: 60_000 } },
       // A page's waits (expect.poll) allow 10 s: on a busy 2-core machine Chromium and the stream pump
       // take longer than the default second. Waits, not speed goals (those are npm run bench's).
       {

@@ -180,8 +180,12 @@ export const FUNCTIONS = {
       { method: 'DELETE', path: '/api/v2/webhook_endpoints/{id}', auth: 'access-token' },
       { method: 'POST', path: '/api/v2/webhook_endpoints/{id}/rotate_secret', auth: 'access-token' },
       { method: 'POST', path: '/api/v2/webhook_endpoints/{id}/enable', auth: 'access-token' },
+      { method: 'POST', path: '/api/v2/webhook_endpoints/{id}/test', auth: 'access-token' },
     ],
-    tables: { main: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    // A test request is one transaction: ConditionCheckItem (the endpoint, enabled) and PutItem.
+    // A delete cancels the endpoint's pending deliveries: the retry index (Query) and UpdateItem each.
+    tables: { main: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] },
+    indexes: { main: [RETRY_INDEX] },
   },
   // The delivery log: the events index (a page), an event's partition (Query), its deliveries due
   // again (UpdateItem) for a redelivery; the client's endpoints (Query); list cursors are sealed.
@@ -202,7 +206,8 @@ export const FUNCTIONS = {
     tables: { main: ['Query', 'GetItem', 'BatchWriteItem', 'PutItem', 'UpdateItem'] },
     indexes: { main: [HOLD_INDEX] },
     // Sends wait at most 10 s each, several at once, and stop starting after 40 s: 60 s a run.
-    stream: { table: 'main', entities: ['order', 'item', 'claim'], inserts: false, parallelization: 10 },
+    // `webhook_test`: a test event asked for (POST /webhook_endpoints/{id}/test), sent from here like the others.
+    stream: { table: 'main', entities: ['order', 'item', 'claim', 'webhook_test'], inserts: false, parallelization: 10 },
     timeoutSeconds: 60,
   },
   // The metrics stream → order.opted_out: as webhooks-dispatch, and the order-number key opens the

@@ -1,0 +1,162 @@
+import { execFile } from 'node:child_process';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrderProtectionClient, OrderProtectionError, verifyWebhook, WebhookVerificationError, type OrderProtectionClient } from '../src/index.js';
+import { freePort, startLocalServer, TSX_LOADER, type LocalServer } from './local-server.js';
+
+/** The client against a real `npm start` (its own, on free ports). */
+let server: LocalServer;
+beforeAll(async () => {
+  server = await startLocalServer();
+}, 90_000);
+afterAll(async () => {
+  await server?.stop();
+}, 30_000);
+
+/** A client over a fetch that counts sign-ins and 401s, and can spoil the next access token it sends. */
+function observedClient(now?: () => number) {
+  const seen = { signIns: 0, unauthorized: 0, spoilNext: false };
+  const client = createOrderProtectionClient({
+    baseUrl: server.demo.base_url,
+    publicKey: server.demo.public_key,
+    secretKey: server.demo.secret_key,
+    ...(now && { now }),
+    fetch: async (request) => {
+      if (new URL(request.url).pathname === '/api/v2/auth/token') seen.signIns++;
+      const auth = request.headers.get('authorization');
+      if (seen.spoilNext && auth?.startsWith('JWT ')) {
+        seen.spoilNext = false;
+        const headers = new Headers(request.headers);
+        headers.set('authorization', `${auth}x`); // its signature no longer matches: 401 invalid_token
+        request = new Request(request, { headers });
+      }
+      const response = await fetch(request);
+      if (response.status === 401) seen.unauthorized++;
+      return response;
+    },
+  });
+  return { client, seen };
+}
+
+const item = (reference: string, cost = '50.00') => ({ name: `Seat ${reference}`, reference_number: reference, cost });
+const orderNumber = (label: string) => `C-${Date.now()}-${Math.random().toString(36).slice(2, 8)}-${label}`;
+
+async function protectedOrder(client: OrderProtectionClient, label: string) {
+  const order = await client.orders.create({ order_number: orderNumber(label), currency: 'USD', items: [item('a1', '120.00'), item('a2', '80.00')] });
+  if (!order) throw new Error('no token: the order is created');
+  return order;
+}
+
+describe('@order-protection/client against npm start', () => {
+  it('answers a 401 for its token (expired, revoked, spoiled) by signing in once more and repeating the call', async () => {
+    const { client, seen } = observedClient();
+    const order = await protectedOrder(client, '401');
+    expect(seen.signIns).toBe(1);
+
+    seen.spoilNext = true;
+    const read = await client.orders.retrieve(order.service_order_id);
+
+    expect(read.service_order_id).toBe(order.service_order_id);
+    expect(seen).toMatchObject({ unauthorized: 1, signIns: 2 });
+  });
+
+  it('takes a new token before the held one expires, from the expiry the token answer stated', async () => {
+    let offset = 0;
+    const { client, seen } = observedClient(() => Date.now() + offset);
+    await client.accessToken();
+    await client.accessToken(); // held
+    offset = 15 * 60_000 - 30_000; // 30 s before its 15 minutes are up
+    await client.ledger.statement(new Date().toISOString().slice(0, 7));
+
+    expect(seen).toMatchObject({ signIns: 2, unauthorized: 0 });
+  });
+
+  it('throws a refused second change of an item as a typed 409, and replays a write by its Idempotency-Key', async () => {
+    const { client } = observedClient();
+    const order = await protectedOrder(client, '409');
+    const upgrade = { items: [{ name: 'VIP', old_reference_number: 'a1', reference_number: 'vip-1', cost: '200.00' }] };
+    const key = crypto.randomUUID();
+    const changed = await client.orders.change(order.service_order_id, upgrade, { idempotencyKey: key });
+    const replayed = await client.orders.change(order.service_order_id, upgrade, { idempotencyKey: key });
+
+    const refused = await client.orders
+      .change(order.service_order_id, { items: [{ name: 'B', old_reference_number: 'a1', reference_number: 'b-1', cost: '90.00' }] })
+      .catch((error: unknown) => error);
+
+    expect(replayed).toEqual(changed);
+    expect(refused).toBeInstanceOf(OrderProtectionError);
+    expect(refused).toMatchObject({
+      status: 409,
+      type: 'invalid_request_error',
+      code: 'policy_not_issued',
+      param: 'items[0].old_reference_number',
+      requestId: expect.any(String),
+    });
+  });
+
+  // Before the 250 orders: their records would queue ahead of this order's on the stream.
+  it("verifies a delivered webhook with the endpoint's secret, and refuses a tampered body", async () => {
+    const { client } = observedClient();
+    const deliveries: { body: string; headers: IncomingHttpHeaders }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        deliveries.push({ body, headers: req.headers });
+        res.end();
+      });
+    });
+    const port = await freePort();
+    await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve));
+    const endpoint = await client.webhookEndpoints.create({ url: `http://127.0.0.1:${port}/hooks`, events: ['order.created'] });
+    try {
+      const order = await protectedOrder(client, 'hook');
+      await expect.poll(() => deliveries.length, { timeout: 30_000, interval: 100 }).toBeGreaterThan(0);
+      const [delivery] = deliveries;
+
+      const event = verifyWebhook(delivery!.body, delivery!.headers, endpoint.secret);
+      const tampered = () => verifyWebhook(delivery!.body.replace(order.service_order_id, crypto.randomUUID()), delivery!.headers, endpoint.secret);
+
+      expect(event).toMatchObject({ type: 'order.created', data: { service_order_id: order.service_order_id } });
+      expect(tampered).toThrow(WebhookVerificationError);
+    } finally {
+      await client.webhookEndpoints.delete(endpoint.id);
+      receiver.close();
+    }
+  });
+
+  it('walks a list of 250 orders to its end through the cursor', { timeout: 120_000 }, async () => {
+    const { client } = observedClient();
+    const since = new Date().toISOString();
+    const created = new Set<string>();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        while (next < 250) {
+          const n = next++;
+          const order = await client.orders.create({ order_number: orderNumber(`list-${n}`), currency: 'USD', items: [item(`r${n}`)] });
+          created.add(order!.service_order_id);
+        }
+      }),
+    );
+
+    const listed: string[] = [];
+    for await (const order of client.orders.list({ limit: '100', created_gte: since })) listed.push(order.service_order_id);
+
+    expect(created.size).toBe(250);
+    expect(listed).toHaveLength(250);
+    expect(new Set(listed)).toEqual(created);
+  });
+
+  it('runs examples/walk.ts as the docs tell (against the demo keys npm start wrote)', async () => {
+    const walk = join(fileURLToPath(new URL('..', import.meta.url)), 'examples', 'walk.ts');
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', TSX_LOADER, walk], { cwd: server.cwd, timeout: 30_000 });
+
+    expect(stdout).toMatch(/^1\. access token /m);
+    expect(stdout).toMatch(/^3\. upgrade: OP-\S+ replaces OP-\S+, charge 6\.80 USD$/m);
+    expect(stdout).toMatch(/second change refused: 409 policy_not_issued \(items\[0\]\.old_reference_number\)$/m);
+  });
+});
