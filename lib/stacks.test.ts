@@ -159,7 +159,7 @@ describe('least privilege', () => {
     'orders-cancel': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
     'orders-list': { Main: ['Query', 'Query'], Metrics: ['GetItem'] }, // the order itself (by order_number) and the list index
     'policies-list': { Main: ['Query'] },
-    'webhook-endpoints': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
+    'webhook-endpoints': { Main: ['ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'Query', 'UpdateItem'] }, // the table and the retry index (a delete cancels pending deliveries)
     // Plus the main table's stream-read actions on its stream ARN.
     'webhooks-dispatch': {
       Main: ['BatchWriteItem', 'DescribeStream', 'GetItem', 'GetRecords', 'GetShardIterator', 'ListStreams', 'PutItem', 'Query', 'Query', 'UpdateItem'],
@@ -173,7 +173,7 @@ describe('least privilege', () => {
     'webhooks-retry': { Main: ['GetItem', 'Query', 'Query', 'UpdateItem'] }, // the table, and the retry and hold indexes (one statement)
     'claims-session': { Main: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'], Metrics: ['GetItem'] },
     'claims-customer': { Main: ['PutItem', 'Query', 'UpdateItem'] },
-    'claims-admin': { Main: ['PutItem', 'Query', 'Query', 'UpdateItem'] }, // the table and the claim queue index
+    'claims-admin': { Main: ['BatchGetItem', 'PutItem', 'Query', 'Query', 'UpdateItem'] }, // the table (and a claim's order, items and merchant by key) and the claim queue index
     // The main stream → entries, statements and the bordereaux' marks (plus the stream's read actions).
     'ledger-record': { Main: ['DescribeStream', 'GetItem', 'GetRecords', 'GetShardIterator', 'ListStreams', 'PutItem', 'UpdateItem'] },
     'ledger-read': { Main: ['Query'] },

@@ -3,7 +3,7 @@ import { newWebhookSecret } from '#shared/webhooks/webhook-signatures.js';
 import { loadConfig } from '#shared/platform/config.js';
 import { prefixedId } from '#shared/platform/ids.js';
 import { systemClock } from '#shared/platform/clock.js';
-import { createEndpoint, rotateSecret, type EndpointDeps, type WebhookEndpoint } from '#shared/webhooks/webhook-endpoints.js';
+import { createEndpoint, deleteEndpoint, rotateSecret, sendTestEvent, type EndpointDeps, type WebhookEndpoint } from '#shared/webhooks/webhook-endpoints.js';
 import { NotFoundError } from '#shared/platform/errors.js';
 import { jsonResponse } from '#shared/platform/http/envelope.js';
 import { clientIdOf, httpHandler } from '#shared/platform/http/middleware.js';
@@ -12,14 +12,18 @@ import { EmptyRequest } from '#shared/platform/http/schemas.js';
 import { parseInput } from '#shared/platform/http/validation.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { DynamoWebhookEndpoints } from '#shared/webhooks/dynamo-webhook-endpoints.js';
+import { DynamoWebhookDeliveries } from '#shared/webhooks/dynamo-webhook-deliveries.js';
 import { webhookUrlPolicy } from '#shared/webhooks/webhook-url-policy.js';
 
 const config = loadConfig();
 const endpoints = new DynamoWebhookEndpoints(sharedDocumentClient(), config.tableName);
+const deliveries = new DynamoWebhookDeliveries(sharedDocumentClient(), config.tableName);
 const deps = (): EndpointDeps => ({
   endpoints,
+  cancelPending: (clientId, endpointId) => deliveries.cancelPendingTo(clientId, endpointId),
   clock: systemClock,
   newId: () => prefixedId('we'),
+  newEventId: () => prefixedId('evt'),
   newSecret: newWebhookSecret,
   // npm start sets WEBHOOK_URLS=local (http://localhost receivers, not on its own ports); deployed, the strict rules.
   urlPolicy: webhookUrlPolicy(),
@@ -39,7 +43,7 @@ const view = (endpoint: WebhookEndpoint, withSecret = false) => ({
 
 const notFound = () => new NotFoundError('webhook_endpoint_not_found', 'No webhook endpoint with this id.', 'id');
 
-/** /api/v2/webhook_endpoints: create (201, the secret shown once), list, read, delete (204), rotate_secret, enable. */
+/** /api/v2/webhook_endpoints: create (201, the secret shown once), list, read, delete (204), rotate_secret, enable, test (202). */
 export const handler = httpHandler(
   async (event, info) => {
     const clientId = clientIdOf(info);
@@ -56,8 +60,11 @@ export const handler = httpHandler(
         return jsonResponse(200, view(endpoint));
       }
       case 'DELETE /api/v2/webhook_endpoints/{id}':
-        if (!(await endpoints.delete(clientId, id!))) throw notFound();
+        await deleteEndpoint(deps(), clientId, id!);
         return { statusCode: 204 };
+      case 'POST /api/v2/webhook_endpoints/{id}/test':
+        parseInput(EmptyRequest, event.body);
+        return jsonResponse(202, await sendTestEvent(deps(), clientId, id!));
       case 'POST /api/v2/webhook_endpoints/{id}/enable': {
         parseInput(EmptyRequest, event.body);
         const enabled = await endpoints.enable(clientId, id!);

@@ -45,6 +45,7 @@ export const ERROR_CATALOGUE = {
   request_in_progress: { status: 409, when: 'the first request with this Idempotency-Key is still running' },
   order_busy: { status: 409, when: 'the order kept changing under concurrent requests; retry' },
   conflict: { status: 409, when: 'DynamoDB cancelled the write for a concurrent change; nothing was written, retry' },
+  webhook_endpoint_disabled: { status: 409, when: 'a test event for a disabled webhook endpoint (enable it first: nothing is sent to a disabled one)' },
   too_many_endpoints: { status: 409, when: 'the client already has 16 webhook endpoints' },
   claim_open: { status: 409, when: 'the policy is under an open claim: no change, cancel or void, and no second claim (`param` names it)' },
   claim_not_submitted: { status: 409, when: 'a decision on a claim that is not `Submitted` (already decided, awaiting documents, withdrawn or paid)' },

@@ -1,7 +1,7 @@
 import type { Clock } from '../platform/clock.js';
 import type { RecordChange } from '../platform/record-change.js';
-import { signingSecrets, type WebhookEndpoint } from './webhook-endpoints.js';
-import { DISABLE_AFTER_FAILING_MS, eventBody, eventOf, nextAttemptAt, optOutEventOf, orderSequence, type WebhookEvent } from './webhook-events.js';
+import { signingSecrets, TEST_EVENT_TYPE, type WebhookEndpoint } from './webhook-endpoints.js';
+import { DISABLE_AFTER_FAILING_MS, eventBody, eventOf, isFor, nextAttemptAt, optOutEventOf, orderSequence, type WebhookEvent } from './webhook-events.js';
 import { checkWebhookUrl, type ResolveHost, type WebhookUrlPolicy } from './webhook-url.js';
 
 /**
@@ -23,7 +23,8 @@ export interface Delivery {
   event_id: string;
   endpoint_id: string;
   url: string;
-  status: 'pending' | 'delivered' | 'failed';
+  /** `canceled`: its endpoint was deleted before it was delivered (nothing is sent after). */
+  status: 'pending' | 'delivered' | 'failed' | 'canceled';
   attempts: Attempt[];
   /** When the next attempt is due (pending only). */
   next_at?: string;
@@ -42,7 +43,7 @@ export interface DeliveryStore {
    * those kept. The deliveries are due for the retry sweep at `dueBy`, should no attempt follow.
    */
   record(event: WebhookEvent, endpoints: readonly Pick<WebhookEndpoint, 'id' | 'url'>[], dueBy: Date): Promise<Delivery[]>;
-  /** Adds an attempt and moves the delivery, only if it has not moved since it was read; false otherwise. */
+  /** Adds an attempt and moves the delivery, only if it is pending and has not moved since it was read; false otherwise. */
   recordAttempt(delivery: Delivery, attempt: Attempt, next: Pick<Delivery, 'status' | 'next_at'>): Promise<boolean>;
   /** Pending deliveries due by `now`, oldest first. */
   due(now: Date, limit: number): Promise<Delivery[]>;
@@ -58,6 +59,10 @@ export interface DeliveryStore {
   hold(delivery: Delivery, until: Date): Promise<void>;
   /** Makes the order's next pending delivery to the endpoint due now. */
   wakeNext(clientId: string, orderId: string, endpointId: string, now: Date): Promise<void>;
+  /** Ends a pending delivery without an attempt (its endpoint is gone), only if it has not moved since it was read; false otherwise. */
+  cancel(delivery: Delivery): Promise<boolean>;
+  /** Ends every pending delivery to the endpoint without an attempt (it was deleted); how many. */
+  cancelPendingTo(clientId: string, endpointId: string): Promise<number>;
   /** Makes the event due again now for these endpoints (a delivery each, made if missing); how many. */
   requeue(clientId: string, eventId: string, endpoints: readonly Pick<WebhookEndpoint, 'id' | 'url'>[], now: Date): Promise<number>;
 }
@@ -150,10 +155,10 @@ export async function dispatchChanges(deps: DispatchDeps, changes: readonly Reco
     const found = source === 'orders' ? eventOf(change, deps.eventId) : optOutEventOf(change, deps.eventId);
     if (!found) continue;
     if (!endpointsOf.has(found.client_id)) endpointsOf.set(found.client_id, deps.endpoints.list(found.client_id));
-    const endpoints = (await endpointsOf.get(found.client_id)!).filter((e) => e.status === 'enabled' && e.events.includes(found.type));
+    const endpoints = (await endpointsOf.get(found.client_id)!).filter((e) => e.status === 'enabled' && isFor(found, e));
     if (endpoints.length === 0) continue; // nobody listens: nothing to deliver or keep
     // An opt-out's number stays sealed in what is kept; attemptDelivery opens it into the body it sends.
-    const orderNumber = found.sealed_order_number === undefined ? await orderNumberOf(found) : undefined;
+    const orderNumber = found.sealed_order_number === undefined && found.type !== TEST_EVENT_TYPE ? await orderNumberOf(found) : undefined;
     const event = withOrderNumber(found, orderNumber);
     const deliveries = await deps.deliveries.record(event, endpoints, new Date(started + 60_000));
     for (const delivery of deliveries) {
@@ -212,9 +217,9 @@ export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, d
   }
   // The dispatcher knows the endpoint from the client's list it just read; the sweep reads it.
   const endpoint = known ?? (await deps.endpoints.get(delivery.client_id, delivery.endpoint_id));
+  if (!endpoint) return cancelDelivery(deps, event, delivery, started);
   let result: SendResult;
-  if (!endpoint) result = { error: 'endpoint_deleted', duration_ms: 0 };
-  else if (endpoint.status !== 'enabled') result = { error: 'endpoint_disabled', duration_ms: 0 };
+  if (endpoint.status !== 'enabled') result = { error: 'endpoint_disabled', duration_ms: 0 };
   else {
     // The URL rules again, at each delivery: a name may point elsewhere since it was registered.
     const verdict = await checkWebhookUrl(endpoint.url, deps.urlPolicy, deps.resolve);
@@ -229,7 +234,7 @@ export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, d
   const attempts = delivery.attempts.length + 1;
   let next: Pick<Delivery, 'status' | 'next_at'>;
   if (ok) next = { status: 'delivered' };
-  else if (!endpoint || endpoint.status !== 'enabled' || result.status_code === 410) next = { status: 'failed' };
+  else if (endpoint.status !== 'enabled' || result.status_code === 410) next = { status: 'failed' };
   else {
     const at = nextAttemptAt(attempts, started, deps.random, deps.retryScale);
     next = at ? { status: 'pending', next_at: at.toISOString() } : { status: 'failed' };
@@ -239,11 +244,11 @@ export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, d
     if (next.status !== 'pending') {
       // "Failed" for the alarm: the schedule spent, not a merchant's own 410 or deleted endpoint.
       if (next.status === 'delivered') deps.observe('delivered', 1);
-      else if (endpoint?.status === 'enabled' && result.status_code !== 410) deps.observe('failed', 1);
+      else if (endpoint.status === 'enabled' && result.status_code !== 410) deps.observe('failed', 1);
       await deps.deliveries.wakeNext(delivery.client_id, event.order_id, delivery.endpoint_id, started);
     }
   }
-  if (endpoint && endpoint.status === 'enabled') {
+  if (endpoint.status === 'enabled') {
     if (result.status_code === 410) await deps.endpoints.disable(delivery.client_id, delivery.endpoint_id);
     else if (!ok || endpoint.failing_since) {
       // Written only on a failure, or on the success that ends a failing spell: no write per delivery.
@@ -253,6 +258,19 @@ export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, d
     }
   }
   return { ...delivery, ...next, attempts: [...delivery.attempts, attempt] };
+}
+
+/**
+ * A delivery whose endpoint was deleted: canceled, nothing sent (the delete cancels its pending
+ * deliveries; this catches one recorded meanwhile). Not delivered, so its event is no success.
+ */
+async function cancelDelivery(deps: DispatchDeps, event: WebhookEvent, delivery: Delivery, now: Date): Promise<Delivery> {
+  if (await deps.deliveries.cancel(delivery)) {
+    await deps.deliveries.noteOutcome(delivery.client_id, delivery.event_id, false);
+    await deps.deliveries.wakeNext(delivery.client_id, event.order_id, delivery.endpoint_id, now);
+  }
+  const { next_at: _dropped, ...ended } = delivery;
+  return { ...ended, status: 'canceled' };
 }
 
 /** The body of one delivery: an opt-out's order number is opened here, for the body only. */
@@ -274,6 +292,6 @@ export async function redeliver(
 ): Promise<number | undefined> {
   const kept = await deps.deliveries.event(clientId, eventId);
   if (!kept) return undefined;
-  const endpoints = (await deps.endpoints.list(clientId)).filter((e) => e.status === 'enabled' && e.events.includes(kept.event.type));
+  const endpoints = (await deps.endpoints.list(clientId)).filter((e) => e.status === 'enabled' && isFor(kept.event, e));
   return deps.deliveries.requeue(clientId, eventId, endpoints, deps.clock.now());
 }

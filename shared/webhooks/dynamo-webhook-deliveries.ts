@@ -119,12 +119,13 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
           UpdateExpression: pending
             ? 'SET attempts = list_append(attempts, :attempt), #status = :status, next_at = :next, retry_key = :retryKey, retry_at = :next'
             : 'SET attempts = list_append(attempts, :attempt), #status = :status REMOVE next_at, retry_key, retry_at, hold_key, hold_sort',
-          // One writer per attempt: the count of attempts it read is still the count.
-          ConditionExpression: 'size(attempts) = :count',
+          // One writer per attempt: the count of attempts it read is still the count; a canceled one stays so.
+          ConditionExpression: '#status = :pending AND size(attempts) = :count',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
             ':attempt': [attempt],
             ':status': next.status,
+            ':pending': 'pending',
             ':count': delivery.attempts.length,
             ...(pending ? { ':next': next.next_at, ':retryKey': retryKey(delivery.event_id) } : {}),
           },
@@ -132,6 +133,50 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
       ),
     );
     return written !== undefined;
+  }
+
+  async cancel(delivery: Delivery): Promise<boolean> {
+    const written = await unlessConditionFails(
+      this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookDeliveryKey(delivery.client_id, delivery.event_id, delivery.endpoint_id),
+          UpdateExpression: 'SET #status = :canceled REMOVE next_at, retry_key, retry_at, hold_key, hold_sort',
+          ConditionExpression: '#status = :pending AND size(attempts) = :count',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':canceled': 'canceled', ':pending': 'pending', ':count': delivery.attempts.length },
+        }),
+      ),
+    );
+    return written !== undefined;
+  }
+
+  /**
+   * The endpoint's pending deliveries are found in the retry index (every pending delivery is in
+   * it), filtered to this endpoint: a read of the sweep's backlog, which an endpoint's deletion (rare)
+   * can afford; each is then canceled as the sweep would cancel it.
+   */
+  async cancelPendingTo(clientId: string, endpointId: string): Promise<number> {
+    const shards = Array.from({ length: RETRY_SHARDS }, (_, n) => `RETRY#${String(n).padStart(2, '0')}`);
+    const found = await Promise.all(
+      shards.map((key) =>
+        queryAll(this.doc, {
+          TableName: this.tableName,
+          IndexName: RETRY_INDEX,
+          KeyConditionExpression: 'retry_key = :key',
+          FilterExpression: 'client_id = :client AND endpoint_id = :endpoint',
+          ExpressionAttributeValues: { ':key': key, ':client': clientId, ':endpoint': endpointId },
+        }),
+      ),
+    );
+    let canceled = 0;
+    for (const record of found.flat()) {
+      const delivery = stripKeys<Delivery>(record);
+      if (!(await this.cancel(delivery))) continue;
+      canceled++;
+      await this.noteOutcome(clientId, delivery.event_id, false);
+    }
+    return canceled;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { MAX_ENDPOINTS, type SigningSecret, type WebhookEndpoint, type WebhookEndpointStore } from './webhook-endpoints.js';
+import { MAX_ENDPOINTS, type SigningSecret, type TestRequest, type WebhookEndpoint, type WebhookEndpointStore } from './webhook-endpoints.js';
 import { ConflictError } from '../platform/errors.js';
-import { recordFields, storedRecord, webhookCountKey, webhookEndpointKey } from '../platform/dynamo/keys.js';
+import { recordFields, storedRecord, webhookCountKey, webhookEndpointKey, webhookTestKey } from '../platform/dynamo/keys.js';
 import { transactUnlessRefused, unlessConditionFails } from '../platform/dynamo/transactions.js';
 
 const strip = (record: Record<string, unknown>): WebhookEndpoint => recordFields<WebhookEndpoint>(record);
@@ -66,6 +66,34 @@ export class DynamoWebhookEndpoints implements WebhookEndpointStore {
           Key: webhookCountKey(clientId),
           UpdateExpression: 'ADD endpoints :minus',
           ExpressionAttributeValues: { ':minus': -1 },
+        },
+      },
+    ]);
+  }
+
+  /**
+   * The endpoint's state checked and the request kept in one transaction: a test is never kept for
+   * an endpoint deleted or disabled meanwhile. Kept a day (TTL): the dispatcher takes it at once.
+   */
+  requestTest(test: TestRequest): Promise<boolean> {
+    return transactUnlessRefused(this.doc, [
+      {
+        ConditionCheck: {
+          TableName: this.tableName,
+          Key: webhookEndpointKey(test.client_id, test.endpoint_id),
+          ConditionExpression: 'attribute_exists(PK) AND #status = :enabled',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':enabled': 'enabled' },
+        },
+      },
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: {
+            ...storedRecord(webhookTestKey(test.client_id, test.event_id), 'webhook_test', test),
+            expires_at: Math.floor(Date.parse(test.created) / 1000) + 86_400,
+          },
+          ConditionExpression: 'attribute_not_exists(PK)',
         },
       },
     ]);

@@ -1,6 +1,6 @@
 import type { EventPage, DeliveryStore } from './dispatch-webhooks.js';
 import type { ListCursors } from '../platform/list-cursors.js';
-import type { EventType } from './webhook-endpoints.js';
+import type { LoggedEventType } from './webhook-endpoints.js';
 
 /**
  * GET /events: the delivery log, newest first, a page at a time, optionally of one type and of
@@ -9,7 +9,7 @@ import type { EventType } from './webhook-endpoints.js';
 export interface ListEventsQuery {
   limit: number;
   cursor?: string;
-  type?: EventType;
+  type?: LoggedEventType;
   delivery_success?: boolean;
 }
 

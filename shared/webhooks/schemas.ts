@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { listPage, MAX_STRING } from '../platform/http/schemas.js';
-import { EVENT_TYPES } from './webhook-endpoints.js';
+import { EVENT_TYPES, LOGGED_EVENT_TYPES } from './webhook-endpoints.js';
 
 /** The webhooks' request schemas and path ids. */
 /** POST /webhook_endpoints: a URL (checked against the URL rules by the use case), the events (all when absent), a note. */
@@ -23,7 +23,7 @@ export const WEBHOOK_ENDPOINT_ID = /^we_[0-9A-Za-z]{24}$/;
 export const ListEventsQuery = v.strictObject({
   limit: listPage.limit,
   cursor: listPage.cursor,
-  type: v.optional(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`)),
+  type: v.optional(v.picklist(LOGGED_EVENT_TYPES, `must be one of ${LOGGED_EVENT_TYPES.join(', ')}`)),
   delivery_success: v.optional(
     v.pipe(
       v.picklist(['true', 'false'], 'must be true or false'),

@@ -25,6 +25,12 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** The event POST /webhook_endpoints/{id}/test sends one endpoint alone: nobody subscribes to it, so it is not an EventType. */
+export const TEST_EVENT_TYPE = 'webhook_endpoint.test';
+/** Every type the delivery log holds. */
+export const LOGGED_EVENT_TYPES = [...EVENT_TYPES, TEST_EVENT_TYPE] as const;
+export type LoggedEventType = (typeof LOGGED_EVENT_TYPES)[number];
+
 export const MAX_ENDPOINTS = 16;
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
@@ -56,18 +62,38 @@ export interface WebhookEndpointStore {
   get(clientId: string, id: string): Promise<WebhookEndpoint | undefined>;
   /** False when there was none. */
   delete(clientId: string, id: string): Promise<boolean>;
+  /**
+   * Keeps a test request for the dispatcher (the main table's stream carries it there), only while
+   * the endpoint exists and is enabled, in one conditional write; false otherwise.
+   */
+  requestTest(test: TestRequest): Promise<boolean>;
   /** Replaces the secrets only if they are still `before` (two rotations never both win); false when the endpoint is gone or moved. */
   replaceSecrets(clientId: string, id: string, before: readonly SigningSecret[], after: readonly SigningSecret[]): Promise<boolean>;
 }
 
+/** A test event asked for: the dispatcher derives the `webhook_endpoint.test` event from it and sends it to this endpoint alone. */
+export interface TestRequest {
+  event_id: string;
+  client_id: string;
+  endpoint_id: string;
+  created: string;
+}
+
 export interface EndpointDeps {
   endpoints: WebhookEndpointStore;
+  /** Ends the endpoint's pending deliveries (status `canceled`); how many. */
+  cancelPending(clientId: string, endpointId: string): Promise<number>;
   clock: Clock;
   newId(): string;
+  newEventId(): string;
   newSecret(): string;
   urlPolicy: WebhookUrlPolicy;
   resolve: ResolveHost;
 }
+
+const endpointNotFound = () => new NotFoundError('webhook_endpoint_not_found', 'No webhook endpoint with this id.', 'id');
+const endpointDisabled = () =>
+  new ConflictError('webhook_endpoint_disabled', 'The endpoint is disabled and is sent nothing; enable it (POST …/enable), then send the test again.', 'id');
 
 /** The secrets that sign a delivery at `now`: the current one and any rotated-out one still in its overlap. */
 export const signingSecrets = (endpoint: Pick<WebhookEndpoint, 'secrets'>, now: Date): string[] =>
@@ -98,7 +124,7 @@ export async function createEndpoint(
 export async function rotateSecret(deps: EndpointDeps, clientId: string, id: string): Promise<WebhookEndpoint> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const endpoint = await deps.endpoints.get(clientId, id);
-    if (!endpoint) throw new NotFoundError('webhook_endpoint_not_found', 'No webhook endpoint with this id.', 'id');
+    if (!endpoint) throw endpointNotFound();
     const now = deps.clock.now();
     // One overlap at a time: every replaced secret signs for its full SECRET_OVERLAP_MS, and a
     // delivery carries at most two signatures. A rotation while one still overlaps is refused.
@@ -116,4 +142,28 @@ export async function rotateSecret(deps: EndpointDeps, clientId: string, id: str
     if (await deps.endpoints.replaceSecrets(clientId, id, endpoint.secrets, secrets)) return { ...endpoint, secrets };
   }
   throw new ConflictError('conflict', 'The endpoint changed while its secret was rotated; nothing was changed. Retry it.');
+}
+
+/**
+ * POST /webhook_endpoints/{id}/test: a `webhook_endpoint.test` for this endpoint alone, recorded
+ * and sent by the dispatcher like any event. A disabled endpoint is refused (409) rather than
+ * tested: nothing would be sent to it, and a test that silently fails would tell the merchant
+ * nothing (docs/decisions.md).
+ */
+export async function sendTestEvent(
+  deps: EndpointDeps,
+  clientId: string,
+  id: string,
+): Promise<{ id: string; type: typeof TEST_EVENT_TYPE; created: string; endpoint_id: string }> {
+  const test = { event_id: deps.newEventId(), client_id: clientId, endpoint_id: id, created: deps.clock.now().toISOString() };
+  if (await deps.endpoints.requestTest(test)) return { id: test.event_id, type: TEST_EVENT_TYPE, created: test.created, endpoint_id: id };
+  // Refused: tell a missing endpoint from a disabled one (a read only on this path).
+  if (!(await deps.endpoints.get(clientId, id))) throw endpointNotFound();
+  throw endpointDisabled();
+}
+
+/** DELETE /webhook_endpoints/{id}: the endpoint, then its pending deliveries canceled (the sweep cancels any this misses, before sending). */
+export async function deleteEndpoint(deps: Pick<EndpointDeps, 'endpoints' | 'cancelPending'>, clientId: string, id: string): Promise<void> {
+  if (!(await deps.endpoints.delete(clientId, id))) throw endpointNotFound();
+  await deps.cancelPending(clientId, id);
 }

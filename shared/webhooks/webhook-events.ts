@@ -2,7 +2,7 @@ import type { RecordChange } from '../platform/record-change.js';
 import { formatMoney, type Minor } from '../platform/money/index.js';
 import { claimInMinorUnits, type Claim, type ClaimStatus } from '../claims/index.js';
 import { headerInMinorUnits, itemInMinorUnits, type Order, type OrderItem, type Policy } from '../orders/index.js';
-import type { EventType } from './webhook-endpoints.js';
+import { TEST_EVENT_TYPE, type EventType, type LoggedEventType, type WebhookEndpoint } from './webhook-endpoints.js';
 
 /**
  * The webhooks a change announces, derived from the change's own records as the table's stream
@@ -14,10 +14,10 @@ import type { EventType } from './webhook-endpoints.js';
  */
 export interface WebhookEvent {
   id: string;
-  type: EventType;
+  type: LoggedEventType;
   created: string;
   client_id: string;
-  /** The order the event is about (events of one order are delivered in order). */
+  /** The order the event is about (events of one order are delivered in order); a test event's lane is `test_<endpoint id>`. */
   order_id: string;
   data: Record<string, unknown>;
   /**
@@ -64,6 +64,7 @@ export function eventOf(change: RecordChange, eventId: (changeId: string) => str
   const record = change.after ?? change.before;
   if (!record) return undefined;
   if (record.entity === 'claim') return claimEventOf(change, eventId);
+  if (record.entity === 'webhook_test') return testEventOf(change);
   const where = change.order;
   if (!where) return undefined;
   // When the change happened, as the change itself says (to the millisecond); the stream's own time is only to the second.
@@ -112,6 +113,23 @@ export function eventOf(change: RecordChange, eventId: (changeId: string) => str
   }
   return undefined;
 }
+
+/**
+ * `webhook_endpoint.test`, from a new test request (POST /webhook_endpoints/{id}/test): its id is
+ * the one the request answered with. Its lane is `test_<endpoint id>`, not an order's, so it
+ * neither waits behind an order's pending events nor holds them up.
+ */
+function testEventOf(change: RecordChange): WebhookEvent | undefined {
+  const record = change.after;
+  if (change.kind !== 'INSERT' || !record) return undefined;
+  const { event_id: id, client_id: clientId, endpoint_id: endpointId, created } = record;
+  if (typeof id !== 'string' || typeof clientId !== 'string' || typeof endpointId !== 'string' || typeof created !== 'string') return undefined;
+  return { id, type: TEST_EVENT_TYPE, created, client_id: clientId, order_id: `test_${endpointId}`, data: { endpoint_id: endpointId } };
+}
+
+/** Whether an endpoint is sent the event: a test event its own endpoint alone, any other every endpoint subscribing to its type. */
+export const isFor = (event: Pick<WebhookEvent, 'type' | 'data'>, endpoint: Pick<WebhookEndpoint, 'id' | 'events'>): boolean =>
+  event.type === TEST_EVENT_TYPE ? event.data.endpoint_id === endpoint.id : endpoint.events.includes(event.type);
 
 const CLAIM_EVENT: Partial<Record<ClaimStatus, EventType>> = {
   Submitted: 'claim.submitted',

@@ -151,6 +151,8 @@ export const webhookDeliveryKey = (clientId: string, eventId: string, endpointId
   PK: `CLIENT#${clientId}#EVENT#${eventId}`,
   SK: `DELIVERY#${endpointId}`,
 });
+/** A test event asked for (POST /webhook_endpoints/{id}/test), in its event's partition: the stream carries it to the dispatcher. */
+export const webhookTestKey = (clientId: string, eventId: string): Key => ({ PK: `CLIENT#${clientId}#EVENT#${eventId}`, SK: 'TEST' });
 /**
  * The retry index's shards: a pending delivery is in one of RETRY_SHARDS partitions (hash of its
  * event id). Every delivery enters it when recorded (due for the sweep should no attempt follow)

@@ -1,0 +1,200 @@
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { DynamoWebhookDeliveries } from '#shared/webhooks/dynamo-webhook-deliveries.js';
+import { DynamoWebhookEndpoints } from '#shared/webhooks/dynamo-webhook-endpoints.js';
+import { startReceiver, type Delivery, type Receiver } from '../../test/support/receiver.js';
+import { cartItems, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
+
+/**
+ * POST /api/v2/webhook_endpoints/{id}/test (issue 29) and what deleting an endpoint does to its
+ * pending deliveries: real receivers on localhost, the real handlers, DynamoDB Local's stream
+ * through the dispatcher, the retry sweep run by hand on a schedule compressed by configuration.
+ */
+process.env.WEBHOOK_URLS = 'local';
+process.env.WEBHOOK_RETRY_SCALE = '0.000001';
+
+let service: Service;
+const receivers: Receiver[] = [];
+beforeAll(async () => {
+  service = await startService();
+  for (let i = 0; i < 3; i++) receivers.push(await startReceiver());
+});
+afterAll(async () => {
+  await service.stop();
+  await Promise.all(receivers.map((receiver) => receiver.stop()));
+});
+
+const endpointsCall = (clientId: string, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) =>
+  service.call('webhook-endpoints', { method, path: `/api/v2/webhook_endpoints${path}`, clientId, ...(body === undefined ? {} : { body }) });
+const eventsCall = (clientId: string, path: string, query?: Record<string, string>) =>
+  service.call('events', { method: 'GET', path: `/api/v2/events${path}`, clientId, ...(query ? { query } : {}) });
+
+async function register(clientId: string, receiver: Receiver, events?: string[]) {
+  const created = await endpointsCall(clientId, 'POST', '', { url: receiver.url, ...(events ? { events } : {}) });
+  expect(created.status).toBe(201);
+  return { id: created.json.id as string, secret: created.json.secret as string };
+}
+
+const verifies = (secret: string, delivery: Delivery) => {
+  try {
+    new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Empties every receiver after the streams are drained: what earlier steps sent is not this step's. */
+async function quiet() {
+  await service.drainStreams();
+  for (const receiver of receivers) receiver.received.length = 0;
+}
+
+describe('a test event', () => {
+  it('reaches its endpoint alone, signed with that endpoint’s secret, and shows in the delivery log', async () => {
+    const [first, second, stranger] = receivers as [Receiver, Receiver, Receiver];
+    const shop = await service.newClient('Testing Shop');
+    const target = await register(shop.client_id, first, ['claim.paid']); // subscribed to none of the test's type: sent anyway
+    const sibling = await register(shop.client_id, second);
+    const other = await service.newClient('Other Shop');
+    await register(other.client_id, stranger);
+    await quiet();
+
+    const asked = await endpointsCall(shop.client_id, 'POST', `/${target.id}/test`);
+    expect(asked.status).toBe(202);
+    expect(asked.json).toMatchObject({ type: 'webhook_endpoint.test', endpoint_id: target.id });
+    await service.drainStreams();
+
+    expect(first.received).toHaveLength(1);
+    expect(second.received).toEqual([]);
+    expect(stranger.received).toEqual([]);
+    const [delivery] = first.received as [Delivery];
+    expect(JSON.parse(delivery.body)).toEqual({
+      id: asked.json.id,
+      type: 'webhook_endpoint.test',
+      created: asked.json.created,
+      data: { endpoint_id: target.id },
+    });
+    expect(delivery.headers['webhook-id']).toBe(asked.json.id);
+    expect(verifies(target.secret, delivery)).toBe(true);
+    expect(verifies(sibling.secret, delivery)).toBe(false);
+
+    const logged = await eventsCall(shop.client_id, `/${asked.json.id}`);
+    expect(logged.status).toBe(200);
+    expect(logged.json).toMatchObject({ type: 'webhook_endpoint.test', delivery_success: true, data: { endpoint_id: target.id } });
+    expect(logged.json.deliveries).toEqual([{ endpoint_id: target.id, status: 'delivered', next_attempt_at: null }]);
+    expect(logged.json.attempts).toMatchObject([{ endpoint_id: target.id, status_code: 200 }]);
+    const listed = await eventsCall(shop.client_id, '', { type: 'webhook_endpoint.test' });
+    expect(listed.json.data.map((e: { id: string }) => e.id)).toEqual([asked.json.id]);
+    expect((await eventsCall(other.client_id, `/${asked.json.id}`)).status).toBe(404);
+  });
+
+  it('is retried by the sweep after a failure, then delivered once', async () => {
+    const [first] = receivers as [Receiver];
+    const shop = await service.newClient('Flaky Shop');
+    const target = await register(shop.client_id, first);
+    await quiet();
+    first.answers.push(500);
+
+    const asked = await endpointsCall(shop.client_id, 'POST', `/${target.id}/test`, {});
+    expect(asked.status).toBe(202);
+    await service.drainStreams();
+    const failed = await eventsCall(shop.client_id, `/${asked.json.id}`);
+    expect(failed.json).toMatchObject({ delivery_success: false, deliveries: [{ status: 'pending' }], attempts: [{ status_code: 500 }] });
+
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the compressed schedule's first wait has passed
+    await service.runScheduled('webhooks-retry');
+    const delivered = await eventsCall(shop.client_id, `/${asked.json.id}`);
+    expect(delivered.json).toMatchObject({ delivery_success: true, deliveries: [{ status: 'delivered' }] });
+    expect(delivered.json.attempts.map((a: { status_code: number }) => a.status_code)).toEqual([500, 200]);
+    expect(first.received.map((r) => r.headers['webhook-id'])).toEqual([asked.json.id, asked.json.id]);
+  });
+
+  it('is 404 for another client’s, an unknown or a malformed id; 422 with a body; 409 for a disabled endpoint', async () => {
+    const [first] = receivers as [Receiver];
+    const shop = await service.newClient('Owner Shop');
+    const target = await register(shop.client_id, first);
+    const other = await service.newClient('Stranger Shop');
+    await quiet();
+
+    for (const [clientId, id] of [
+      [other.client_id, target.id],
+      [shop.client_id, 'we_000000000000000000000000'],
+      [shop.client_id, 'not-an-id'],
+    ] as const) {
+      const refused = await endpointsCall(clientId, 'POST', `/${id}/test`);
+      expect([refused.status, refused.json.error.code]).toEqual([404, 'webhook_endpoint_not_found']);
+    }
+    expect((await endpointsCall(shop.client_id, 'POST', `/${target.id}/test`, { endpoint_id: target.id })).status).toBe(422);
+
+    await new DynamoWebhookEndpoints(sharedDocumentClient(), service.tables.main).disable(shop.client_id, target.id);
+    const disabled = await endpointsCall(shop.client_id, 'POST', `/${target.id}/test`);
+    expect([disabled.status, disabled.json.error.code, disabled.json.error.param]).toEqual([409, 'webhook_endpoint_disabled', 'id']);
+    await service.drainStreams();
+    expect(first.received).toEqual([]);
+    expect((await eventsCall(shop.client_id, '')).json.data).toEqual([]);
+  });
+});
+
+describe('deleting an endpoint', () => {
+  it('cancels its pending deliveries; nothing is sent to it after, by the sweep or a redelivery', async () => {
+    const [first, second] = receivers as [Receiver, Receiver];
+    const shop = await service.newClient('Leaving Shop');
+    const leaving = await register(shop.client_id, first);
+    const staying = await register(shop.client_id, second);
+    await quiet();
+    first.answers.push(500);
+
+    const order = await service.call('orders-create', {
+      method: 'POST',
+      path: '/api/v2/orders',
+      clientId: shop.client_id,
+      body: { order_number: uniqueOrderNumber('bye'), currency: 'USD', items: cartItems('80.00'), customer: { email: 'ada@example.org' } },
+    });
+    expect(order.status).toBe(201);
+    await service.drainStreams();
+    const [created] = (await eventsCall(shop.client_id, '', { type: 'order.created' })).json.data as [{ id: string }];
+    const pending = await eventsCall(shop.client_id, `/${created.id}`);
+    expect(pending.json.deliveries).toContainEqual({ endpoint_id: leaving.id, status: 'pending', next_attempt_at: expect.any(String) });
+
+    expect((await endpointsCall(shop.client_id, 'DELETE', `/${leaving.id}`)).status).toBe(204);
+    const after = await eventsCall(shop.client_id, `/${created.id}`);
+    expect(after.json.deliveries).toContainEqual({ endpoint_id: leaving.id, status: 'canceled', next_attempt_at: null });
+    expect(after.json.deliveries).toContainEqual({ endpoint_id: staying.id, status: 'delivered', next_attempt_at: null });
+    expect(after.json.delivery_success).toBe(false);
+
+    first.received.length = 0;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await service.runScheduled('webhooks-retry');
+    expect((await service.call('events', { method: 'POST', path: `/api/v2/events/${created.id}/redeliver`, clientId: shop.client_id })).json.endpoints).toBe(1);
+    await service.runScheduled('webhooks-retry');
+    expect(first.received).toEqual([]);
+    expect(
+      (await eventsCall(shop.client_id, `/${created.id}`)).json.attempts.filter((a: { endpoint_id: string }) => a.endpoint_id === leaving.id),
+    ).toHaveLength(1);
+  });
+
+  it('a delivery recorded for it after the delete (a dispatcher that listed it before) is canceled by the sweep, not sent', async () => {
+    const [first] = receivers as [Receiver];
+    const shop = await service.newClient('Late Shop');
+    const gone = await register(shop.client_id, first);
+    await quiet();
+    expect((await endpointsCall(shop.client_id, 'DELETE', `/${gone.id}`)).status).toBe(204);
+
+    const store = new DynamoWebhookDeliveries(sharedDocumentClient(), service.tables.main);
+    const event = {
+      id: 'evt_latelatelatelatelatelate',
+      type: 'order.created' as const,
+      created: new Date().toISOString(),
+      client_id: shop.client_id,
+      order_id: 'ord_late',
+      data: {},
+    };
+    await store.record(event, [{ id: gone.id, url: first.url }], new Date());
+    await service.runScheduled('webhooks-retry');
+    expect(first.received).toEqual([]);
+    const kept = await eventsCall(shop.client_id, `/${event.id}`);
+    expect(kept.json).toMatchObject({ deliveries: [{ endpoint_id: gone.id, status: 'canceled' }], attempts: [], delivery_success: false });
+  });
+});
