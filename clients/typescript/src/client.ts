@@ -142,6 +142,8 @@ export function createOrderProtectionClient(options: ClientOptions) {
       delete: (id: string) => authed((auth) => http.DELETE('/api/v2/webhook_endpoints/{id}', { params: { path: { id } }, headers: auth })),
       rotateSecret: (id: string) => authed((auth) => http.POST('/api/v2/webhook_endpoints/{id}/rotate_secret', { params: { path: { id } }, headers: auth })),
       enable: (id: string) => authed((auth) => http.POST('/api/v2/webhook_endpoints/{id}/enable', { params: { path: { id } }, headers: auth })),
+      /** Sends this endpoint alone a signed `webhook_endpoint.test` event (202: the event's id, for the delivery log). */
+      test: (id: string) => authed((auth) => http.POST('/api/v2/webhook_endpoints/{id}/test', { params: { path: { id } }, headers: auth })),
     },
 
     events: {

@@ -320,7 +320,10 @@ export interface paths {
     get: operations['getWebhookEndpoint'];
     put?: never;
     post?: never;
-    /** Delete a webhook endpoint (nothing more is sent to it) */
+    /**
+     * Delete a webhook endpoint (nothing more is sent to it)
+     * @description Its pending deliveries end with status `canceled` in the delivery log; nothing is sent to it after.
+     */
     delete: operations['deleteWebhookEndpoint'];
     options?: never;
     head?: never;
@@ -365,6 +368,28 @@ export interface paths {
      * @description Events from now on are sent to it; events raised while it was disabled are not kept for it (redeliver one by id to send it).
      */
     post: operations['enableWebhookEndpoint'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/webhook_endpoints/{id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['WebhookEndpointId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send this endpoint alone a signed webhook_endpoint.test event
+     * @description Accepted at once; the dispatcher sends the event within a second or so, signed with this endpoint's secret(s), to this endpoint only, whatever event types it subscribes to: `{id, type: webhook_endpoint.test, created, data: {endpoint_id}}`. It is kept in the delivery log like any event (GET /api/v2/events/{id} with the id answered here, once sent) and retried on failure on the same schedule. A disabled endpoint is refused (409 webhook_endpoint_disabled): enable it first.
+     */
+    post: operations['sendWebhookTestEvent'];
     delete?: never;
     options?: never;
     head?: never;
@@ -734,7 +759,8 @@ export interface components {
      */
     ClaimStatus: 'Submitted' | 'DocumentsRequested' | 'Approved' | 'Denied' | 'Withdrawn' | 'Paid';
     ClaimSummary: components['schemas']['ClaimFacts'];
-    ClaimFacts: {
+    /** @description A claim's facts but its policies (ClaimFacts adds them as the customer sees them, OperatorClaimFacts as the operator does). */
+    ClaimCore: {
       claim_id: string;
       status: components['schemas']['ClaimStatus'];
       reason: components['schemas']['ClaimReason'];
@@ -744,11 +770,6 @@ export interface components {
       amount_claimed: components['schemas']['Money'];
       amount_approved: components['schemas']['Money'] | null;
       payout_reference: string | null;
-      policies: {
-        policy_number: string;
-        reference_number: string;
-        coverage_amount: components['schemas']['Money'];
-      }[];
       history: {
         status: components['schemas']['ClaimStatus'];
         at: components['schemas']['Timestamp'];
@@ -758,6 +779,13 @@ export interface components {
       created: components['schemas']['Timestamp'];
       updated: components['schemas']['Timestamp'];
       closed_at: components['schemas']['Timestamp'] | null;
+    };
+    ClaimFacts: components['schemas']['ClaimCore'] & {
+      policies: {
+        policy_number: string;
+        reference_number: string;
+        coverage_amount: components['schemas']['Money'];
+      }[];
     };
     Claim: components['schemas']['ClaimFacts'] & components['schemas']['ClaimText'];
     ClaimText: {
@@ -772,13 +800,38 @@ export interface components {
       }[];
       text_erased: boolean;
     };
-    OperatorClaimSummary: components['schemas']['ClaimFacts'] & {
+    /** @description A claim as the operator sees it: its facts, the merchant (client_id and its name), the order's number, each claimed policy's item and event, and who of the operator's staff made the last decision and who recorded the payout (their identity as API Gateway's IAM authorization names the caller; `arn:aws:iam::000000000000:user/local-operator` under npm start). Nothing of the customer. A name or number is null when its record is gone; `decided_by` and `paid_by` are null until someone did. */
+    OperatorClaimFacts: components['schemas']['ClaimCore'] & {
       client_id: string;
+      client_name: string | null;
+      order_number: string | null;
+      /** @description Who made the last decision (approve, deny, request_documents). */
+      decided_by: string | null;
+      /** @description Who recorded the payout (null on a claim paid before payers were recorded apart: its decided_by names the payer). */
+      paid_by: string | null;
+      policies: {
+        policy_number: string;
+        reference_number: string;
+        coverage_amount: components['schemas']['Money'];
+        item: {
+          name: string;
+        } | null;
+        event: {
+          name: string;
+          /** Format: date */
+          start_date: string;
+          start_time: string;
+        } | null;
+      }[];
     };
-    OperatorClaim: components['schemas']['ClaimFacts'] &
+    OperatorClaimMoved: components['schemas']['ClaimFacts'] &
       components['schemas']['ClaimText'] & {
         client_id: string;
+        decided_by: string | null;
+        paid_by: string | null;
       };
+    OperatorClaimSummary: components['schemas']['OperatorClaimFacts'];
+    OperatorClaim: components['schemas']['OperatorClaimFacts'] & components['schemas']['ClaimText'];
     ClaimSession: {
       /** @description Send as Authorization: Bearer <claim_token> to the /api/v2/claims routes (only there). */
       claim_token: string;
@@ -824,27 +877,32 @@ export interface components {
       | 'claim.denied'
       | 'claim.paid'
       | 'claim.withdrawn';
+    /** @description The type of an event in the delivery log; webhook_endpoint.test is sent only on request (POST /api/v2/webhook_endpoints/{id}/test). */
+    LoggedEventType: components['schemas']['EventType'] | 'webhook_endpoint.test';
     WebhookEventSummary: {
       id: string;
-      type: components['schemas']['EventType'];
+      type: components['schemas']['LoggedEventType'];
       /** Format: date-time */
       created: string;
-      /** @description Ids, statuses and amounts: service_order_id, order_number, policy, replaces, premium_delta, refund_due; on claim.* events claim {claim_id, status, currency, amount_claimed, amount_approved, payout_reference, policy_numbers}. */
+      /** @description Ids, statuses and amounts: service_order_id, order_number, policy, replaces, premium_delta, refund_due; on claim.* events claim {claim_id, status, currency, amount_claimed, amount_approved, payout_reference, policy_numbers}; on webhook_endpoint.test endpoint_id. */
       data: Record<string, never>;
       /** @description true once every delivery succeeded, false after a failed attempt, null before either. */
       delivery_success: boolean | null;
     };
     WebhookEventDetail: {
       id: string;
-      type: components['schemas']['EventType'];
+      type: components['schemas']['LoggedEventType'];
       /** Format: date-time */
       created: string;
       data: Record<string, never>;
       delivery_success: boolean | null;
       deliveries: {
         endpoint_id: string;
-        /** @enum {unknown} */
-        status: 'pending' | 'delivered' | 'failed';
+        /**
+         * @description canceled: its endpoint was deleted before it was delivered.
+         * @enum {unknown}
+         */
+        status: 'pending' | 'delivered' | 'failed' | 'canceled';
         /** Format: date-time */
         next_attempt_at: string | null;
       }[];
@@ -2005,10 +2063,48 @@ export interface operations {
       500: components['responses']['Error'];
     };
   };
+  sendWebhookTestEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['WebhookEndpointId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: components['requestBodies']['Empty'];
+    responses: {
+      /** @description Accepted; the event's id, for the delivery log. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @constant */
+            type: 'webhook_endpoint.test';
+            /** Format: date-time */
+            created: string;
+            endpoint_id: string;
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      404: components['responses']['Error'];
+      409: components['responses']['Error'];
+      413: components['responses']['Error'];
+      415: components['responses']['Error'];
+      422: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+    };
+  };
   listEvents: {
     parameters: {
       query?: {
-        type?: components['schemas']['EventType'];
+        type?: components['schemas']['LoggedEventType'];
         /** @description true: every delivery succeeded; false: an attempt failed. */
         delivery_success?: 'true' | 'false';
         limit?: string;
@@ -2352,13 +2448,13 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The claim as it now is. */
+      /** @description The claim as it now is, with who decided and who paid; without the order number, the merchant's name and the policies' items and events (GET the claim for them: they never change, and reading them would double a decision's DynamoDB round trips). */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['OperatorClaim'];
+          'application/json': components['schemas']['OperatorClaimMoved'];
         };
       };
       400: components['responses']['Error'];
@@ -2390,13 +2486,13 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The claim as it now is. */
+      /** @description The claim as it now is, with who decided and who paid; without the order number, the merchant's name and the policies' items and events (GET the claim for them: they never change, and reading them would double a decision's DynamoDB round trips). */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['OperatorClaim'];
+          'application/json': components['schemas']['OperatorClaimMoved'];
         };
       };
       400: components['responses']['Error'];

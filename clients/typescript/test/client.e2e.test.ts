@@ -98,7 +98,7 @@ describe('@order-protection/client against npm start', () => {
   });
 
   // Before the 250 orders: their records would queue ahead of this order's on the stream.
-  it("verifies a delivered webhook with the endpoint's secret, and refuses a tampered body", async () => {
+  it("verifies delivered webhooks (an order's, the endpoint's test event) with the endpoint's secret, and refuses a tampered body", async () => {
     const { client } = observedClient();
     const deliveries: { body: string; headers: IncomingHttpHeaders }[] = [];
     const receiver = createServer((req, res) => {
@@ -117,10 +117,13 @@ describe('@order-protection/client against npm start', () => {
       await expect.poll(() => deliveries.length, { timeout: 30_000, interval: 100 }).toBeGreaterThan(0);
       const [delivery] = deliveries;
 
-      const event = verifyWebhook(delivery!.body, delivery!.headers, endpoint.secret);
+      const sent = await client.webhookEndpoints.test(endpoint.id);
+      await expect.poll(() => deliveries.length, { timeout: 30_000, interval: 100 }).toBeGreaterThan(1);
+      const [event, test] = deliveries.map(({ body, headers }) => verifyWebhook(body, headers, endpoint.secret));
       const tampered = () => verifyWebhook(delivery!.body.replace(order.service_order_id, crypto.randomUUID()), delivery!.headers, endpoint.secret);
 
       expect(event).toMatchObject({ type: 'order.created', data: { service_order_id: order.service_order_id } });
+      expect(test).toEqual({ id: sent.id, type: 'webhook_endpoint.test', created: sent.created, data: { endpoint_id: endpoint.id } });
       expect(tampered).toThrow(WebhookVerificationError);
     } finally {
       await client.webhookEndpoints.delete(endpoint.id);
