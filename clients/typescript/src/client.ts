@@ -139,7 +139,10 @@ export function createOrderProtectionClient(options: ClientOptions) {
       create: (body: JsonBody<'createWebhookEndpoint'>) => authed((auth) => http.POST('/api/v2/webhook_endpoints', { body, headers: auth })),
       list: () => authed((auth) => http.GET('/api/v2/webhook_endpoints', { headers: auth })),
       retrieve: (id: string) => authed((auth) => http.GET('/api/v2/webhook_endpoints/{id}', { params: { path: { id } }, headers: auth })),
-      delete: (id: string) => authed((auth) => http.DELETE('/api/v2/webhook_endpoints/{id}', { params: { path: { id } }, headers: auth })),
+      /** Deletes it (204): its pending deliveries end, nothing more is sent to it. */
+      delete: async (id: string): Promise<void> => {
+        await authed((auth) => http.DELETE('/api/v2/webhook_endpoints/{id}', { params: { path: { id } }, headers: auth }));
+      },
       rotateSecret: (id: string) => authed((auth) => http.POST('/api/v2/webhook_endpoints/{id}/rotate_secret', { params: { path: { id } }, headers: auth })),
       enable: (id: string) => authed((auth) => http.POST('/api/v2/webhook_endpoints/{id}/enable', { params: { path: { id } }, headers: auth })),
       /** Sends this endpoint alone a signed `webhook_endpoint.test` event (202: the event's id, for the delivery log). */

@@ -131,6 +131,28 @@ describe('@order-protection/client against npm start', () => {
     }
   });
 
+  it("files a claim in a customer's session and decides it with the test helper; an advanced order's policy is past its void", async () => {
+    const { client } = observedClient();
+    const email = `claim-${Date.now()}@example.com`;
+    const order = await client.orders.create({
+      order_number: orderNumber('claim'),
+      currency: 'USD',
+      items: [item('a1', '120.00'), item('a2', '80.00')],
+      customer: { email },
+    });
+    const [claimed, other] = order!.policies;
+    const customer = await client.claims.openSession({ order_number: order!.order_number, email });
+    const claim = await customer.file({ policy_numbers: [claimed!.policy_number], reason: 'illness', description: 'Could not go.' });
+    const decided = await client.testHelpers.decideClaim(claim.claim_id, { decision: 'approve' });
+    await client.testHelpers.advanceOrder(order!.service_order_id, 30);
+    const lateVoid = await client.policies.void(other!.policy_number).catch((error: unknown) => error);
+
+    expect(customer.session.policies.map((policy) => policy.policy_number).sort()).toEqual([claimed!.policy_number, other!.policy_number].sort());
+    expect(decided).toMatchObject({ claim_id: claim.claim_id, status: 'Approved', amount_approved: '120.00' });
+    expect(lateVoid).toBeInstanceOf(OrderProtectionError);
+    expect(lateVoid).toMatchObject({ status: 409, code: 'look_period_over', param: other!.policy_number });
+  });
+
   it('walks a list of 250 orders to its end through the cursor', { timeout: 120_000 }, async () => {
     const { client } = observedClient();
     const since = new Date().toISOString();
