@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { AppError } from '#shared/platform/errors.js';
 import { parseJsonBody } from '#shared/platform/http/json-body.js';
 import { parseInput } from '#shared/platform/http/validation.js';
+import { WEBHOOK_ENDPOINT_ID } from '#shared/webhooks/schemas.js';
 import { buildWidget } from '../../widget/build.js';
 import { adminBordereauxPage } from '../../widget/pages/admin-bordereaux-page.js';
 import { adminClaimsPage } from '../../widget/pages/admin-claims-page.js';
@@ -43,6 +44,8 @@ const DemoOrder = v.looseObject({
   items: v.pipe(v.array(v.unknown()), v.minLength(1)),
 });
 const parseOrder = (contentType: string | undefined, body: string) => parseInput(DemoOrder, parseJsonBody(contentType, body));
+/** The dashboard's "Send test event": one of the demo client's endpoints, by an id that can name nothing else. */
+const DemoWebhookTest = v.strictObject({ endpoint_id: v.pipe(v.string(), v.regex(WEBHOOK_ENDPOINT_ID, 'must be a webhook endpoint id')) });
 
 /** `npm run docs:build`'s page, naming this server, built once per start (about a second) when /docs is first asked for. */
 let reference: Promise<string> | undefined;
@@ -179,6 +182,18 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
       const list = (await (await api('/api/v2/events?limit=10')).json()) as { data?: { id: string }[] };
       const events = await Promise.all((list.data ?? []).map(async (event) => (await (await api(`/api/v2/events/${event.id}`)).json()) as unknown));
       return json(200, { data: events, received: received.slice(-20).reverse() });
+    },
+
+    // The demo client's webhook endpoints, and a test event to one of them, for the dashboard.
+    'GET /demo/webhook-endpoints': async () => {
+      await receiver;
+      const res = await api('/api/v2/webhook_endpoints');
+      return json(res.status, await res.json());
+    },
+    'POST /demo/webhook-test': async (req, body) => {
+      const { endpoint_id: id } = parseInput(DemoWebhookTest, parseJsonBody(req.headers['content-type'], body));
+      const res = await api(`/api/v2/webhook_endpoints/${id}/test`, { method: 'POST' });
+      return json(res.status, await res.json());
     },
 
     'GET /demo/metrics': async (req) => {

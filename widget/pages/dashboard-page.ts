@@ -1,4 +1,8 @@
-/** `/dashboard`: opt-ins vs opt-outs per day and the conversion rate, drawn as an inline SVG chart. */
+/**
+ * `/dashboard`: opt-ins vs opt-outs per day and the conversion rate, drawn as an inline SVG chart
+ * with its axes' values; the month's statement, recent orders, the demo client's webhook endpoints
+ * (each with "Send test event") and the webhook log.
+ */
 export function dashboardPage(): string {
   return `<!doctype html>
 <html lang="en">
@@ -10,6 +14,12 @@ export function dashboardPage(): string {
   .in { fill: #2b5fd9; } .out { fill: #c3cbdc; } .rate { fill: none; stroke: #e07a1f; stroke-width: 2; }
   table { border-collapse: collapse; margin-top: 1rem; } td, th { padding: .25rem .75rem; border-bottom: 1px solid #dde; text-align: right; }
   #orders th, #orders td, #events th, #events td { text-align: left; }
+  .axis text { font-size: 11px; fill: #1d2433; } .axis line, .axis path { stroke: #5b6478; }
+  .axis .grid { stroke: #e4e7ef; }
+  button { font: inherit; white-space: nowrap; padding: .3rem .8rem; border: 1px solid #2b5fd9; border-radius: .3rem; background: #2b5fd9; color: #fff; cursor: pointer; }
+  button:focus-visible { outline: 3px solid #e07a1f; outline-offset: 2px; }
+  button[disabled] { background: #5b6478; border-color: #5b6478; }
+  #endpoints th, #endpoints td { text-align: left; }
   .legend span { display: inline-block; width: .8rem; height: .8rem; margin: 0 .3rem 0 1rem; vertical-align: middle; }
 </style>
 </head>
@@ -19,7 +29,7 @@ export function dashboardPage(): string {
 <h1>Conversion, last 14 days</h1>
 <p id="totals" role="status">Loading…</p>
 <p class="legend"><span style="background:#2b5fd9"></span>opted in<span style="background:#c3cbdc"></span>opted out<span style="background:#e07a1f"></span>conversion rate</p>
-<svg id="chart" role="img" aria-label="Opt-ins and opt-outs per day" width="800" height="260" viewBox="0 0 800 260"></svg>
+<svg id="chart" role="img" aria-label="Opt-ins and opt-outs per day (checkouts, left axis) and the conversion rate (right axis); the table below holds the same figures" width="800" height="290" viewBox="0 0 800 290"></svg>
 <table aria-label="Checkouts per day"><thead><tr><th>Day</th><th>Opted in</th><th>Opted out</th><th>Rate</th></tr></thead><tbody id="rows"></tbody></table>
 <h2>This month's statement</h2>
 <p id="statement-status" role="status">Loading…</p>
@@ -27,6 +37,10 @@ export function dashboardPage(): string {
 <h2>Recent orders</h2>
 <p id="orders-status" role="status">Loading…</p>
 <table id="orders" aria-label="Recent orders and their policies"><thead><tr><th>Order</th><th>Created</th><th>Policies</th></tr></thead><tbody></tbody></table>
+<h2>Webhook endpoints</h2>
+<p>A test event (<code>webhook_endpoint.test</code>) goes to one endpoint alone, signed with its secret, and shows in the log below.</p>
+<table id="endpoints" aria-label="The demo client's webhook endpoints"><thead><tr><th>Endpoint</th><th>URL</th><th>Status</th><th>Test</th></tr></thead><tbody></tbody></table>
+<p id="test-status" role="status" aria-live="polite"></p>
 <h2>Recent webhook events</h2>
 <p id="events-status" role="status">Loading…</p>
 <table id="events" aria-label="Recent webhook events and their delivery attempts"><thead><tr><th>Event</th><th>Type</th><th>Delivered</th><th>Attempts</th></tr></thead><tbody></tbody></table>
@@ -38,16 +52,32 @@ export function dashboardPage(): string {
   const from = new Date(Date.now() - 13 * 86400000);
   fetch('/demo/metrics?from=' + day(from) + '&to=' + day(to)).then((r) => r.json()).then((report) => {
     const days = report.days;
-    const max = Math.max(1, ...days.map((d) => d.opt_in + d.opt_out));
-    const w = 800 / days.length, h = 220;
-    let svg = '';
+    // The plot's box: checkouts on the left axis, the conversion rate on the right, the days below.
+    const left = 56, right = 744, top = 12, h = 220, bottom = top + h;
+    const w = (right - left) / days.length;
+    const most = Math.max(1, ...days.map((d) => d.opt_in + d.opt_out));
+    const step = Math.max(1, Math.ceil(most / 4));
+    const max = step * 4;
+    const y = (count) => bottom - (count / max) * h;
+    let svg = '<g class="axis y-axis">';
+    for (let tick = 0; tick <= max; tick += step) {
+      svg += '<line class="grid" x1="' + left + '" x2="' + right + '" y1="' + y(tick) + '" y2="' + y(tick) + '"/>';
+      svg += '<text x="' + (left - 6) + '" y="' + (y(tick) + 4) + '" text-anchor="end">' + tick + '</text>';
+    }
+    svg += '<text x="14" y="' + (top + h / 2) + '" text-anchor="middle" transform="rotate(-90 14 ' + (top + h / 2) + ')">Checkouts</text></g>';
+    svg += '<g class="axis rate-axis">';
+    for (let pct = 0; pct <= 100; pct += 25) svg += '<text x="' + (right + 6) + '" y="' + (bottom - (pct / 100) * h + 4) + '">' + pct + '%</text>';
+    svg += '<text x="786" y="' + (top + h / 2) + '" text-anchor="middle" transform="rotate(90 786 ' + (top + h / 2) + ')">Conversion rate</text></g>';
     const points = [];
+    svg += '<g class="axis x-axis"><line x1="' + left + '" x2="' + right + '" y1="' + bottom + '" y2="' + bottom + '"/>';
+    days.forEach((d, i) => svg += '<text x="' + (left + i * w + w / 2) + '" y="' + (bottom + 16) + '" text-anchor="middle">' + d.date.slice(5) + '</text>');
+    svg += '<text x="' + (left + (right - left) / 2) + '" y="' + (bottom + 40) + '" text-anchor="middle">Day (month-day)</text></g>';
     days.forEach((d, i) => {
       const inH = (d.opt_in / max) * h, outH = (d.opt_out / max) * h;
-      svg += '<rect class="out" x="' + (i * w + 4) + '" y="' + (h - inH - outH) + '" width="' + (w - 8) + '" height="' + outH + '"><title>' + d.date + ': ' + d.opt_out + ' opted out</title></rect>';
-      svg += '<rect class="in" x="' + (i * w + 4) + '" y="' + (h - inH) + '" width="' + (w - 8) + '" height="' + inH + '"><title>' + d.date + ': ' + d.opt_in + ' opted in</title></rect>';
-      svg += '<text x="' + (i * w + w / 2) + '" y="245" font-size="10" text-anchor="middle">' + d.date.slice(5) + '</text>';
-      if (d.conversion_rate !== null) points.push((i * w + w / 2) + ',' + (h - Number(d.conversion_rate) * h));
+      const x = left + i * w + 4;
+      svg += '<rect class="out" x="' + x + '" y="' + (bottom - inH - outH) + '" width="' + (w - 8) + '" height="' + outH + '"><title>' + d.date + ': ' + d.opt_out + ' opted out</title></rect>';
+      svg += '<rect class="in" x="' + x + '" y="' + (bottom - inH) + '" width="' + (w - 8) + '" height="' + inH + '"><title>' + d.date + ': ' + d.opt_in + ' opted in</title></rect>';
+      if (d.conversion_rate !== null) points.push((left + i * w + w / 2) + ',' + (bottom - Number(d.conversion_rate) * h));
     });
     if (points.length > 1) svg += '<polyline class="rate" points="' + points.join(' ') + '"/>';
     document.getElementById('chart').innerHTML = svg;
@@ -88,8 +118,10 @@ export function dashboardPage(): string {
   }).catch(() => { document.getElementById('orders-status').textContent = 'The orders could not be loaded.'; });
 
   const attempt = (a) => a.at.slice(11, 19) + ' ' + (a.status_code ?? a.error) + ' (' + a.duration_ms + ' ms)';
-  fetch('/demo/events').then((r) => r.json()).then((page) => {
+  // The webhook log, drawn again after a test event; resolves with the page of events it drew.
+  const loadEvents = () => fetch('/demo/events').then((r) => r.json()).then((page) => {
     const body = document.querySelector('#events tbody');
+    body.replaceChildren();
     for (const event of page.data) {
       const row = document.createElement('tr');
       const delivered = event.delivery_success === true ? 'yes' : event.delivery_success === false ? 'not yet' : 'pending';
@@ -99,7 +131,60 @@ export function dashboardPage(): string {
     document.getElementById('events-status').textContent = page.data.length ? page.data.length + ' recent event' + (page.data.length === 1 ? '' : 's') : 'No events yet.';
     const verified = page.received.filter((r) => r.verified).length;
     document.getElementById('received-status').textContent = 'The demo receiver got ' + page.received.length + (page.received.length === 1 ? ' delivery, ' : ' deliveries, ') + verified + ' with a valid signature.';
-  }).catch(() => { document.getElementById('events-status').textContent = 'The events could not be loaded.'; });
+    return page;
+  });
+  loadEvents().catch(() => { document.getElementById('events-status').textContent = 'The events could not be loaded.'; });
+
+  // "Send test event": the API answers 202 at once; the dispatcher sends the event within a second
+  // or so, so the log is read again until the event has ended one way or the other (or 15 s pass).
+  const testStatus = document.getElementById('test-status');
+  const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  async function sendTest(button) {
+    button.disabled = true;
+    testStatus.textContent = 'Sending a test event to ' + button.dataset.endpoint + '…';
+    try {
+      const res = await fetch('/demo/webhook-test', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ endpoint_id: button.dataset.endpoint }) });
+      const answer = await res.json();
+      if (res.status !== 202) { testStatus.textContent = 'The test event was refused: ' + (answer.error?.message ?? 'HTTP ' + res.status); return; }
+      for (let tries = 0; tries < 30; tries++) {
+        const page = await loadEvents();
+        const event = page.data.find((e) => e.id === answer.id);
+        if (event && event.delivery_success !== null) {
+          const last = event.attempts[event.attempts.length - 1];
+          testStatus.textContent = event.delivery_success
+            ? 'Test event ' + answer.id + ' delivered (HTTP ' + last.status_code + '); it is in the webhook log below.'
+            : 'Test event ' + answer.id + ' failed (' + (last ? (last.status_code ?? last.error) : 'no attempt') + '); it will be retried, see the webhook log below.';
+          return;
+        }
+        await pause(500);
+      }
+      testStatus.textContent = 'Test event ' + answer.id + ' accepted; not delivered yet, see the webhook log below.';
+    } catch {
+      testStatus.textContent = 'The test event could not be sent.';
+    } finally {
+      button.disabled = false;
+      button.focus();
+    }
+  }
+  fetch('/demo/webhook-endpoints').then((r) => r.json()).then((list) => {
+    const body = document.querySelector('#endpoints tbody');
+    for (const endpoint of list.data) {
+      const row = document.createElement('tr');
+      const url = cell(endpoint.url);
+      url.id = 'url-' + endpoint.id;
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = 'Send test event';
+      button.dataset.endpoint = endpoint.id;
+      button.setAttribute('aria-describedby', url.id);
+      button.addEventListener('click', () => sendTest(button));
+      const action = document.createElement('td');
+      action.append(button);
+      row.append(cell(endpoint.id), url, cell(endpoint.status), action);
+      body.append(row);
+    }
+    if (!list.data.length) testStatus.textContent = 'The demo client has no webhook endpoint.';
+  }).catch(() => { testStatus.textContent = 'The webhook endpoints could not be loaded.'; });
 </script>
 </body>
 </html>`;
