@@ -182,7 +182,7 @@ describe('least privilege', () => {
     'bordereaux-export': {
       Main: ['BatchGetItem', 'DescribeStream', 'GetItem', 'GetRecords', 'GetShardIterator', 'ListStreams', 'Query', 'Query', 'UpdateItem'],
     },
-    'test-helpers': { Main: ['GetItem', 'PutItem', 'Query', 'UpdateItem'] },
+    'test-helpers': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
   };
 
   it('covers every function of the catalogue', () => {

@@ -1,18 +1,26 @@
 import { openCursor, sealCursor } from '#shared/platform/keys/cursors.js';
 import { loadConfig } from '#shared/platform/config.js';
-import { claimQueue, decideClaim, payClaim, readClaim } from '#shared/claims/claims.js';
+import { decideClaim, payClaim, readClaim } from '#shared/claims/claims.js';
+import { operatorQueue, withContext } from '#shared/claims/operator-claims.js';
 import { systemClock } from '#shared/platform/clock.js';
-import { operatorClaimSummaryView, operatorClaimView } from '#shared/claims/claim-view.js';
+import { operatorClaimSummaryView, operatorClaimView, operatorMovedView } from '#shared/claims/claim-view.js';
 import { jsonResponse } from '#shared/platform/http/envelope.js';
 import { httpHandler, operatorOf } from '#shared/platform/http/middleware.js';
 import { ClaimDecisionRequest, claimIdOf, ClaimPaidRequest, ClaimQueueQuery } from '#shared/claims/schemas.js';
 import { parseInput } from '#shared/platform/http/validation.js';
 import { DynamoClaimStore } from '#shared/claims/dynamo-claim-store.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { DynamoOrderStore } from '#shared/orders/dynamo-order-store.js';
+import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 
 const config = loadConfig();
 const claims = new DynamoClaimStore(sharedDocumentClient(), config.tableName);
 const deps = { claims, clock: systemClock };
+// What a claim is shown with: its order's number and items, its merchant's name.
+const context = {
+  orders: new DynamoOrderStore(sharedDocumentClient(), config.tableName, config.metricsTableName),
+  clients: new DynamoClientStore(sharedDocumentClient(), config.tableName),
+};
 // Queue cursors are sealed like every list cursor, under a scope of their own instead of a client.
 const QUEUE_SCOPE = 'operator:claims';
 const cursors = {
@@ -29,7 +37,7 @@ export const handler = httpHandler(
     const operator = operatorOf(info);
     if (event.routeKey === 'GET /api/v2/admin/claims') {
       const query = parseInput(ClaimQueueQuery, event.queryStringParameters ?? {});
-      const page = await claimQueue({ claims, cursors }, query);
+      const page = await operatorQueue({ claims, cursors, ...context }, query);
       return jsonResponse(200, {
         data: page.claims.map(operatorClaimSummaryView),
         has_more: page.nextCursor !== undefined,
@@ -39,13 +47,13 @@ export const handler = httpHandler(
     const id = claimIdOf(event.pathParameters);
     if (event.routeKey.endsWith('/decision')) {
       const input = parseInput(ClaimDecisionRequest, event.body);
-      return jsonResponse(200, operatorClaimView(await decideClaim(deps, id, input, operator)));
+      return jsonResponse(200, operatorMovedView(await decideClaim(deps, id, input, operator)));
     }
     if (event.routeKey.endsWith('/paid')) {
       const { payout_reference } = parseInput(ClaimPaidRequest, event.body);
-      return jsonResponse(200, operatorClaimView(await payClaim(deps, id, payout_reference, operator)));
+      return jsonResponse(200, operatorMovedView(await payClaim(deps, id, payout_reference, operator)));
     }
-    return jsonResponse(200, operatorClaimView(await readClaim(deps, id)));
+    return jsonResponse(200, operatorClaimView(await withContext(context, await readClaim(deps, id))));
   },
   { jsonBody: 'optional', operator: true },
 );

@@ -433,6 +433,51 @@ describe('operator', () => {
     }
   });
 
+  it("shows the operator each claim's order number, merchant, items and events, and who decided and paid; nothing of the customer", async () => {
+    const named = await claimShop(service, 'Northwind Tickets');
+    const order = await protectedOrder(service, named, ['80.00', '20.00']);
+    const token = await sessionToken(service, named, order);
+    const filed = await fileClaim(service, token, { policy_numbers: order.policies.map((p) => p.policy_number) });
+    const id = filed.json.claim_id as string;
+    const expected = {
+      client_id: named.clientId,
+      client_name: 'Northwind Tickets',
+      order_number: order.order_number,
+      policies: [
+        { reference_number: 'seat-1', item: { name: 'Seat 1' }, event: { name: 'Spring Concert', start_date: '2027-04-10' } },
+        { reference_number: 'seat-2', item: { name: 'Seat 2' }, event: { name: 'Spring Concert', start_date: '2027-04-10' } },
+      ],
+    };
+    const page = await asOperator(service, 'GET', '/api/v2/admin/claims', undefined, { limit: '100' });
+    const listed = (page.json.data as { claim_id: string }[]).find((c) => c.claim_id === id);
+    expect(listed).toMatchObject({ ...expected, decided_by: null, paid_by: null });
+    expect(JSON.stringify(page.json)).not.toContain(order.email);
+
+    // A decision's answer names who made it; its context (which never changes) is left to GET, which costs reads.
+    const approved = await decide(service, id, { decision: 'approve' });
+    expect(approved.json).toMatchObject({ client_id: named.clientId, decided_by: 'arn:aws:iam::000000000000:user/test-operator', paid_by: null });
+    expect(approved.json).not.toHaveProperty('order_number');
+    const paid = await service.call('claims-admin', {
+      method: 'POST',
+      path: `/api/v2/admin/claims/${id}/paid`,
+      operator: 'another-operator',
+      body: { payout_reference: 'P-NAMED-1' },
+    });
+    expect(paid.json).toMatchObject({ decided_by: 'arn:aws:iam::000000000000:user/test-operator', paid_by: 'arn:aws:iam::000000000000:user/another-operator' });
+    const read = await asOperator(service, 'GET', `/api/v2/admin/claims/${id}`);
+    expect(read.json).toMatchObject({
+      ...expected,
+      status: 'Paid',
+      decided_by: 'arn:aws:iam::000000000000:user/test-operator',
+      paid_by: 'arn:aws:iam::000000000000:user/another-operator',
+    });
+    expect(JSON.stringify(read.json)).not.toContain(order.email);
+    // The customer sees neither the staff nor the merchant's name.
+    const customer = await asCustomer(service, token, 'GET', `/api/v2/claims/${id}`);
+    expect(customer.json).not.toHaveProperty('decided_by');
+    expect(JSON.stringify(customer.json)).not.toMatch(/arn:aws|Northwind/);
+  });
+
   it('lists the queue by status, oldest first, a page at a time with a sealed cursor', async () => {
     const queueShop = await claimShop(service, 'Queue Shop');
     const filed: string[] = [];

@@ -2,10 +2,12 @@ import type { Claim } from './claim.js';
 import { formatMoney } from '../platform/money/index.js';
 import type { Order, OrderItem } from '../orders/index.js';
 import type { StoredClaim } from './ports.js';
+import type { ClaimContext } from './operator-claims.js';
 
 /**
  * Claims as the customer and the operator see them. Fields are listed one by one, so nothing
- * stored (the operator's identity, index keys) reaches an answer by accident. The text (description
+ * stored (the operator's identity, index keys) reaches an answer by accident; the operator's
+ * identity only in the operator's views. The text (description
  * and messages) appears only in a single claim's answer, and is null once erased.
  */
 export function claimSummaryView(claim: Claim) {
@@ -39,9 +41,47 @@ export function claimView({ claim, text }: StoredClaim) {
   };
 }
 
-/** The operator's view also names the merchant. */
-export const operatorClaimView = (stored: StoredClaim) => ({ ...claimView(stored), client_id: stored.claim.client_id });
-export const operatorClaimSummaryView = (claim: Claim) => ({ ...claimSummaryView(claim), client_id: claim.client_id });
+/**
+ * What only the operator sees of a claim: the merchant (id and name), the order's number, each
+ * claimed policy's item and event, and who of the operator's staff decided and who recorded the
+ * payout (their identity as API Gateway named it). Null where a record is gone or no one has yet.
+ */
+function operatorFacts(claim: Claim, context: ClaimContext) {
+  const items = new Map(context.order?.items.map((item) => [item.reference_number, item]));
+  return {
+    client_id: claim.client_id,
+    client_name: context.clientName ?? null,
+    order_number: context.order?.order_number ?? null,
+    policies: claim.policies.map((policy) => {
+      const item = items.get(policy.reference_number);
+      return {
+        policy_number: policy.policy_number,
+        reference_number: policy.reference_number,
+        coverage_amount: formatMoney(policy.coverage_amount, claim.currency),
+        item: item ? { name: item.name } : null,
+        event: item?.event ? { name: item.event.name, start_date: item.event.start_date, start_time: item.event.start_time } : null,
+      };
+    }),
+    decided_by: claim.decided_by ?? null,
+    paid_by: claim.paid_by ?? null,
+  };
+}
+
+/** A decision's or a payout's answer: who acted, without the context (which never changes, and would cost a read). */
+export const operatorMovedView = (stored: StoredClaim) => ({
+  ...claimView(stored),
+  client_id: stored.claim.client_id,
+  decided_by: stored.claim.decided_by ?? null,
+  paid_by: stored.claim.paid_by ?? null,
+});
+export const operatorClaimView = (stored: StoredClaim & { context: ClaimContext }) => ({
+  ...claimView(stored),
+  ...operatorFacts(stored.claim, stored.context),
+});
+export const operatorClaimSummaryView = ({ claim, context }: { claim: Claim; context: ClaimContext }) => ({
+  ...claimSummaryView(claim),
+  ...operatorFacts(claim, context),
+});
 
 /** A policy the customer may claim: enough to recognise the ticket, nothing of anyone else's. */
 const claimablePolicyView = (order: Order, item: OrderItem) => ({

@@ -92,8 +92,14 @@ export interface Claim {
   closed_at?: string;
   /** Bumped by every transition; a transition commits only if the version it read is still current. */
   version: number;
-  /** Who decided (the operator's identity as API Gateway gave it), for the audit trail; never in a view or an event. */
+  /**
+   * Who made the last decision (the operator's identity as API Gateway gave it): shown to the
+   * operator, never to the customer, the merchant or in an event. Claims paid before `paid_by`
+   * existed hold the payer here.
+   */
   decided_by?: string;
+  /** Who recorded the payout, likewise. */
+  paid_by?: string;
 }
 
 export interface ClaimMessage {
@@ -262,7 +268,7 @@ export function markPaid(claim: Claim, payoutReference: string, now: Date, opera
   if (claim.status !== 'Approved') {
     throw new ConflictError('claim_not_approved', `The claim is ${claim.status}; only an Approved claim can be paid.`, 'claim_id');
   }
-  return { claim: step(claim, 'Paid', 'operator', now, { payout_reference: payoutReference, decided_by: operator }), closes: true };
+  return { claim: step(claim, 'Paid', 'operator', now, { payout_reference: payoutReference, paid_by: operator }), closes: true };
 }
 
 /** The customer withdraws an open claim. Repeating it answers the claim as it is. */

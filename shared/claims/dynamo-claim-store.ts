@@ -1,9 +1,10 @@
-import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { claimInMinorUnits, type Claim, type ClaimStatus, type ClaimText } from './claim.js';
 import { MINOR_UNITS_MARK } from '../platform/money/index.js';
 import type { Order, OrderItem } from '../orders/index.js';
 import type { ClaimPage, ClaimStore, ClaimWrite, StoredClaim } from './ports.js';
 import { claimKey, claimQueueKey, claimQueueSort, claimTextKey, orderItemKey, orderKey, recordFields, storedRecord } from '../platform/dynamo/keys.js';
+import { batchGet } from '../platform/dynamo/batch-get.js';
 import { CLAIM_QUEUE_INDEX } from '../platform/dynamo/table-definitions.js';
 import { transactUnlessRefused, transactUnlessStale } from '../platform/dynamo/transactions.js';
 
@@ -26,9 +27,6 @@ const textOf = (record: Record<string, unknown>): ClaimText => ({
   messages: (record.messages as ClaimText['messages'] | undefined) ?? [],
   ...(typeof record.erase_at === 'string' ? { erase_at: record.erase_at } : {}),
 });
-
-/** BatchGetItem takes at most 100 keys; an order holds at most MAX_ORDER_CLAIMS (25) claims. */
-const MAX_BATCH_KEYS = 100;
 
 /**
  * Claims on the main table: one partition per claim (its facts and its text), the queue index by
@@ -90,18 +88,8 @@ export class DynamoClaimStore implements ClaimStore {
   }
 
   async getMany(claimIds: readonly string[]): Promise<Claim[]> {
-    const found = new Map<string, Claim>();
-    for (let start = 0; start < claimIds.length; start += MAX_BATCH_KEYS) {
-      let keys: Record<string, unknown>[] | undefined = claimIds
-        .slice(start, start + MAX_BATCH_KEYS)
-        .map((id) => claimKey(id) as unknown as Record<string, unknown>);
-      for (let attempt = 0; keys?.length; attempt++) {
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 6)));
-        const answer = await this.doc.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }));
-        for (const record of answer.Responses?.[this.tableName] ?? []) found.set(String(record.claim_id), claimOf(record));
-        keys = answer.UnprocessedKeys?.[this.tableName]?.Keys as Record<string, unknown>[] | undefined;
-      }
-    }
+    const records = await batchGet(this.doc, this.tableName, claimIds.map(claimKey), { consistent: true });
+    const found = new Map(records.map((record) => [String(record.claim_id), claimOf(record)]));
     return claimIds.flatMap((id) => found.get(id) ?? []);
   }
 

@@ -57,6 +57,12 @@ export interface ClientStore {
   setLookPeriod(clientId: string, days: number): Promise<boolean>;
 }
 
+/** Merchants' names for the operator's pages. */
+export interface ClientNames {
+  /** Each existing client's name by its id (one batched read, not a read per client). */
+  names(clientIds: readonly string[]): Promise<Map<string, string>>;
+}
+
 /** Revocation: the operator's switch, and the authorizer's read of a client's status. */
 export interface ClientStatusStore {
   disable(clientId: string): Promise<void>;

@@ -5,12 +5,14 @@ import {
   FIRST_KEY_GENERATION,
   type Client,
   type ClientCredentials,
+  type ClientNames,
   type ClientStatus,
   type ClientStatusStore,
   type ClientStore,
   type FailedSignIns,
 } from './client.js';
 import { clientKey, publicKeyKey, storedRecord, type Key } from '../platform/dynamo/keys.js';
+import { batchGet } from '../platform/dynamo/batch-get.js';
 
 /**
  * Clients live twice: the client item, and a public-key item that answers
@@ -18,7 +20,7 @@ import { clientKey, publicKeyKey, storedRecord, type Key } from '../platform/dyn
  * Both carry `key_generation` and `disabled`; the public-key item also keeps the key's recent
  * failed sign-ins and its lockout (`failed_sign_ins`, `locked_until`).
  */
-export class DynamoClientStore implements ClientStore, ClientStatusStore, FailedSignIns {
+export class DynamoClientStore implements ClientStore, ClientStatusStore, FailedSignIns, ClientNames {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -74,6 +76,14 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
     if (!Item) return undefined;
     const { client_id, name, public_key, secret_hash, rate_ppm, look_period_days, created } = Item as Partial<Client> & Omit<Client, 'look_period_days'>;
     return { client_id, name, public_key, secret_hash, rate_ppm, look_period_days: look_period_days ?? DEFAULT_LOOK_PERIOD_DAYS, created };
+  }
+
+  /** Only the id and the name are read (a client's record also holds its secret's hash). */
+  async names(clientIds: readonly string[]): Promise<Map<string, string>> {
+    const records = await batchGet(this.doc, this.tableName, clientIds.map(clientKey), {
+      projection: { expression: '#id, #name', names: { '#id': 'client_id', '#name': 'name' } },
+    });
+    return new Map(records.map((record) => [String(record.client_id), String(record.name)]));
   }
 
   async setLookPeriod(clientId: string, days: number): Promise<boolean> {

@@ -4,7 +4,19 @@ import type { Order, OrderItem, Policy } from './order.js';
 import { headerInMinorUnits, itemInMinorUnits } from './stored-amounts.js';
 import { MINOR_UNITS_MARK } from '../platform/money/index.js';
 import { ChangeRejectedError } from '../platform/errors.js';
-import type { FoundPolicy, OrderStore, PlannedChange, PolicyStore, OrderLister, OrderPage, PolicyPage, PolicyLister } from './ports.js';
+import type {
+  FoundPolicy,
+  ItemsWanted,
+  OrderExcerpt,
+  OrderExcerpts,
+  OrderStore,
+  PlannedChange,
+  PolicyStore,
+  OrderLister,
+  OrderPage,
+  PolicyPage,
+  PolicyLister,
+} from './ports.js';
 import type { IdempotencyReceipt, OrderReplay } from '../platform/idempotency-receipts.js';
 import { ConflictError } from '../platform/errors.js';
 import { receiptAction } from '../platform/dynamo/idempotency-store.js';
@@ -27,6 +39,7 @@ import {
 import { ORDER_LIST_INDEX, POLICY_INDEX, POLICY_LIST_INDEX } from '../platform/dynamo/table-definitions.js';
 import { checkoutAction } from '../conversion/index.js';
 import { queryAll } from '../platform/dynamo/query-all.js';
+import { batchGet, keyId } from '../platform/dynamo/batch-get.js';
 import type { ShardMerge } from '../platform/dynamo/shard-merge.js';
 import { shardedList, shardLimit, sortRange, takeRecords, type ListRecord } from '../platform/dynamo/sharded-list.js';
 import { cancellationCodes, cancellationError, isOnlyConflict, transactUnlessRefused, transactUnlessStale } from '../platform/dynamo/transactions.js';
@@ -150,6 +163,12 @@ function withHistory(item: OrderItem): OrderItem {
     : { ...item, policy: { ...item.policy, history: [{ status: 'Issued', at: item.policy.created, reason: item.policy.change_type ?? 'order_created' }] } };
 }
 
+/** What an excerpt reads of a header or an item (every name aliased: DynamoDB reserves many words). */
+const EXCERPT_PROJECTION = {
+  expression: '#pk, #sk, #order_number, #name, #event',
+  names: { '#pk': 'PK', '#sk': 'SK', '#order_number': 'order_number', '#name': 'name', '#event': 'event' },
+};
+
 /** An order's record without what only the store uses: its index keys and `canceled_at` (the order.canceled webhook's mark). */
 const STORE_ONLY = ['policy_key', 'list_key', 'list_sort', 'plist_key', 'plist_sort', 'canceled_at'];
 
@@ -158,7 +177,7 @@ const STORE_ONLY = ['policy_key', 'list_key', 'list_sort', 'plist_key', 'plist_s
  * each item holding its policy and event. Reading it is one Query; creating it and changing it
  * are one transaction each.
  */
-export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, PolicyLister {
+export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, PolicyLister, OrderExcerpts {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -363,6 +382,28 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
     const last = policies[policies.length - 1];
     const more = matches.length > query.limit;
     return { policies, ...(more && last ? { next: policyListPosition(last.item.policy.created, last.item.policy.policy_number) } : {}) };
+  }
+
+  /**
+   * The headers and the wanted items by key, only the attributes an excerpt shows: one BatchGetItem
+   * per 100 keys, sent together. Read consistently, so an item a change made a moment ago is found.
+   */
+  async excerpts(wanted: readonly ItemsWanted[]): Promise<OrderExcerpt[]> {
+    const keys = wanted.flatMap((order) => [
+      orderKey(order.client_id, order.service_order_id),
+      ...order.reference_numbers.map((reference) => orderItemKey(order.client_id, order.service_order_id, reference)),
+    ]);
+    const records = await batchGet(this.doc, this.tableName, keys, { consistent: true, projection: EXCERPT_PROJECTION });
+    const byKey = new Map(records.map((record) => [keyId({ PK: record.PK, SK: record.SK }), record]));
+    return wanted.flatMap((order) => {
+      const header = byKey.get(keyId(orderKey(order.client_id, order.service_order_id)));
+      if (!header) return [];
+      const items = order.reference_numbers.flatMap((reference) => {
+        const item = byKey.get(keyId(orderItemKey(order.client_id, order.service_order_id, reference)));
+        return item ? [{ reference_number: reference, name: String(item.name), event: (item.event as OrderItem['event'] | undefined) ?? null }] : [];
+      });
+      return [{ client_id: order.client_id, service_order_id: order.service_order_id, order_number: String(header.order_number), items }];
+    });
   }
 
   /** The policy-number index (keys only, eventually consistent) says where; the item itself is read consistently. */

@@ -70,6 +70,27 @@ export interface PolicyStore {
   settlePolicy(clientId: string, found: FoundPolicy, next: Policy): Promise<boolean>;
 }
 
+/** An order's items to describe: the order, and the reference numbers of the items wanted. */
+export interface ItemsWanted {
+  client_id: string;
+  service_order_id: string;
+  reference_numbers: readonly string[];
+}
+
+/** An order's number and some of its items, as the operator reads them beside a claim. */
+export interface OrderExcerpt {
+  client_id: string;
+  service_order_id: string;
+  order_number: string;
+  /** The wanted items found, each with its name and event (neither changes once sold). */
+  items: Pick<OrderItem, 'reference_number' | 'name' | 'event'>[];
+}
+
+export interface OrderExcerpts {
+  /** The excerpt of each wanted order that exists, by key (batched, not an order's Query each). */
+  excerpts(wanted: readonly ItemsWanted[]): Promise<OrderExcerpt[]>;
+}
+
 export interface PlannedChange {
   /** Position of the change in the request body. */
   index: number;

@@ -252,7 +252,8 @@ export const FUNCTIONS = {
     keys: ['claim'],
   },
   // The operator's queue and decisions: the queue index, the claim's Query, one transaction a
-  // decision (PutItem: the claim; UpdateItem: its text, its policies, their order).
+  // decision (PutItem: the claim; UpdateItem: its text, its policies, their order); what a claim is
+  // shown with (BatchGetItem: its order's header and claimed items, its merchant's name).
   'claims-admin': {
     routes: [
       { method: 'GET', path: '/api/v2/admin/claims', auth: 'operator' },
@@ -260,7 +261,7 @@ export const FUNCTIONS = {
       { method: 'POST', path: '/api/v2/admin/claims/{id}/decision', auth: 'operator' },
       { method: 'POST', path: '/api/v2/admin/claims/{id}/paid', auth: 'operator' },
     ],
-    tables: { main: ['Query', 'PutItem', 'UpdateItem'] },
+    tables: { main: ['Query', 'BatchGetItem', 'PutItem', 'UpdateItem'] },
     indexes: { main: [CLAIM_QUEUE_INDEX] },
     keys: ['order-number'],
   },

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
-import { accessibilityViolations, launchChromium, cspViolations } from '../support/browser.js';
+import { accessibilityViolations, launchChromium, cspViolations, notFound } from '../support/browser.js';
 import { accessToken, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -25,6 +25,7 @@ const note = 'Please send the doctor’s note.';
 const answer = 'Attached: the doctor’s note of 9 April. 🩺';
 let claimId = '';
 let refusedByCsp: { customer: string[]; operator: string[] };
+let missing: { customer: string[]; operator: string[] };
 
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
@@ -33,6 +34,7 @@ beforeAll(async () => {
   customer = await browser.newPage();
   operator = await browser.newPage();
   refusedByCsp = { customer: cspViolations(customer), operator: cspViolations(operator) };
+  missing = { customer: notFound(customer), operator: notFound(operator) };
 
   // An order with a customer e-mail, placed by the demo client's back-end.
   const token = await accessToken(server.baseUrl, server.demo);
@@ -61,7 +63,7 @@ afterAll(async () => {
 
 const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id);
 /** The operator's queue row of the claim. */
-const queueRow = () => operator.getByRole('row').filter({ has: operator.getByRole('button', { name: `Review ${claimId}` }) });
+const queueRow = () => operator.getByRole('row').filter({ has: operator.getByRole('button', { name: `Review the claim on order ${orderNumber}` }) });
 
 describe('claims', () => {
   it('the customer finds the order by keyboard and files a claim for one ticket', async () => {
@@ -180,24 +182,41 @@ describe('claims', () => {
     expect(await operator.getByLabel('Status').inputValue()).toBe('Submitted');
     await operator.getByRole('button', { name: 'Load', exact: true }).click();
 
-    const review = operator.getByRole('button', { name: `Review ${claimId}` });
+    const review = operator.getByRole('button', { name: `Review the claim on order ${orderNumber}` });
     await review.waitFor();
     expect(await operator.locator('#queue-count').textContent()).toBe('1 shown, oldest first.');
     expect(await operator.getByRole('button', { name: 'Load more' }).isVisible()).toBe(false);
+    // Each row says which order, whose shop, which tickets for which event, and who decided (nobody yet).
     expect(await queueRow().getByRole('cell').allTextContents()).toEqual([
-      claimId,
+      `${orderNumber}${claimId}`,
+      'Demo Shop',
+      'Seat A1 · Spring Concert, 2027-04-10 19:30',
       expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/),
       'Submitted',
       'Illness',
       '$80.00',
-      server.demo.client_id,
-      `Review ${claimId}`,
+      '–',
+      `Review the claim on order ${orderNumber}`,
     ]);
-    await review.click();
-    await expect.poll(() => operator.locator('#review-title').textContent()).toBe(`Claim ${claimId}`);
+    expect(await queueRow().locator('code').textContent()).toBe(claimId);
+    // By keyboard: the queue's title has the focus after loading; Tab reaches the row's Review button, Enter opens it.
+    expect(await focusedId(operator)).toBe('queue-title');
+    await operator.keyboard.press('Tab');
+    expect(await operator.evaluate(() => document.activeElement?.textContent)).toBe(`Review the claim on order ${orderNumber}`);
+    await operator.keyboard.press('Enter');
+    await expect.poll(() => operator.locator('#review-title').textContent()).toBe(`Claim on order ${orderNumber} (${claimId})`);
+    expect(await operator.locator('#review-order').textContent()).toBe(orderNumber);
+    expect(await operator.locator('#review-client').textContent()).toBe(`Demo Shop (${server.demo.client_id})`);
+    expect(await operator.locator('#review-decided-by').textContent()).toBe('–');
     expect(await operator.evaluate(() => document.activeElement?.id)).toBe('review-title');
     expect(await operator.locator('#review-description').textContent()).toBe('Fever the night before the concert; doctor’s note available.');
-    expect(await operator.getByRole('table', { name: 'Policies of the claim' }).locator('tbody tr').count()).toBe(1);
+    expect(await operator.getByRole('table', { name: 'Policies of the claim' }).locator('tbody tr td').allTextContents()).toEqual([
+      expect.stringMatching(/^OP-/),
+      'Seat A1',
+      'Spring Concert, 2027-04-10 19:30',
+      `${orderNumber}-a`,
+      '$80.00',
+    ]);
     expect(await operator.getByLabel('Amount to approve').inputValue()).toBe('80.00');
     expect(await accessibilityViolations(operator)).toEqual([]);
     await operator.screenshot({ path: join(shots, 'admin-claims-review.png'), fullPage: true });
@@ -207,7 +226,10 @@ describe('claims', () => {
     await operator.getByRole('button', { name: 'Submit decision' }).click();
     await expect.poll(() => operator.locator('#review-status').textContent()).toBe('Documents requested');
     expect(await operator.locator('#announce').textContent()).toBe(`Claim ${claimId} sent back to the customer for documents. Status: Documents requested.`);
-    expect(await queueRow().getByRole('cell').nth(2).textContent()).toBe('Documents requested');
+    expect(await queueRow().getByRole('cell').nth(4).textContent()).toBe('Documents requested');
+    // The decision records who made it: under npm start, the operator key's identity.
+    expect(await queueRow().locator('.decided-by').textContent()).toBe('local-operator'); // the name the identity ends with; the panel shows it whole
+    expect(await operator.locator('#review-decided-by').textContent()).toBe('arn:aws:iam::000000000000:user/local-operator');
 
     // Awaiting documents: no approval, no amount; one choice, the deny of an unanswered claim, with when it becomes possible.
     const decision = operator.getByRole('group', { name: 'Decision' });
@@ -258,7 +280,7 @@ describe('claims', () => {
     await expect.poll(() => operator.getByRole('alert').textContent()).toBe('The claim changed: it is now Submitted. Nothing was decided; review it again.');
     expect(await focusedId(operator)).toBe('error');
     expect(await operator.locator('#review-status').textContent()).toBe('Submitted');
-    expect(await queueRow().getByRole('cell').nth(2).textContent()).toBe('Submitted');
+    expect(await queueRow().getByRole('cell').nth(4).textContent()).toBe('Submitted');
     const messages = await operator.locator('#review-messages li').allTextContents();
     expect(messages).toHaveLength(2);
     expect(messages[0]).toMatch(/^Operator, .+ UTC: Please send the doctor’s note\.$/);
@@ -273,7 +295,7 @@ describe('claims', () => {
     expect(await operator.getByRole('alert').textContent()).toBe('');
     expect(await operator.locator('#review-approved').textContent()).toBe('$80.00');
     expect(await operator.locator('#announce').textContent()).toBe(`Claim ${claimId} approved. Status: Approved.`);
-    expect(await queueRow().getByRole('cell').nth(2).textContent()).toBe('Approved');
+    expect(await queueRow().getByRole('cell').nth(4).textContent()).toBe('Approved');
     expect(await operator.getByRole('button', { name: 'Record payout' }).isVisible()).toBe(true);
     expect(await operator.locator('#decision-form').isVisible()).toBe(false);
   });
@@ -330,7 +352,8 @@ describe('claims', () => {
     expect(await operator.getByRole('alert').textContent()).toBe('The claim is Paid; only an Approved claim can be paid.');
     expect(await focusedId(operator)).toBe('error');
     expect(await operator.locator('#review-payout').textContent()).toBe('PAY-COLLEAGUE-1');
-    expect(await queueRow().getByRole('cell').nth(2).textContent()).toBe('Paid');
+    expect(await operator.locator('#review-paid-by').textContent()).toBe('arn:aws:iam::000000000000:user/local-operator');
+    expect(await queueRow().getByRole('cell').nth(4).textContent()).toBe('Paid');
     expect(await operator.locator('#paid-form').isVisible()).toBe(false);
     expect(await operator.locator('#decision-form').isVisible()).toBe(false);
   });
@@ -381,7 +404,8 @@ describe('claims', () => {
     expect(await accessibilityViolations(customer)).toEqual([]);
   });
 
-  it('ran every script of both pages under their Content-Security-Policy, which refused nothing', () => {
+  it('ran every script of both pages under their Content-Security-Policy, which refused nothing, and asked for nothing missing', () => {
     expect(refusedByCsp).toEqual({ customer: [], operator: [] });
+    expect(missing).toEqual({ customer: [], operator: [] });
   });
 });

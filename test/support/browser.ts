@@ -28,3 +28,21 @@ export function cspViolations(page: Page): string[] {
   });
   return refused;
 }
+
+/**
+ * What the page or the browser asked for that was not there (its favicon, say): every 404 but the
+ * API's own answers (a claim page shows the API's 404 `order_not_found` on purpose). Chromium's
+ * console error "Failed to load resource … 404" names the URL in its location; collected from now on.
+ */
+export function notFound(page: Page): string[] {
+  const missing: string[] = [];
+  const ours = (url: string) => !new URL(url, 'http://x').pathname.startsWith('/api/');
+  page.on('response', (response) => {
+    if (response.status() === 404 && ours(response.url())) missing.push(response.url());
+  });
+  page.on('console', (message) => {
+    const url = message.location().url;
+    if (message.type() === 'error' && /Failed to load resource: .*404/.test(message.text()) && (!url || ours(url))) missing.push(`${message.text()} ${url}`);
+  });
+  return missing;
+}

@@ -20,7 +20,7 @@ export function adminClaimsPage(): string {
 <title>Claims queue · Order Protection</title>
 <style>
 ${CLAIM_PAGES_CSS}
-  body { font: 16px/1.5 system-ui, sans-serif; max-width: 64rem; margin: 2rem auto; padding: 0 1rem; color: #1d2433; }
+  body { font: 16px/1.5 system-ui, sans-serif; max-width: 76rem; margin: 2rem auto; padding: 0 1rem; color: #1d2433; }
   label, legend { font-weight: 600; }
   input[type=text], input[type=password], select, textarea { font: inherit; padding: .4rem; border: 1px solid #6b7386; border-radius: .3rem; }
   textarea { display: block; width: 100%; box-sizing: border-box; min-height: 5rem; margin: .25rem 0 .75rem; }
@@ -35,6 +35,10 @@ ${CLAIM_PAGES_CSS}
   td, th { padding: .4rem; border-bottom: 1px solid #dde; text-align: left; vertical-align: top; }
   td.money { text-align: right; }
   code { font-size: .9rem; }
+  .sub { display: block; color: #4a5366; font-size: .85rem; }
+  td ul { margin: 0; padding-left: 1.1rem; }
+  td.items { min-width: 14rem; }
+  td.created { white-space: nowrap; }
   #review { border-top: 2px solid #2b5fd9; margin-top: 1.5rem; }
   .text { white-space: pre-wrap; background: #f7f8fb; padding: .5rem 1rem; border-radius: .4rem; }
   .vh { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
@@ -69,7 +73,7 @@ ${CLAIM_PAGES_CSS}
 <section id="queue" aria-labelledby="queue-title" hidden>
 <h2 id="queue-title" tabindex="-1">Claims</h2>
 <table aria-labelledby="queue-title">
-  <thead><tr><th scope="col">Claim</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col">Amount claimed</th><th scope="col">Merchant</th><th scope="col"><span class="vh">Actions</span></th></tr></thead>
+  <thead><tr><th scope="col">Order</th><th scope="col">Merchant</th><th scope="col">Items and events</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col">Amount claimed</th><th scope="col">Decided by</th><th scope="col"><span class="vh">Actions</span></th></tr></thead>
   <tbody id="rows"></tbody>
 </table>
 <p id="queue-count" role="status"></p>
@@ -82,17 +86,20 @@ ${CLAIM_PAGES_CSS}
   <div><dt>Status</dt><dd id="review-status"></dd></div>
   <div><dt>Reason</dt><dd id="review-reason"></dd></div>
   <div><dt>Merchant</dt><dd id="review-client"></dd></div>
-  <div><dt>Order</dt><dd id="review-order"></dd></div>
+  <div><dt>Order number</dt><dd id="review-order"></dd></div>
+  <div><dt>Service order id</dt><dd id="review-order-id"></dd></div>
   <div><dt>Amount claimed</dt><dd id="review-amount"></dd></div>
   <div><dt>Amount approved</dt><dd id="review-approved"></dd></div>
   <div><dt>Payout reference</dt><dd id="review-payout"></dd></div>
   <div><dt>Created</dt><dd id="review-created"></dd></div>
+  <div><dt>Decided by</dt><dd id="review-decided-by"></dd></div>
+  <div><dt>Payout recorded by</dt><dd id="review-paid-by"></dd></div>
 </dl>
 <h3>Description</h3>
 <p id="review-description" class="text"></p>
 <h3>Policies</h3>
 <table aria-label="Policies of the claim">
-  <thead><tr><th scope="col">Policy</th><th scope="col">Ticket reference</th><th scope="col">Coverage</th></tr></thead>
+  <thead><tr><th scope="col">Policy</th><th scope="col">Item</th><th scope="col">Event</th><th scope="col">Ticket reference</th><th scope="col">Coverage</th></tr></thead>
   <tbody id="review-policies"></tbody>
 </table>
 <h3>Messages</h3>
@@ -150,13 +157,37 @@ ${kit}
   };
   const DOCUMENTS_WAIT_MS = 14 * 24 * 60 * 60 * 1000;
 
+  // What the operator view adds to a claim: its order, its merchant, each policy's item and event, its deciders.
+  const orderOf = (claim) => claim.order_number || claim.service_order_id;
+  const merchantOf = (claim) => claim.client_name || claim.client_id;
+  const eventOf = (event) => (event ? event.name + ', ' + event.start_date + ' ' + event.start_time.slice(0, 5) : '–');
+  const itemOf = (policy) => (policy.item ? policy.item.name : policy.reference_number);
+  const staff = (identity) => identity || '–';
+  // In the queue, the name an IAM identity ends with (the user, or the role's session name); the panel shows it whole.
+  const staffName = (identity) => (identity ? identity.slice(identity.lastIndexOf('/') + 1) : '–');
+  // A decision's or payout's answer leaves out the claim's context (it never changes): the panel keeps what it showed.
+  const moved = (shown, claim) => ({ ...claim, client_name: shown.client_name, order_number: shown.order_number, policies: shown.policies });
+
   // The queue.
   let listed = { status: 'Submitted', cursor: null, count: 0 };
   function row(claim) {
     const tr = document.createElement('tr');
     tr.dataset.claimId = claim.claim_id;
-    const id = el('td');
-    id.append(el('code', claim.claim_id));
+    const order = el('td', orderOf(claim));
+    order.className = 'order-number';
+    order.append(el('code', claim.claim_id));
+    order.lastChild.className = 'sub';
+    const merchant = el('td', merchantOf(claim));
+    merchant.className = 'merchant';
+    const items = el('td');
+    items.className = 'items';
+    const list = el('ul');
+    list.append(...claim.policies.map((p) => el('li', itemOf(p) + ' · ' + eventOf(p.event))));
+    items.append(list);
+    const created = el('td', when(claim.created));
+    created.className = 'created';
+    const decider = el('td', staffName(claim.decided_by));
+    decider.className = 'decided-by';
     const amount = el('td', money(claim.amount_claimed, claim.currency));
     amount.className = 'money';
     const status = el('td', label(STATUSES, claim.status));
@@ -165,11 +196,11 @@ ${kit}
     const review = el('button', 'Review');
     review.type = 'button';
     review.className = 'secondary';
-    review.append(el('span', ' ' + claim.claim_id));
+    review.append(el('span', ' the claim on order ' + orderOf(claim)));
     review.lastChild.className = 'vh';
     review.addEventListener('click', () => void run(async () => showReview(await api('GET', '/api/v2/admin/claims/' + encodeURIComponent(claim.claim_id)), true)));
     action.append(review);
-    tr.append(id, el('td', when(claim.created)), status, el('td', label(REASONS, claim.reason)), amount, el('td', claim.client_id), action);
+    tr.append(order, merchant, items, created, status, el('td', label(REASONS, claim.reason)), amount, decider, action);
     return tr;
   }
   async function loadPage(first) {
@@ -206,23 +237,26 @@ ${kit}
   let current = null;
   function showReview(claim, focus) {
     current = claim;
-    $('review-title').textContent = 'Claim ' + claim.claim_id;
+    $('review-title').textContent = 'Claim on order ' + orderOf(claim) + ' (' + claim.claim_id + ')';
     $('review-status').textContent = label(STATUSES, claim.status);
     $('review-status').dataset.status = claim.status;
     $('review-reason').textContent = label(REASONS, claim.reason);
-    $('review-client').textContent = claim.client_id;
-    $('review-order').textContent = claim.service_order_id;
+    $('review-client').textContent = claim.client_name ? claim.client_name + ' (' + claim.client_id + ')' : claim.client_id;
+    $('review-order').textContent = claim.order_number || '–';
+    $('review-order-id').textContent = claim.service_order_id;
     $('review-amount').textContent = money(claim.amount_claimed, claim.currency);
     $('review-approved').textContent = claim.amount_approved === null ? '–' : money(claim.amount_approved, claim.currency);
     $('review-payout').textContent = claim.payout_reference || '–';
     $('review-created').textContent = when(claim.created);
+    $('review-decided-by').textContent = staff(claim.decided_by);
+    $('review-paid-by').textContent = staff(claim.paid_by);
     $('review-description').textContent = claim.text_erased ? '(erased 90 days after the claim closed)' : claim.description || '';
     $('review-policies').replaceChildren(
       ...claim.policies.map((p) => {
         const tr = document.createElement('tr');
         const coverage = el('td', money(p.coverage_amount, claim.currency));
         coverage.className = 'money';
-        tr.append(el('td', p.policy_number), el('td', p.reference_number), coverage);
+        tr.append(el('td', p.policy_number), el('td', p.item ? p.item.name : '–'), el('td', eventOf(p.event)), el('td', p.reference_number), coverage);
         return tr;
       }),
     );
@@ -239,7 +273,10 @@ ${kit}
     $('review').hidden = false;
     // The queue's row follows the claim.
     const tr = Array.from($('rows').rows).find((r) => r.dataset.claimId === claim.claim_id);
-    if (tr) tr.querySelector('.status').textContent = label(STATUSES, claim.status);
+    if (tr) {
+      tr.querySelector('.status').textContent = label(STATUSES, claim.status);
+      tr.querySelector('.decided-by').textContent = staffName(claim.decided_by);
+    }
     if (focus) $('review-title').focus();
   }
   let formsFor = null;
@@ -313,7 +350,7 @@ ${kit}
         const note = $('note').value.trim();
         if (chosen.value === 'approve' && amount) body.amount = amount;
         if (note) body.note = note;
-        const claim = await post('/api/v2/admin/claims/' + encodeURIComponent(current.claim_id) + '/decision', body);
+        const claim = moved(current, await post('/api/v2/admin/claims/' + encodeURIComponent(current.claim_id) + '/decision', body));
         showReview(claim, false);
         $('review-title').focus();
         announce('Claim ' + claim.claim_id + ' ' + DONE[chosen.value] + '. Status: ' + label(STATUSES, claim.status) + '.');
@@ -325,7 +362,10 @@ ${kit}
     event.preventDefault();
     void run(
       async () => {
-        const claim = await post('/api/v2/admin/claims/' + encodeURIComponent(current.claim_id) + '/paid', { payout_reference: $('payout-reference').value.trim() });
+        const claim = moved(
+          current,
+          await post('/api/v2/admin/claims/' + encodeURIComponent(current.claim_id) + '/paid', { payout_reference: $('payout-reference').value.trim() }),
+        );
         showReview(claim, false);
         $('review-title').focus();
         announce('Payout recorded for claim ' + claim.claim_id + '. Status: ' + label(STATUSES, claim.status) + '.');
