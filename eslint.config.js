@@ -125,6 +125,13 @@ export default tseslint.config(
     },
   },
   { files: ['lib/**', 'bin/**'], rules: { 'no-restricted-imports': 'off' } },
+  // The client package knows the service only through openapi.yaml (its generated types), as a merchant's code would.
+  {
+    files: ['clients/**'],
+    rules: restrict([
+      { group: ['#shared/*', '**/shared/**', '**/functions/**'], message: 'The client knows the API through openapi.yaml only: never import the service.' },
+    ]),
+  },
   {
     files: ['shared/**/*.ts', 'functions/**/*.ts', 'widget/**/*.ts', 'scripts/**/*.ts'],
     ignores: ['**/*.test.ts'],
