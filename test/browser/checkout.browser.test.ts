@@ -8,7 +8,8 @@ import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
  * The widget in a real browser (Debian's Chromium): the demo checkout, both choices, keyboard
- * only, the dashboard, and a checkout that still completes when the API cannot be reached.
+ * only, the link from a protected order to its claim, the dashboard, and a checkout that still
+ * completes when the API cannot be reached.
  */
 let server: TestServer;
 let browser: Browser;
@@ -64,6 +65,7 @@ describe('demo checkout', () => {
     await page.keyboard.press('Space');
 
     await expect.poll(() => result().textContent()).toContain('Opt-out logged (204)');
+    expect(await page.locator('#claim-next').isVisible()).toBe(false); // nothing to claim
     expect(await page.evaluate(() => (window as unknown as { OrderProtection: { get(k: string): unknown } }).OrderProtection.get('isProtected'))).toBe(false);
     await expect.poll(todaysOptOuts).toBe(before + 1); // the day counts follow from the metrics stream within a second
   });
@@ -79,6 +81,34 @@ describe('demo checkout', () => {
 
     await expect.poll(() => result().textContent()).toContain('placed with refund protection (201)');
     expect((await result().textContent())?.match(/Issued/g)).toHaveLength(2);
+  });
+
+  it("links a protected order to its claim, with the order number filled in and the cart's demo e-mail said, by keyboard", async () => {
+    const orderNumber = /Order (DEMO-[0-9A-Z]+-[0-9a-z]+) placed/.exec((await result().textContent()) ?? '')?.[1] ?? '';
+    expect(orderNumber).not.toBe('');
+    const shown = (await page.locator('#claim-email').textContent()) ?? '';
+    expect(shown).toMatch(/^demo\+[0-9a-z]+@example\.com$/);
+    expect(await page.locator('#customer-email').textContent()).toBe(shown);
+    const link = page.getByRole('link', { name: 'Claim a refund for this order' });
+    expect(await link.getAttribute('href')).toBe(`/claim?order_number=${encodeURIComponent(orderNumber)}`);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(shots, 'checkout-claim-link.png'), fullPage: true });
+
+    // From Place order: Tab to New cart, Tab to the link, Enter.
+    await page.getByRole('button', { name: 'Place order' }).focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('claim-link');
+    await Promise.all([page.waitForURL(/\/claim\?order_number=/), page.keyboard.press('Enter')]);
+    expect(await page.getByLabel('Order number').inputValue()).toBe(orderNumber);
+
+    // The customer adds the e-mail the checkout named, and finds the order's two tickets to claim.
+    await page.getByLabel('E-mail').focus();
+    await page.keyboard.type(shown);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('group', { name: 'Tickets to claim for' }).getByRole('checkbox').count()).toBe(2);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(shots, 'claim-from-checkout.png'), fullPage: true });
   });
 
   it("draws the dashboard with the day counted and the recent orders with their policies' statuses", async () => {

@@ -2,7 +2,11 @@
  * The demo checkout page at `/` of `npm start`: a cart, the widget, and a "Place order" button that
  * sends the order to the demo back-end (`POST /demo/place-order`), which calls the API the way a
  * merchant's back-end does. `?api=<url>` points the widget at another API (e.g. a dead one);
- * `?currency=JPY` (or KWD) sells the cart in another currency, priced in its minor unit.
+ * `?currency=JPY` (or KWD) sells the cart in another currency, priced in its minor unit. Each cart's
+ * customer is a made-up `demo+<cart>@example.com` (example.com takes no mail); after a protected
+ * order the page links to `/claim` with the order number filled in and says which e-mail to give, so
+ * the whole tour (checkout → claim → the operator decides → the customer sees it) can be walked.
+ * The e-mail stays out of the link: an address does not belong in a URL.
  */
 export function checkoutPage(publicKey: string): string {
   return `<!doctype html>
@@ -20,6 +24,8 @@ export function checkoutPage(publicKey: string): string {
   .op-offer label { display: block; padding: .25rem 0; cursor: pointer; }
   button { font: inherit; padding: .5rem 1.25rem; border-radius: .4rem; border: 1px solid #2b5fd9; background: #2b5fd9; color: white; cursor: pointer; }
   button.secondary { background: white; color: #2b5fd9; }
+  #claim-next { margin-top: .5rem; }
+  a:focus-visible, button:focus-visible { outline: 3px solid #e07a1f; outline-offset: 2px; }
   #result { margin-top: 1rem; padding: .75rem 1rem; background: #f3f6fc; border-radius: .4rem; white-space: pre-wrap; }
   nav { margin-bottom: 1rem; }
 </style>
@@ -32,6 +38,8 @@ export function checkoutPage(publicKey: string): string {
 <div id="protection"></div>
 <p><button id="place-order">Place order</button> <button id="new-cart" class="secondary">New cart</button></p>
 <div id="result" role="status" aria-live="polite" hidden></div>
+<p id="claim-next" hidden>Cannot go? <a id="claim-link" href="/claim">Claim a refund for this order</a> with the e-mail <strong id="claim-email"></strong>.</p>
+<p id="customer-line">Ordering as <span id="customer-email"></span> (a made-up address for the demo).</p>
 <p>The same cart in another currency, priced in its minor unit: <a href="/?currency=USD">USD</a> · <a href="/?currency=JPY">JPY</a> · <a href="/?currency=KWD">KWD</a></p>
 </main>
 <script src="/widget.js"></script>
@@ -51,10 +59,13 @@ export function checkoutPage(publicKey: string): string {
   const ticket = (ref, name, cost) => ({ reference_number: ref, name, cost, event: { name: 'Spring Concert', start_date: '2027-04-10', start_time: '19:30', location: 'City Hall' } });
   function newCart() {
     const n = Math.floor(Math.random() * 1e6).toString(36);
-    cart = { order_number: 'DEMO-' + Date.now().toString(36).toUpperCase() + '-' + n, currency, items: [ticket(n + '-a', 'Seat A' + (1 + Math.floor(Math.random() * 30)), PRICES[currency][0]), ticket(n + '-b', 'Seat B' + (1 + Math.floor(Math.random() * 30)), PRICES[currency][1])] };
+    const customer = { email: 'demo+' + n + '@example.com' };
+    cart = { order_number: 'DEMO-' + Date.now().toString(36).toUpperCase() + '-' + n, currency, customer, items: [ticket(n + '-a', 'Seat A' + (1 + Math.floor(Math.random() * 30)), PRICES[currency][0]), ticket(n + '-b', 'Seat B' + (1 + Math.floor(Math.random() * 30)), PRICES[currency][1])] };
     document.getElementById('cart').innerHTML = cart.items.map((i) => '<tr><td>' + i.name + '</td><td class="cost">' + price(i.cost) + '</td></tr>').join('');
     widgetFailed = false;
     document.getElementById('result').hidden = true;
+    document.getElementById('claim-next').hidden = true;
+    document.getElementById('customer-email').textContent = customer.email;
     OrderProtection.configure({
       apiKey: ${JSON.stringify(publicKey)},
       baseUrl: apiBase,
@@ -84,6 +95,12 @@ export function checkoutPage(publicKey: string): string {
     result.hidden = false;
     result.textContent = outcome.summary;
     result.dataset.outcome = outcome.outcome;
+    // Only a protected order has something to claim.
+    if (outcome.outcome === 'protected') {
+      document.getElementById('claim-link').href = '/claim?' + new URLSearchParams({ order_number: cart.order_number });
+      document.getElementById('claim-email').textContent = cart.customer.email;
+      document.getElementById('claim-next').hidden = false;
+    }
   });
   newCart();
 </script>

@@ -147,6 +147,8 @@ ${kit}
   const plain = (text) => text.replace(ENUM_WORDS, (status) => '"' + STATUSES[status] + '"');
   const params = new URLSearchParams(location.search);
   $('public-key').value = params.get('pk') || ${key};
+  // The demo checkout links here with its order's number (?order_number=); the customer adds the e-mail.
+  if (params.get('order_number')) $('order-number').value = params.get('order_number');
 
   // The claim token is kept here only: never in storage, gone with the page.
   let token = null;
