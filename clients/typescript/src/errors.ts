@@ -35,7 +35,8 @@ export class OrderProtectionError extends Error {
     }
     // Not the envelope: a gateway's own answer (API Gateway's throttling, a proxy's 502).
     const type: ErrorType = response.status === 429 ? 'rate_limit_error' : response.status >= 500 ? 'api_error' : 'invalid_request_error';
-    const message = `HTTP ${response.status}${typeof body === 'string' && body ? `: ${body.slice(0, 200)}` : ''}`;
+    const said = typeof body === 'string' ? body : typeof body === 'object' && body !== null && 'message' in body ? String(body.message) : '';
+    const message = `HTTP ${response.status}${said ? `: ${said.slice(0, 200)}` : ''}`;
     return new OrderProtectionError(response.status, type, 'unexpected_response', message, undefined, headerId, retryAfter);
   }
 }
