@@ -14,6 +14,7 @@ import { adminClaimsPage } from '../../widget/pages/admin-claims-page.js';
 import { checkoutPage } from '../../widget/pages/checkout-page.js';
 import { claimPage } from '../../widget/pages/claim-page.js';
 import { dashboardPage } from '../../widget/pages/dashboard-page.js';
+import { FAVICON_SVG } from '../../widget/pages/favicon.js';
 import type { StaticRoute } from './local-gateway.js';
 import { buildApiReference } from '../api-reference.js';
 import { pageSecurityHeaders } from './page-headers.js';
@@ -74,6 +75,11 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
     return token.value;
   }
   const html = (body: string) => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8', ...pageSecurityHeaders(body) }, body });
+  const icon = {
+    status: 200,
+    headers: { 'content-type': 'image/svg+xml', 'cache-control': 'max-age=86400', 'x-content-type-options': 'nosniff' },
+    body: FAVICON_SVG,
+  };
   const json = (status: number, body: unknown) => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const { port } = new URL(baseUrl);
   const ownHosts = [`localhost:${port}`, `127.0.0.1:${port}`];
@@ -127,8 +133,9 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
     'GET /admin/bordereaux': () => html(adminBordereauxPage()),
     // The API reference, built from openapi.yaml by Redocly (with its scripts inlined: nothing from a CDN) on first ask.
     'GET /docs': async () => html(await apiReference(baseUrl)),
-    // No icon of its own: an empty answer, not a 404 in every page's console.
-    'GET /favicon.ico': () => ({ status: 204, headers: {}, body: '' }),
+    // The pages' icon (widget/pages/favicon.ts); /favicon.ico for a page that names none, such as /docs.
+    'GET /favicon.svg': () => icon,
+    'GET /favicon.ico': () => icon,
     'GET /widget.js': async () => ({
       status: 200,
       headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' },

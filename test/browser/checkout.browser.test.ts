@@ -3,18 +3,19 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
-import { accessibilityViolations, cspViolations, launchChromium } from '../support/browser.js';
+import { accessibilityViolations, cspViolations, launchChromium, notFound } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
  * The widget in a real browser (Debian's Chromium): the demo checkout, both choices, keyboard
- * only, the link from a protected order to its claim, the dashboard, and a checkout that still
- * completes when the API cannot be reached.
+ * only, the link from a protected order to its claim, the dashboard, the pages' icon, and a
+ * checkout that still completes when the API cannot be reached.
  */
 let server: TestServer;
 let browser: Browser;
 let page: Page;
 let refusedByCsp: string[];
+let missing: string[];
 const shots = join(process.cwd(), 'test-results');
 
 beforeAll(async () => {
@@ -23,6 +24,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.newPage();
   refusedByCsp = cspViolations(page);
+  missing = notFound(page);
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -156,6 +158,31 @@ describe('demo checkout', () => {
     await page.screenshot({ path: join(shots, 'dashboard.png'), fullPage: true });
     // The pages' Content-Security-Policy let the widget, its API calls and every page's own script through.
     expect(refusedByCsp).toEqual([]);
+  });
+
+  it("gives every page the service's icon, an image of its own origin, and asks for nothing missing", async () => {
+    for (const path of ['/', '/claim', '/admin/claims', '/admin/bordereaux']) {
+      await page.goto(`${server.baseUrl}${path}`);
+      expect(await page.locator('link[rel=icon]').getAttribute('href'), path).toBe('/favicon.svg');
+    }
+    for (const path of ['/favicon.svg', '/favicon.ico']) {
+      const res = await page.evaluate(async (p) => {
+        const answer = await fetch(p);
+        return { status: answer.status, type: answer.headers.get('content-type'), body: await answer.text() };
+      }, path);
+      expect(res, path).toMatchObject({ status: 200, type: 'image/svg+xml' });
+      expect(res.body).toMatch(/^<svg /);
+    }
+    // Chromium shows it: the icon a page names, loaded under its Content-Security-Policy (img-src 'self').
+    const shown = await page.evaluate(async () => {
+      const img = new Image();
+      img.src = (document.querySelector('link[rel=icon]') as HTMLLinkElement).href;
+      await img.decode();
+      return img.naturalWidth > 0;
+    });
+    expect(shown).toBe(true);
+    expect(refusedByCsp).toEqual([]);
+    expect(missing).toEqual([]);
   });
 
   it('sells a JPY cart in whole yen and a KWD cart to the fils, formatted as people read them', async () => {

@@ -1,3 +1,4 @@
+import { FAVICON_LINK } from './favicon.js';
 import { CLAIM_PAGES_CSS, operatorPagesScript } from './page-kit.js';
 
 /**
@@ -14,6 +15,7 @@ export function adminBordereauxPage(): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+${FAVICON_LINK}
 <title>Bordereaux · Order Protection</title>
 <style>
 ${CLAIM_PAGES_CSS}

@@ -1,3 +1,4 @@
+import { FAVICON_LINK } from './favicon.js';
 import { CLAIM_PAGES_CSS, operatorPagesScript } from './page-kit.js';
 
 /**
@@ -17,6 +18,7 @@ export function adminClaimsPage(): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+${FAVICON_LINK}
 <title>Claims queue · Order Protection</title>
 <style>
 ${CLAIM_PAGES_CSS}

@@ -1,3 +1,4 @@
+import { FAVICON_LINK } from './favicon.js';
 /**
  * The demo checkout page at `/` of `npm start`: a cart, the widget, and a "Place order" button that
  * sends the order to the demo back-end (`POST /demo/place-order`), which calls the API the way a
@@ -14,6 +15,7 @@ export function checkoutPage(publicKey: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+${FAVICON_LINK}
 <title>Demo checkout · Order Protection</title>
 <style>
   body { font: 16px/1.5 system-ui, sans-serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem; color: #1d2433; }

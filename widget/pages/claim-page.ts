@@ -1,3 +1,4 @@
+import { FAVICON_LINK } from './favicon.js';
 import { CLAIM_PAGES_CSS, claimPagesScript } from './page-kit.js';
 
 /**
@@ -21,6 +22,7 @@ export function claimPage(publicKey: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+${FAVICON_LINK}
 <title>Claim a refund · Order Protection</title>
 <style>
 ${CLAIM_PAGES_CSS}
