@@ -651,7 +651,7 @@ export interface paths {
     put?: never;
     /**
      * Make a test order and its policies older
-     * @description The order's and each item's creation, each policy's creation, history and `void_until` move `days` earlier, so a void after the look period (409 `look_period_over`) can be tried now. Event dates, the ledger, the day counts and the webhook events already sent keep their times. Another client's order is 404; a live client's token 403 `test_mode_only`.
+     * @description The order's and each item's creation, each policy's creation, history and `void_until` move `days` earlier, so a void after the look period (409 `look_period_over`) can be tried now. Event dates, the ledger, the day counts and the webhook events already sent keep their times. Another client's order is 404; a live client's token 403 `test_mode_only`. At most 400 days in all per order (422 on `days`); an order of 100 item records is 422 `order_too_large_to_advance`. Each call ages the order again: an Idempotency-Key makes a retry replay the first answer.
      */
     post: operations['advanceTestOrder'];
     delete?: never;
@@ -2510,7 +2510,10 @@ export interface operations {
   advanceTestOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Up to 255 visible ASCII characters, unique per request you mean; kept 24 hours, per client. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description The order's service_order_id. */
         id: string;
