@@ -24,13 +24,13 @@ beforeAll(async () => {
 afterAll(() => service.stop());
 
 const email = 'tess.helper@example.org';
-async function order(owner: ClaimShop) {
+async function order(owner: ClaimShop, costs = ['80.00', '45.00']) {
   const order_number = uniqueOrderNumber('th');
   const res = await service.call('orders-create', {
     method: 'POST',
     path: '/api/v2/orders',
     clientId: owner.clientId,
-    body: { order_number, currency: 'USD', items: cartItems('80.00', '45.00'), customer: { email } },
+    body: { order_number, currency: 'USD', items: cartItems(...costs), customer: { email } },
   });
   expect(res.status, res.body).toBe(201);
   return { ...res.json, order_number, email } as {
@@ -41,8 +41,17 @@ async function order(owner: ClaimShop) {
     policies: { policy_number: string; void_until: string; history: { at: string }[] }[];
   };
 }
-const advance = (owner: ClaimShop, id: string, body: unknown) =>
-  service.call('test-helpers', { method: 'POST', path: `/api/v2/test_helpers/orders/${id}/advance`, pathParameters: { id }, clientId: owner.clientId, body });
+const advance = (owner: ClaimShop, id: string, body: unknown, headers: Record<string, string> = {}) =>
+  service.call('test-helpers', {
+    method: 'POST',
+    path: `/api/v2/test_helpers/orders/${id}/advance`,
+    pathParameters: { id },
+    clientId: owner.clientId,
+    body,
+    headers,
+  });
+const readOrder = (owner: ClaimShop, id: string) =>
+  service.call('orders-read', { method: 'GET', path: `/api/v2/orders/${id}`, pathParameters: { id }, clientId: owner.clientId });
 const decide = (owner: ClaimShop, id: string, body: unknown) =>
   service.call('test-helpers', { method: 'POST', path: `/api/v2/test_helpers/claims/${id}/decision`, pathParameters: { id }, clientId: owner.clientId, body });
 const voidPolicy = (owner: ClaimShop, policy: string) =>
@@ -102,6 +111,52 @@ describe('test helpers', () => {
     const token = await sessionToken(service, shop, mine);
     const claim = await fileClaim(service, token, { policy_numbers: [mine.policies[0]!.policy_number] });
     expect((await decide(other, claim.json.claim_id, { decision: 'approve' })).json.error.code).toBe('claim_not_found');
+  });
+
+  it('advance with an Idempotency-Key: a retry replays the first answer and ages the order once; the same key with other days is 422', async () => {
+    const placed = await order(shop);
+    const key = { 'idempotency-key': `advance-${placed.service_order_id}` };
+    const first = await advance(shop, placed.service_order_id, { days: 5 }, key);
+    const again = await advance(shop, placed.service_order_id, { days: 5 }, key);
+    expect(first.status, first.body).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json).toEqual(first.json);
+    expect((await readOrder(shop, placed.service_order_id)).json.created).toBe(first.json.created);
+    expect((Date.parse(placed.created) - Date.parse(first.json.created)) / 86_400_000).toBe(5);
+    const reused = await advance(shop, placed.service_order_id, { days: 6 }, key);
+    expect(reused.status).toBe(422);
+    expect(reused.json.error.code).toBe('idempotency_key_reused');
+  });
+
+  it('advance stays within 400 days in all, and an order of 100 item records is refused whole (order_too_large_to_advance)', async () => {
+    const placed = await order(shop);
+    expect((await advance(shop, placed.service_order_id, { days: 399 })).status).toBe(200);
+    const past = await advance(shop, placed.service_order_id, { days: 2 });
+    expect(past.status).toBe(422);
+    expect(past.json.error).toMatchObject({ code: 'validation_failed', param: 'days' });
+    expect(past.json.error.message).toContain('at most 1 more');
+    expect((await advance(shop, placed.service_order_id, { days: 1 })).status).toBe(200);
+    expect((Date.parse(placed.created) - Date.parse((await readOrder(shop, placed.service_order_id)).json.created)) / 86_400_000).toBe(400);
+
+    // The most an order holds over its life: 96 at checkout, then 4 exchanged (the replaced items stay as records).
+    const largest = await order(
+      shop,
+      Array.from({ length: 96 }, () => '10.00'),
+    );
+    const exchanged = await service.call('orders-change', {
+      method: 'PATCH',
+      path: `/api/v2/orders/${largest.service_order_id}/`,
+      pathParameters: { id: largest.service_order_id },
+      clientId: shop.clientId,
+      body: { items: [1, 2, 3, 4].map((n) => ({ name: `Seat ${n}`, old_reference_number: `seat-${n}`, reference_number: `seat-${n}b`, cost: '12.00' })) },
+    });
+    expect(exchanged.status, exchanged.body).toBe(200);
+    const before = (await readOrder(shop, largest.service_order_id)).json;
+    const refused = await advance(shop, largest.service_order_id, { days: 1 });
+    expect(refused.status).toBe(422);
+    expect(refused.json.error.code).toBe('order_too_large_to_advance');
+    expect((await readOrder(shop, largest.service_order_id)).json).toEqual(before); // nothing moved
   });
 
   it('decision: a test claim decided by the helper shows Approved to the customer', async () => {

@@ -13,17 +13,20 @@ import { DynamoClaimStore } from '#shared/claims/dynamo-claim-store.js';
 import { jsonResponse } from '#shared/platform/http/envelope.js';
 import { clientIdOf, httpHandler } from '#shared/platform/http/middleware.js';
 import { parseInput } from '#shared/platform/http/validation.js';
+import { idempotent } from '#shared/platform/http/idempotency.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { DynamoIdempotencyStore } from '#shared/platform/dynamo/idempotency-store.js';
 
 const config = loadConfig();
 const doc = sharedDocumentClient();
 const clients = new DynamoClientStore(doc, config.tableName);
 const orders = new DynamoOrderStore(doc, config.tableName, config.metricsTableName);
 const claims = new DynamoClaimStore(doc, config.tableName);
+const idempotency = new DynamoIdempotencyStore(doc, config.tableName);
 
 /**
  * Test helpers, for test clients only (a live client's token: 403 `test_mode_only`):
- * POST /api/v2/test_helpers/orders/{id}/advance {days} makes an order `days` older;
+ * POST /api/v2/test_helpers/orders/{id}/advance {days} makes an order `days` older (Idempotency-Key honoured);
  * POST /api/v2/test_helpers/claims/{id}/decision decides a claim on the client's own orders as the operator would.
  */
 export const handler = httpHandler(
@@ -32,8 +35,11 @@ export const handler = httpHandler(
     await requireTestClient(clients, clientId);
     if (event.routeKey.startsWith('POST /api/v2/test_helpers/orders/')) {
       const { days } = parseInput(AdvanceOrderRequest, event.body);
-      const order = await advanceOrder({ orders, clock: systemClock }, clientId, orderIdOf(event.pathParameters), days);
-      return jsonResponse(200, orderView(order));
+      const id = orderIdOf(event.pathParameters);
+      // An advance is not idempotent by nature (each call ages the order again): with a key, a retry replays the first answer.
+      return idempotent(idempotency, event, info, async () =>
+        jsonResponse(200, orderView(await advanceOrder({ orders, clock: systemClock }, clientId, id, days))),
+      );
     }
     const input = parseInput(ClaimDecisionRequest, event.body);
     const { claim } = await decideOwnTestClaim({ claims, clock: systemClock }, clientId, claimIdOf(event.pathParameters), input);

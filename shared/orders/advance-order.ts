@@ -11,6 +11,8 @@ import type { OrderStore } from './ports.js';
  * webhook events already sent, which keep the moment things happened.
  */
 export const MAX_ADVANCE_DAYS = 400;
+/** The advance is one transaction (at most 100 writes): the order's header and each of its item records. */
+export const MAX_ADVANCE_ITEMS = 99;
 const DAY_MS = 86_400_000;
 const ATTEMPTS = 3;
 
@@ -29,7 +31,14 @@ export function advancedOrder(order: Order, days: number, now: Date): Order {
       ...(it.policy.void_until ? { void_until: earlier(it.policy.void_until, ms) } : {}),
     },
   });
-  return { ...order, created: earlier(order.created, ms), updated: now.toISOString(), version: order.version + 1, items: order.items.map(item) };
+  return {
+    ...order,
+    created: earlier(order.created, ms),
+    updated: now.toISOString(),
+    version: order.version + 1,
+    advanced_days: (order.advanced_days ?? 0) + days,
+    items: order.items.map(item),
+  };
 }
 
 export async function advanceOrder(
@@ -43,7 +52,19 @@ export async function advanceOrder(
   for (let attempt = 1; ; attempt++) {
     const order = await deps.orders.get(clientId, orderId);
     if (!order) throw new NotFoundError('order_not_found', 'No order with this id.');
-    if (order.items.length > 99) throw new ValidationError('An order of more than 99 items cannot be advanced in one write.', 'id');
+    if (order.items.length > MAX_ADVANCE_ITEMS)
+      throw new ValidationError(
+        `This order holds ${order.items.length} item records (replaced ones included); the advance is one transaction and takes orders of at most ${MAX_ADVANCE_ITEMS}.`,
+        undefined,
+        'order_too_large_to_advance',
+      );
+    // In all, not only per call: an order stays within 400 days of when it was made (its dates stay real dates).
+    const already = order.advanced_days ?? 0;
+    if (already + days > MAX_ADVANCE_DAYS)
+      throw new ValidationError(
+        `days: an order can be made at most ${MAX_ADVANCE_DAYS} days older in all; this one already is ${already} days older (at most ${MAX_ADVANCE_DAYS - already} more).`,
+        'days',
+      );
     const advanced = advancedOrder(order, days, deps.clock.now());
     try {
       await deps.orders.rewriteTimes(order, advanced);

@@ -447,9 +447,10 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
         Update: {
           TableName: this.tableName,
           Key: orderKey(after.client_id, after.service_order_id),
-          UpdateExpression: 'SET created = :created, updated = :updated, version = :next, list_sort = :sort',
+          UpdateExpression: 'SET created = :created, updated = :updated, version = :next, list_sort = :sort, advanced_days = :advanced',
           ConditionExpression: 'version = :read',
           ExpressionAttributeValues: {
+            ':advanced': after.advanced_days ?? 0,
             ':created': after.created,
             ':updated': after.updated,
             ':next': after.version,

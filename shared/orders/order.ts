@@ -95,6 +95,8 @@ export interface Order {
   version: number;
   /** The claims filed on the order's policies, oldest first. */
   claim_ids?: string[];
+  /** Days the test helper made this order older, in all (a test client's order only; at most 400). */
+  advanced_days?: number;
   items: OrderItem[];
 }
 

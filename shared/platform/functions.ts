@@ -289,13 +289,14 @@ export const FUNCTIONS = {
   },
   // Test helpers (test clients only): the client's mode (GetItem, remembered); an order made older
   // (Query: the order; UpdateItem: its header and items in one transaction); a claim decided as the
-  // operator would (Query: the claim; PutItem/UpdateItem: the decision's transaction).
+  // operator would (Query: the claim; PutItem/UpdateItem: the decision's transaction); an advance's
+  // Idempotency-Key (GetItem/PutItem/UpdateItem, DeleteItem: releasing it).
   'test-helpers': {
     routes: [
       { method: 'POST', path: '/api/v2/test_helpers/orders/{id}/advance', auth: 'access-token' },
       { method: 'POST', path: '/api/v2/test_helpers/claims/{id}/decision', auth: 'access-token' },
     ],
-    tables: { main: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
+    tables: { main: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   },
 } as const satisfies Record<string, FunctionDefinition>;
 
