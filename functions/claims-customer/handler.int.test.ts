@@ -442,6 +442,7 @@ describe('operator', () => {
     const expected = {
       client_id: named.clientId,
       client_name: 'Northwind Tickets',
+      client_mode: 'test',
       order_number: order.order_number,
       policies: [
         { reference_number: 'seat-1', item: { name: 'Seat 1' }, event: { name: 'Spring Concert', start_date: '2027-04-10' } },

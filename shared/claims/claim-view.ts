@@ -50,7 +50,9 @@ function operatorFacts(claim: Claim, context: ClaimContext) {
   const items = new Map(context.order?.items.map((item) => [item.reference_number, item]));
   return {
     client_id: claim.client_id,
-    client_name: context.clientName ?? null,
+    client_name: context.client?.name ?? null,
+    // A test client's claim moves no real money: the queue marks it.
+    client_mode: context.client?.mode ?? null,
     order_number: context.order?.order_number ?? null,
     policies: claim.policies.map((policy) => {
       const item = items.get(policy.reference_number);

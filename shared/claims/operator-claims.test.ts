@@ -3,6 +3,7 @@ import { decide, markPaid, type Claim } from './claim.js';
 import { claimSummaryView, operatorClaimSummaryView } from './claim-view.js';
 import { claimContexts, type ContextDeps } from './operator-claims.js';
 import type { ItemsWanted, OrderExcerpt } from '../orders/index.js';
+import type { ClientLabel } from '../clients/index.js';
 
 /** What the operator reads beside a claim: one batched read of orders and one of clients per page, and the view made of them. */
 const at = '2026-11-01T10:00:00.000Z';
@@ -23,7 +24,7 @@ const claimOn = (id: string, clientId: string, orderId: string, references: stri
 const concert = { id: 'ev1', name: 'Spring Concert', start_date: '2027-04-10', start_time: '19:30:00', end_date: null, end_time: null, location: 'City Hall' };
 
 /** Ports that answer from these records and count their calls. */
-function ports(orders: OrderExcerpt[], names: Record<string, string>) {
+function ports(orders: OrderExcerpt[], names: Record<string, ClientLabel>) {
   const calls = { orders: [] as ItemsWanted[][], clients: [] as string[][] };
   const deps: ContextDeps = {
     orders: {
@@ -57,7 +58,7 @@ describe('claim contexts', () => {
   };
 
   it('reads a whole page with one call to each port, each order and client asked for once', async () => {
-    const { deps, calls } = ports([order1], { cl_1: 'Acme Tickets' });
+    const { deps, calls } = ports([order1], { cl_1: { name: 'Acme Tickets', mode: 'live' } });
     const claims = [claimOn('1', 'cl_1', 'o1', ['a']), claimOn('2', 'cl_1', 'o1', ['b']), claimOn('3', 'cl_2', 'o2', ['z'])];
     const contexts = await claimContexts(deps, claims);
     expect(calls.orders).toHaveLength(1);
@@ -66,7 +67,7 @@ describe('claim contexts', () => {
       { client_id: 'cl_1', service_order_id: 'o1', reference_numbers: ['a', 'b'] },
       { client_id: 'cl_2', service_order_id: 'o2', reference_numbers: ['z'] },
     ]);
-    expect(contexts[0]).toMatchObject({ clientName: 'Acme Tickets', order: { order_number: 'DEMO-1' } });
+    expect(contexts[0]).toMatchObject({ client: { name: 'Acme Tickets', mode: 'live' }, order: { order_number: 'DEMO-1' } });
     expect(contexts[2]).toEqual({});
   });
 
@@ -90,8 +91,15 @@ describe("the operator's view", () => {
   };
 
   it("names the order, the merchant, each policy's item and event, and nobody yet", () => {
-    const view = operatorClaimSummaryView({ claim, context: { order, clientName: 'Acme Tickets' } });
-    expect(view).toMatchObject({ client_id: 'cl_1', client_name: 'Acme Tickets', order_number: 'DEMO-1', decided_by: null, paid_by: null });
+    const view = operatorClaimSummaryView({ claim, context: { order, client: { name: 'Acme Tickets', mode: 'test' } } });
+    expect(view).toMatchObject({
+      client_id: 'cl_1',
+      client_name: 'Acme Tickets',
+      client_mode: 'test',
+      order_number: 'DEMO-1',
+      decided_by: null,
+      paid_by: null,
+    });
     expect(view.policies).toEqual([
       {
         policy_number: 'OP-0000-0000-0000',
@@ -106,7 +114,7 @@ describe("the operator's view", () => {
   });
 
   it('shows nulls where the order or the merchant is gone', () => {
-    expect(operatorClaimSummaryView({ claim, context: {} })).toMatchObject({ client_name: null, order_number: null });
+    expect(operatorClaimSummaryView({ claim, context: {} })).toMatchObject({ client_name: null, client_mode: null, order_number: null });
   });
 
   it('names who decided and who recorded the payout; the customer never sees either', () => {

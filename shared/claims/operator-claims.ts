@@ -1,6 +1,6 @@
 import type { Claim } from './claim.js';
 import { claimQueue, type QueueDeps } from './claims.js';
-import type { ClientNames } from '../clients/index.js';
+import type { ClientLabel, ClientNames } from '../clients/index.js';
 import type { OrderExcerpt, OrderExcerpts } from '../orders/index.js';
 import type { StoredClaim } from './ports.js';
 
@@ -17,7 +17,7 @@ export interface ContextDeps {
 /** A claim's order and merchant; undefined where the record is gone. */
 export interface ClaimContext {
   order?: OrderExcerpt;
-  clientName?: string;
+  client?: ClientLabel;
 }
 
 /** The context of each claim, in the claims' order: two batched reads in parallel, whatever the number of claims. */
@@ -37,8 +37,8 @@ export async function claimContexts(deps: ContextDeps, claims: readonly Claim[])
   const byOrder = new Map(excerpts.map((excerpt) => [`${excerpt.client_id}/${excerpt.service_order_id}`, excerpt]));
   return claims.map((claim) => {
     const order = byOrder.get(`${claim.client_id}/${claim.service_order_id}`);
-    const clientName = names.get(claim.client_id);
-    return { ...(order ? { order } : {}), ...(clientName === undefined ? {} : { clientName }) };
+    const client = names.get(claim.client_id);
+    return { ...(order ? { order } : {}), ...(client ? { client } : {}) };
   });
 }
 

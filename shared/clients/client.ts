@@ -57,10 +57,16 @@ export interface ClientStore {
   setLookPeriod(clientId: string, days: number): Promise<boolean>;
 }
 
+/** A merchant as the operator's pages name it: its name, and whether its money is real (`live`) or a test client's. */
+export interface ClientLabel {
+  name: string;
+  mode: 'test' | 'live';
+}
+
 /** Merchants' names for the operator's pages. */
 export interface ClientNames {
-  /** Each existing client's name by its id (one batched read, not a read per client). */
-  names(clientIds: readonly string[]): Promise<Map<string, string>>;
+  /** Each existing client's label by its id (one batched read, not a read per client). */
+  names(clientIds: readonly string[]): Promise<Map<string, ClientLabel>>;
 }
 
 /** Revocation: the operator's switch, and the authorizer's read of a client's status. */

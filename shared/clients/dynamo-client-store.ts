@@ -5,6 +5,7 @@ import {
   FIRST_KEY_GENERATION,
   type Client,
   type ClientCredentials,
+  type ClientLabel,
   type ClientNames,
   type ClientStatus,
   type ClientStatusStore,
@@ -13,6 +14,7 @@ import {
 } from './client.js';
 import { clientKey, publicKeyKey, storedRecord, type Key } from '../platform/dynamo/keys.js';
 import { batchGet } from '../platform/dynamo/batch-get.js';
+import { keyModeOf } from './test-mode.js';
 
 /**
  * Clients live twice: the client item, and a public-key item that answers
@@ -78,12 +80,12 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
     return { client_id, name, public_key, secret_hash, rate_ppm, look_period_days: look_period_days ?? DEFAULT_LOOK_PERIOD_DAYS, created };
   }
 
-  /** Only the id and the name are read (a client's record also holds its secret's hash). */
-  async names(clientIds: readonly string[]): Promise<Map<string, string>> {
+  /** Only the id, the name and the public key (its mode) are read (a client's record also holds its secret's hash). */
+  async names(clientIds: readonly string[]): Promise<Map<string, ClientLabel>> {
     const records = await batchGet(this.doc, this.tableName, clientIds.map(clientKey), {
-      projection: { expression: '#id, #name', names: { '#id': 'client_id', '#name': 'name' } },
+      projection: { expression: '#id, #name, #pk', names: { '#id': 'client_id', '#name': 'name', '#pk': 'public_key' } },
     });
-    return new Map(records.map((record) => [String(record.client_id), String(record.name)]));
+    return new Map(records.map((record) => [String(record.client_id), { name: String(record.name), mode: keyModeOf(String(record.public_key)) }]));
   }
 
   async setLookPeriod(clientId: string, days: number): Promise<boolean> {

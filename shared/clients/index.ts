@@ -4,5 +4,5 @@
  * through `ClientStore`.
  */
 export { DEFAULT_LOOK_PERIOD_DAYS, MAX_LOOK_PERIOD_DAYS, voidWindowEnd } from './client.js';
-export type { Client, ClientCredentials, ClientNames, ClientStore } from './client.js';
+export type { Client, ClientCredentials, ClientLabel, ClientNames, ClientStore } from './client.js';
 export { keyModeOf, requireTestClient } from './test-mode.js';

@@ -189,7 +189,7 @@ describe('claims', () => {
     // Each row says which order, whose shop, which tickets for which event, and who decided (nobody yet).
     expect(await queueRow().getByRole('cell').allTextContents()).toEqual([
       `${orderNumber}${claimId}`,
-      'Demo Shop',
+      'Demo Shop (test client)', // the demo client is a test client: its claims move no real money
       'Seat A1 · Spring Concert, 2027-04-10 19:30',
       expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/),
       'Submitted',
@@ -206,7 +206,7 @@ describe('claims', () => {
     await operator.keyboard.press('Enter');
     await expect.poll(() => operator.locator('#review-title').textContent()).toBe(`Claim on order ${orderNumber} (${claimId})`);
     expect(await operator.locator('#review-order').textContent()).toBe(orderNumber);
-    expect(await operator.locator('#review-client').textContent()).toBe(`Demo Shop (${server.demo.client_id})`);
+    expect(await operator.locator('#review-client').textContent()).toBe(`Demo Shop (test client) · ${server.demo.client_id}`);
     expect(await operator.locator('#review-decided-by').textContent()).toBe('–');
     expect(await operator.evaluate(() => document.activeElement?.id)).toBe('review-title');
     expect(await operator.locator('#review-description').textContent()).toBe('Fever the night before the concert; doctor’s note available.');

@@ -161,14 +161,21 @@ ${kit}
 
   // What the operator view adds to a claim: its order, its merchant, each policy's item and event, its deciders.
   const orderOf = (claim) => claim.order_number || claim.service_order_id;
-  const merchantOf = (claim) => claim.client_name || claim.client_id;
+  // A test client's claim moves no real money: it says so wherever its merchant is named.
+  const merchantOf = (claim) => (claim.client_name || claim.client_id) + (claim.client_mode === 'test' ? ' (test client)' : '');
   const eventOf = (event) => (event ? event.name + ', ' + event.start_date + ' ' + event.start_time.slice(0, 5) : '–');
   const itemOf = (policy) => (policy.item ? policy.item.name : policy.reference_number);
   const staff = (identity) => identity || '–';
   // In the queue, the name an IAM identity ends with (the user, or the role's session name); the panel shows it whole.
   const staffName = (identity) => (identity ? identity.slice(identity.lastIndexOf('/') + 1) : '–');
   // A decision's or payout's answer leaves out the claim's context (it never changes): the panel keeps what it showed.
-  const moved = (shown, claim) => ({ ...claim, client_name: shown.client_name, order_number: shown.order_number, policies: shown.policies });
+  const moved = (shown, claim) => ({
+    ...claim,
+    client_name: shown.client_name,
+    client_mode: shown.client_mode,
+    order_number: shown.order_number,
+    policies: shown.policies,
+  });
 
   // The queue.
   let listed = { status: 'Submitted', cursor: null, count: 0 };
@@ -243,7 +250,7 @@ ${kit}
     $('review-status').textContent = label(STATUSES, claim.status);
     $('review-status').dataset.status = claim.status;
     $('review-reason').textContent = label(REASONS, claim.reason);
-    $('review-client').textContent = claim.client_name ? claim.client_name + ' (' + claim.client_id + ')' : claim.client_id;
+    $('review-client').textContent = merchantOf(claim) + (claim.client_name ? ' · ' + claim.client_id : '');
     $('review-order').textContent = claim.order_number || '–';
     $('review-order-id').textContent = claim.service_order_id;
     $('review-amount').textContent = money(claim.amount_claimed, claim.currency);

@@ -804,6 +804,11 @@ export interface components {
     OperatorClaimFacts: components['schemas']['ClaimCore'] & {
       client_id: string;
       client_name: string | null;
+      /**
+       * @description `test`: a test client (pk_test_ keys), whose claims move no real money; `live`: a live client.
+       * @enum {string|null}
+       */
+      client_mode: 'test' | 'live' | null;
       order_number: string | null;
       /** @description Who made the last decision (approve, deny, request_documents). */
       decided_by: string | null;
