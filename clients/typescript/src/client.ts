@@ -16,7 +16,7 @@ export interface ClientOptions {
   now?: () => number;
 }
 
-/** Options of a call the API makes idempotent (create, change and cancel an order; cancel and void a policy). */
+/** Options of a call the API makes idempotent (create, change and cancel an order; cancel and void a policy; advance a test order). */
 export interface WriteOptions {
   /**
    * The `Idempotency-Key` (1–255 visible ASCII characters). The client makes a random one per call
@@ -189,9 +189,11 @@ export function createOrderProtectionClient(options: ClientOptions) {
 
     /** Test clients only (a live client's token: 403 `test_mode_only`). */
     testHelpers: {
-      /** Makes the order and its policies `days` older (1–400): the look period and claim rules can be tried now. */
-      advanceOrder: (id: string, days: number) =>
-        authed((auth) => http.POST('/api/v2/test_helpers/orders/{id}/advance', { params: { path: { id } }, body: { days }, headers: auth })),
+      /** Makes the order and its policies `days` older (at most 400 in all): the look period and claim rules can be tried now. */
+      advanceOrder: (id: string, days: number, write?: WriteOptions) =>
+        keyed(write, (header, auth) =>
+          http.POST('/api/v2/test_helpers/orders/{id}/advance', { params: { path: { id }, header }, body: { days }, headers: auth }),
+        ),
       /** The operator's decision on a claim of this client's orders. */
       decideClaim: (id: string, body: JsonBody<'decideTestClaim'>) =>
         authed((auth) => http.POST('/api/v2/test_helpers/claims/{id}/decision', { params: { path: { id } }, body, headers: auth })),
