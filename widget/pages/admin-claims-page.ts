@@ -34,6 +34,7 @@ ${CLAIM_PAGES_CSS}
   .hint { color: #4a5366; font-size: .9rem; margin: .25rem 0 .5rem; }
   button { font: inherit; padding: .4rem 1rem; border-radius: .4rem; border: 1px solid #2b5fd9; background: #2b5fd9; color: white; cursor: pointer; }
   table { width: 100%; border-collapse: collapse; margin: 1rem 0; }
+  .wide { overflow-x: auto; } /* on a narrow screen the queue scrolls, not the page */
   td, th { padding: .4rem; border-bottom: 1px solid #dde; text-align: left; vertical-align: top; }
   td.money { text-align: right; }
   code { font-size: .9rem; }
@@ -74,10 +75,12 @@ ${CLAIM_PAGES_CSS}
 
 <section id="queue" aria-labelledby="queue-title" hidden>
 <h2 id="queue-title" tabindex="-1">Claims</h2>
+<div class="wide">
 <table aria-labelledby="queue-title">
   <thead><tr><th scope="col">Order</th><th scope="col">Merchant</th><th scope="col">Items and events</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col">Amount claimed</th><th scope="col">Decided by</th><th scope="col"><span class="vh">Actions</span></th></tr></thead>
   <tbody id="rows"></tbody>
 </table>
+</div>
 <p id="queue-count" role="status"></p>
 <button type="button" id="load-more" class="secondary" hidden>Load more</button>
 </section>

@@ -1,3 +1,5 @@
+import { FAVICON_LINK } from './favicon.js';
+
 /**
  * `/dashboard`: opt-ins vs opt-outs per day and the conversion rate, drawn as an inline SVG chart
  * with its axes' values; the month's statement, recent orders, the demo client's webhook endpoints
@@ -9,9 +11,11 @@ export function dashboardPage(): string {
 <head>
 <meta charset="utf-8">
 <title>Conversion · Order Protection</title>
+${FAVICON_LINK}
 <style>
   body { font: 16px/1.5 system-ui, sans-serif; max-width: 52rem; margin: 2rem auto; padding: 0 1rem; color: #1d2433; }
-  .in { fill: #2b5fd9; } .out { fill: #c3cbdc; } .rate { fill: none; stroke: #e07a1f; stroke-width: 2; }
+  .in { fill: #2b5fd9; } .out { fill: #c3cbdc; } .rate { fill: none; stroke: #e07a1f; stroke-width: 2; } .rate-dot { fill: #e07a1f; }
+  #chart { max-width: 100%; height: auto; }
   table { border-collapse: collapse; margin-top: 1rem; } td, th { padding: .25rem .75rem; border-bottom: 1px solid #dde; text-align: right; }
   #orders th, #orders td, #events th, #events td { text-align: left; }
   .axis text { font-size: 11px; fill: #1d2433; } .axis line, .axis path { stroke: #5b6478; }
@@ -80,8 +84,10 @@ export function dashboardPage(): string {
       if (d.conversion_rate !== null) points.push((left + i * w + w / 2) + ',' + (bottom - Number(d.conversion_rate) * h));
     });
     if (points.length > 1) svg += '<polyline class="rate" points="' + points.join(' ') + '"/>';
+    // A dot on each day with a rate: a single day shows too, and a gap between days is not drawn as data.
+    for (const point of points) svg += '<circle class="rate-dot" r="4" cx="' + point.split(',')[0] + '" cy="' + point.split(',')[1] + '"/>';
     document.getElementById('chart').innerHTML = svg;
-    document.getElementById('rows').innerHTML = days.map((d) => '<tr><td>' + d.date + '</td><td>' + d.opt_in + '</td><td>' + d.opt_out + '</td><td>' + (d.conversion_rate ?? '–') + '</td></tr>').join('');
+    document.getElementById('rows').innerHTML = days.map((d) => '<tr><td>' + d.date + '</td><td>' + d.opt_in + '</td><td>' + d.opt_out + '</td><td>' + (d.conversion_rate === null ? '–' : (Number(d.conversion_rate) * 100).toFixed(1) + '%') + '</td></tr>').join('');
     const t = report.totals;
     document.getElementById('totals').textContent = t.opt_in + ' opted in, ' + t.opt_out + ' opted out, conversion ' + (t.conversion_rate === null ? '–' : (Number(t.conversion_rate) * 100).toFixed(1) + '%');
   }).catch(() => { document.getElementById('totals').textContent = 'The metrics could not be loaded.'; });
