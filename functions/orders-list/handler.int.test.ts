@@ -53,7 +53,7 @@ describe('paging', () => {
     expect(seen.map((order) => order.created)).toEqual([...seen.map((order) => order.created)].sort().reverse());
     // One Query per shard, and now and then one more where a shard's first read ended inside the page (random ids decide).
     expect(queriesPerPage.every((count) => count >= LIST_SHARDS && count <= LIST_SHARDS + 8)).toBe(true);
-  });
+  }, 120_000); // 6 s alone; a full run on 2 cores shares them with a second npm start (the client's tests) and the browser
 
   it('lets the limit change between pages', async () => {
     const { client_id } = await service.newClient('Small Shop');
