@@ -3,8 +3,15 @@ import { newWebhookSecret } from '#shared/webhooks/webhook-signatures.js';
 import { loadConfig } from '#shared/platform/config.js';
 import { prefixedId } from '#shared/platform/ids.js';
 import { systemClock } from '#shared/platform/clock.js';
-import { createEndpoint, deleteEndpoint, rotateSecret, sendTestEvent, type EndpointDeps, type WebhookEndpoint } from '#shared/webhooks/webhook-endpoints.js';
-import { NotFoundError } from '#shared/platform/errors.js';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  endpointNotFound,
+  rotateSecret,
+  sendTestEvent,
+  type EndpointDeps,
+  type WebhookEndpoint,
+} from '#shared/webhooks/webhook-endpoints.js';
 import { jsonResponse } from '#shared/platform/http/envelope.js';
 import { clientIdOf, httpHandler } from '#shared/platform/http/middleware.js';
 import { CreateWebhookEndpointRequest, WEBHOOK_ENDPOINT_ID } from '#shared/webhooks/schemas.js';
@@ -13,6 +20,7 @@ import { parseInput } from '#shared/platform/http/validation.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { DynamoWebhookEndpoints } from '#shared/webhooks/dynamo-webhook-endpoints.js';
 import { DynamoWebhookDeliveries } from '#shared/webhooks/dynamo-webhook-deliveries.js';
+import { cancelPendingDeliveries } from '#shared/webhooks/dispatch-webhooks.js';
 import { webhookUrlPolicy } from '#shared/webhooks/webhook-url-policy.js';
 
 const config = loadConfig();
@@ -20,7 +28,7 @@ const endpoints = new DynamoWebhookEndpoints(sharedDocumentClient(), config.tabl
 const deliveries = new DynamoWebhookDeliveries(sharedDocumentClient(), config.tableName);
 const deps = (): EndpointDeps => ({
   endpoints,
-  cancelPending: (clientId, endpointId) => deliveries.cancelPendingTo(clientId, endpointId),
+  cancelPending: (clientId, endpointId) => cancelPendingDeliveries(deliveries, clientId, endpointId),
   clock: systemClock,
   newId: () => prefixedId('we'),
   newEventId: () => prefixedId('evt'),
@@ -41,14 +49,12 @@ const view = (endpoint: WebhookEndpoint, withSecret = false) => ({
   ...(withSecret ? { secret: endpoint.secrets[0]!.secret } : {}),
 });
 
-const notFound = () => new NotFoundError('webhook_endpoint_not_found', 'No webhook endpoint with this id.', 'id');
-
 /** /api/v2/webhook_endpoints: create (201, the secret shown once), list, read, delete (204), rotate_secret, enable, test (202). */
 export const handler = httpHandler(
   async (event, info) => {
     const clientId = clientIdOf(info);
     const id = event.pathParameters?.id;
-    if (id !== undefined && !WEBHOOK_ENDPOINT_ID.test(id)) throw notFound();
+    if (id !== undefined && !WEBHOOK_ENDPOINT_ID.test(id)) throw endpointNotFound();
     switch (event.routeKey) {
       case 'POST /api/v2/webhook_endpoints':
         return jsonResponse(201, view(await createEndpoint(deps(), clientId, parseInput(CreateWebhookEndpointRequest, event.body)), true));
@@ -56,7 +62,7 @@ export const handler = httpHandler(
         return jsonResponse(200, { data: (await endpoints.list(clientId)).map((endpoint) => view(endpoint)) });
       case 'GET /api/v2/webhook_endpoints/{id}': {
         const endpoint = await endpoints.get(clientId, id!);
-        if (!endpoint) throw notFound();
+        if (!endpoint) throw endpointNotFound();
         return jsonResponse(200, view(endpoint));
       }
       case 'DELETE /api/v2/webhook_endpoints/{id}':
@@ -68,7 +74,7 @@ export const handler = httpHandler(
       case 'POST /api/v2/webhook_endpoints/{id}/enable': {
         parseInput(EmptyRequest, event.body);
         const enabled = await endpoints.enable(clientId, id!);
-        if (!enabled) throw notFound();
+        if (!enabled) throw endpointNotFound();
         return jsonResponse(200, view(enabled));
       }
       default: // POST /api/v2/webhook_endpoints/{id}/rotate_secret

@@ -61,8 +61,8 @@ export interface DeliveryStore {
   wakeNext(clientId: string, orderId: string, endpointId: string, now: Date): Promise<void>;
   /** Ends a pending delivery without an attempt (its endpoint is gone), only if it has not moved since it was read; false otherwise. */
   cancel(delivery: Delivery): Promise<boolean>;
-  /** Ends every pending delivery to the endpoint without an attempt (it was deleted); how many. */
-  cancelPendingTo(clientId: string, endpointId: string): Promise<number>;
+  /** Every pending delivery to the endpoint. */
+  pendingTo(clientId: string, endpointId: string): Promise<Delivery[]>;
   /** Makes the event due again now for these endpoints (a delivery each, made if missing); how many. */
   requeue(clientId: string, eventId: string, endpoints: readonly Pick<WebhookEndpoint, 'id' | 'url'>[], now: Date): Promise<number>;
 }
@@ -265,12 +265,23 @@ export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, d
  * deliveries; this catches one recorded meanwhile). Not delivered, so its event is no success.
  */
 async function cancelDelivery(deps: DispatchDeps, event: WebhookEvent, delivery: Delivery, now: Date): Promise<Delivery> {
-  if (await deps.deliveries.cancel(delivery)) {
-    await deps.deliveries.noteOutcome(delivery.client_id, delivery.event_id, false);
-    await deps.deliveries.wakeNext(delivery.client_id, event.order_id, delivery.endpoint_id, now);
-  }
+  if (await cancelled(deps.deliveries, delivery)) await deps.deliveries.wakeNext(delivery.client_id, event.order_id, delivery.endpoint_id, now);
   const { next_at: _dropped, ...ended } = delivery;
   return { ...ended, status: 'canceled' };
+}
+
+/** Ends a pending delivery without an attempt, and so its event's success; false when it had moved meanwhile. */
+async function cancelled(deliveries: DeliveryStore, delivery: Delivery): Promise<boolean> {
+  if (!(await deliveries.cancel(delivery))) return false;
+  await deliveries.noteOutcome(delivery.client_id, delivery.event_id, false);
+  return true;
+}
+
+/** A deleted endpoint's pending deliveries, each canceled as the sweep would cancel it (nothing is sent after); how many. */
+export async function cancelPendingDeliveries(deliveries: DeliveryStore, clientId: string, endpointId: string): Promise<number> {
+  let canceled = 0;
+  for (const delivery of await deliveries.pendingTo(clientId, endpointId)) if (await cancelled(deliveries, delivery)) canceled++;
+  return canceled;
 }
 
 /** The body of one delivery: an opt-out's order number is opened here, for the body only. */

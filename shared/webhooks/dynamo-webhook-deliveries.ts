@@ -152,11 +152,10 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
   }
 
   /**
-   * The endpoint's pending deliveries are found in the retry index (every pending delivery is in
-   * it), filtered to this endpoint: a read of the sweep's backlog, which an endpoint's deletion (rare)
-   * can afford; each is then canceled as the sweep would cancel it.
+   * Found in the retry index (every pending delivery is in it), filtered to this endpoint: a read of
+   * the sweep's backlog, which an endpoint's deletion (rare) can afford.
    */
-  async cancelPendingTo(clientId: string, endpointId: string): Promise<number> {
+  async pendingTo(clientId: string, endpointId: string): Promise<Delivery[]> {
     const shards = Array.from({ length: RETRY_SHARDS }, (_, n) => `RETRY#${String(n).padStart(2, '0')}`);
     const found = await Promise.all(
       shards.map((key) =>
@@ -169,14 +168,7 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
         }),
       ),
     );
-    let canceled = 0;
-    for (const record of found.flat()) {
-      const delivery = stripKeys<Delivery>(record);
-      if (!(await this.cancel(delivery))) continue;
-      canceled++;
-      await this.noteOutcome(clientId, delivery.event_id, false);
-    }
-    return canceled;
+    return found.flat().map((record) => stripKeys<Delivery>(record));
   }
 
   /**

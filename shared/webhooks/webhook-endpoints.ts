@@ -91,7 +91,7 @@ export interface EndpointDeps {
   resolve: ResolveHost;
 }
 
-const endpointNotFound = () => new NotFoundError('webhook_endpoint_not_found', 'No webhook endpoint with this id.', 'id');
+export const endpointNotFound = () => new NotFoundError('webhook_endpoint_not_found', 'No webhook endpoint with this id.', 'id');
 const endpointDisabled = () =>
   new ConflictError('webhook_endpoint_disabled', 'The endpoint is disabled and is sent nothing; enable it (POST …/enable), then send the test again.', 'id');
 
