@@ -22,7 +22,8 @@ export interface NpmStart {
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const START_TIMEOUT_MS = 120_000;
 
-const freePort = () =>
+/** A port nothing listens on (the kernel's choice, given back at once). */
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as { port: number };

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalStack } from '../scripts/local/local-stack.js';
@@ -17,6 +16,7 @@ import { measureCost } from './sections/cost.js';
 import { measureWebhookLatency } from './sections/webhooks.js';
 import { measureIdle } from './sections/idle.js';
 import { measureExport } from './sections/export.js';
+import { freePort } from './npm-start.js';
 
 /**
  * `npm run bench`: bundle sizes, cold imports, DynamoDB round trips, in-process throughput and
@@ -24,13 +24,6 @@ import { measureExport } from './sections/export.js';
  * machine's load per section and one table, writes bench/results.json, and exits 1 when a goal
  * does not hold. Never part of npm test. How each section measures: bench/README.md.
  */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';

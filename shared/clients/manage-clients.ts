@@ -6,6 +6,7 @@ import { AuthenticationError, RateLimitError } from '../platform/errors.js';
 import { signAccessToken } from './access-tokens.js';
 import { hashSecretKey, newPublicKey, newSecretKey, secretMatches, UNKNOWN_CLIENT_HASH, type KeyMode } from './client-keys.js';
 import { lockedUntil, recordFailure } from './sign-in-lockout.js';
+import { keyModeOf } from './test-mode.js';
 
 export interface NewClientKeys {
   client_id: string;
@@ -44,7 +45,7 @@ export async function setLookPeriod(store: ClientStore, clientId: string, days: 
 export async function rotateClientSecret(store: ClientStore, clientId: string): Promise<NewClientKeys> {
   const client = await store.get(clientId);
   if (!client) throw new Error(`no client ${clientId}`);
-  const secretKey = newSecretKey(client.public_key.startsWith('pk_live_') ? 'live' : 'test');
+  const secretKey = newSecretKey(keyModeOf(client.public_key));
   await store.replaceSecretHash(clientId, hashSecretKey(secretKey));
   return { client_id: clientId, public_key: client.public_key, secret_key: secretKey };
 }

@@ -81,11 +81,11 @@ ${FAVICON_LINK}
       const x = left + i * w + 4;
       svg += '<rect class="out" x="' + x + '" y="' + (bottom - inH - outH) + '" width="' + (w - 8) + '" height="' + outH + '"><title>' + d.date + ': ' + d.opt_out + ' opted out</title></rect>';
       svg += '<rect class="in" x="' + x + '" y="' + (bottom - inH) + '" width="' + (w - 8) + '" height="' + inH + '"><title>' + d.date + ': ' + d.opt_in + ' opted in</title></rect>';
-      if (d.conversion_rate !== null) points.push((left + i * w + w / 2) + ',' + (bottom - Number(d.conversion_rate) * h));
+      if (d.conversion_rate !== null) points.push([left + i * w + w / 2, bottom - Number(d.conversion_rate) * h]);
     });
-    if (points.length > 1) svg += '<polyline class="rate" points="' + points.join(' ') + '"/>';
+    if (points.length > 1) svg += '<polyline class="rate" points="' + points.map((p) => p.join(',')).join(' ') + '"/>';
     // A dot on each day with a rate: a single day shows too, and a gap between days is not drawn as data.
-    for (const point of points) svg += '<circle class="rate-dot" r="4" cx="' + point.split(',')[0] + '" cy="' + point.split(',')[1] + '"/>';
+    for (const [cx, cy] of points) svg += '<circle class="rate-dot" r="4" cx="' + cx + '" cy="' + cy + '"/>';
     document.getElementById('chart').innerHTML = svg;
     document.getElementById('rows').innerHTML = days.map((d) => '<tr><td>' + d.date + '</td><td>' + d.opt_in + '</td><td>' + d.opt_out + '</td><td>' + (d.conversion_rate === null ? '–' : (Number(d.conversion_rate) * 100).toFixed(1) + '%') + '</td></tr>').join('');
     const t = report.totals;
