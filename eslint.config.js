@@ -113,7 +113,7 @@ export const FLOAT_MONEY_STRICT = [
 export const MONEY_FILES = ['shared/platform/money/*.ts', 'widget/src/offer.ts'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.local/', 'widget/dist/', 'test-results/'] },
+  { ignores: ['node_modules/', 'cdk.out/', '.local/', 'widget/dist/', 'clients/typescript/dist/', 'test-results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -178,7 +178,9 @@ describe('@order-protection/client against npm start', () => {
 
   it('runs examples/walk.ts as the docs tell (against the demo keys npm start wrote)', async () => {
     const walk = join(fileURLToPath(new URL('..', import.meta.url)), 'examples', 'walk.ts');
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', TSX_LOADER, walk], { cwd: server.cwd, timeout: 30_000 });
+    // The root tsconfig's paths take the package's name to its sources (the package itself ships dist/), here outside the root too.
+    const env = { ...process.env, TSX_TSCONFIG_PATH: fileURLToPath(new URL('../../../tsconfig.json', import.meta.url)) };
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', TSX_LOADER, walk], { cwd: server.cwd, env, timeout: 30_000 });
 
     expect(stdout).toMatch(/^1\. access token /m);
     expect(stdout).toMatch(/^3\. upgrade: OP-\S+ replaces OP-\S+, charge 6\.80 USD$/m);
