@@ -1,24 +1,55 @@
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createS3Client } from '#shared/platform/s3/s3-client.js';
+import { S3Links } from '#shared/bordereaux/s3-links.js';
+import { createS3Client, LOCAL_S3_CREDENTIALS } from '#shared/platform/s3/s3-client.js';
 import { startLocalS3, type LocalS3 } from './local-s3.js';
 
-/** npm start's S3 (s3rver behind a guard): the SDK and presigned links work; unsigned and cross-site writes do not. */
+/** npm start's S3 (s3rver behind a guard): the SDK and presigned links work; unsigned, forged, expired and cross-site requests do not. */
 let s3: LocalS3;
 beforeAll(async () => {
   s3 = await startLocalS3({ buckets: ['guarded-bucket'] });
+  const client = createS3Client(s3.endpoint, 'us-east-1');
+  await client.send(new PutObjectCommand({ Bucket: 'guarded-bucket', Key: 'bordereaux/other.csv', Body: 'secret,row\r\n' }));
+  client.destroy();
 });
 afterAll(() => s3.stop());
 
+const ZEROS = '0'.repeat(64);
+const amzDate = () => new Date().toISOString().replace(/[-:]|\.\d{3}/g, '');
+const link = (key: string, seconds = 60, signingDate?: Date) =>
+  new S3Links({ bucket: 'guarded-bucket', region: 'us-east-1', endpoint: s3.endpoint }, LOCAL_S3_CREDENTIALS).presign(key, seconds, 'f.csv', signingDate);
+
+/** A request as the SDK writes one, its header signature replaced by `signature`. */
+function headerSigned(signature: string) {
+  const date = amzDate();
+  return {
+    authorization: `AWS4-HMAC-SHA256 Credential=S3RVER/${date.slice(0, 8)}/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-content-sha256;x-amz-date, Signature=${signature}`,
+    'x-amz-date': date,
+    'x-amz-content-sha256': 'UNSIGNED-PAYLOAD',
+  };
+}
+
+async function otherObject(): Promise<string> {
+  return (await fetch(await link('bordereaux/other.csv'))).text();
+}
+
 describe('the local S3', () => {
-  it('listens on 127.0.0.1 and serves the SDK and presigned links', async () => {
+  it('listens on 127.0.0.1 and serves the SDK (put, list, multipart) and presigned links', async () => {
     expect(new URL(s3.endpoint).hostname).toBe('127.0.0.1');
     const client = createS3Client(s3.endpoint, 'us-east-1');
     await client.send(new PutObjectCommand({ Bucket: 'guarded-bucket', Key: 'bordereaux/a.csv', Body: 'a,b\r\n' }));
-    const link = await getSignedUrl(client, new GetObjectCommand({ Bucket: 'guarded-bucket', Key: 'bordereaux/a.csv' }), { expiresIn: 60 });
-    expect(await (await fetch(link)).text()).toBe('a,b\r\n');
-    expect((await fetch(link, { headers: { origin: 'http://localhost:3000' } })).status).toBe(200); // a browser following the link
+    const sdkLink = await getSignedUrl(client, new GetObjectCommand({ Bucket: 'guarded-bucket', Key: 'bordereaux/a.csv' }), { expiresIn: 60 });
+    expect(await (await fetch(sdkLink)).text()).toBe('a,b\r\n');
+    expect((await fetch(sdkLink, { headers: { origin: 'http://localhost:3000' } })).status).toBe(200); // a browser following the link
+    expect(await (await fetch(await link('bordereaux/a.csv'))).text()).toBe('a,b\r\n'); // the operator routes' own links
+    // A key the path must escape, and a multipart upload as the export writes one.
+    await client.send(new PutObjectCommand({ Bucket: 'guarded-bucket', Key: 'bordereaux/x y+é.csv', Body: 'é\r\n' }));
+    expect(await (await fetch(await link('bordereaux/x y+é.csv'))).text()).toBe('é\r\n');
+    await new Upload({ client, params: { Bucket: 'guarded-bucket', Key: 'bordereaux/big.csv', Body: 'x'.repeat(6 * 1024 * 1024) } }).done();
+    const listed = await client.send(new ListObjectsV2Command({ Bucket: 'guarded-bucket', Prefix: 'bordereaux/' }));
+    expect(listed.Contents?.map((o) => o.Key)).toEqual(expect.arrayContaining(['bordereaux/a.csv', 'bordereaux/big.csv', 'bordereaux/x y+é.csv']));
     client.destroy();
   });
 
@@ -34,9 +65,58 @@ describe('the local S3', () => {
       headers: { origin: 'https://evil.example', authorization: 'AWS4-HMAC-SHA256 Credential=x' },
     });
     expect(post.status).toBe(403);
-    const client = createS3Client(s3.endpoint, 'us-east-1');
-    const link = await getSignedUrl(client, new GetObjectCommand({ Bucket: 'guarded-bucket', Key: 'bordereaux/a.csv' }), { expiresIn: 60 });
-    expect(await (await fetch(link)).text()).toBe('a,b\r\n'); // unchanged
-    client.destroy();
+    expect(await (await fetch(await link('bordereaux/a.csv'))).text()).toBe('a,b\r\n'); // unchanged
+  });
+
+  it('refuses a zeroed header signature: no listing, no read of another export, no overwrite', async () => {
+    const list = await fetch(`${s3.endpoint}/guarded-bucket?list-type=2`, { headers: headerSigned(ZEROS) });
+    expect(list.status).toBe(403);
+    expect(await list.text()).not.toContain('other.csv');
+    const get = await fetch(`${s3.endpoint}/guarded-bucket/bordereaux/other.csv`, { headers: headerSigned(ZEROS) });
+    expect(get.status).toBe(403);
+    expect(await get.text()).not.toContain('secret');
+    const put = await fetch(`${s3.endpoint}/guarded-bucket/bordereaux/other.csv`, { method: 'PUT', body: 'forged,row', headers: headerSigned(ZEROS) });
+    expect(put.status).toBe(403);
+    expect(await otherObject()).toBe('secret,row\r\n');
+  });
+
+  it('refuses the SDK’s own calls signed with another secret', async () => {
+    const forger = new S3Client({
+      region: 'us-east-1',
+      endpoint: s3.endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'guessed' },
+      maxAttempts: 1,
+    });
+    await expect(forger.send(new ListObjectsV2Command({ Bucket: 'guarded-bucket' }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
+    await expect(forger.send(new GetObjectCommand({ Bucket: 'guarded-bucket', Key: 'bordereaux/other.csv' }))).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 403 },
+    });
+    await expect(forger.send(new PutObjectCommand({ Bucket: 'guarded-bucket', Key: 'bordereaux/other.csv', Body: 'forged,row' }))).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 403 },
+    });
+    forger.destroy();
+    expect(await otherObject()).toBe('secret,row\r\n');
+  });
+
+  it('refuses a presigned link whose signature is zeroed, whose key was changed, or that expired', async () => {
+    const good = new URL(await link('bordereaux/a.csv'));
+    const zeroed = new URL(good);
+    zeroed.searchParams.set('X-Amz-Signature', ZEROS);
+    expect((await fetch(zeroed)).status).toBe(403);
+    const moved = new URL(good);
+    moved.pathname = '/guarded-bucket/bordereaux/other.csv';
+    const movedAnswer = await fetch(moved);
+    expect(movedAnswer.status).toBe(403);
+    expect(await movedAnswer.text()).not.toContain('secret');
+    const listing = new URL(good);
+    listing.pathname = '/guarded-bucket';
+    listing.searchParams.set('list-type', '2');
+    expect((await fetch(listing)).status).toBe(403);
+    const put = await fetch(good, { method: 'PUT', body: 'forged,row' });
+    expect(put.status).toBe(403);
+    const expired = await link('bordereaux/a.csv', 60, new Date(Date.now() - 120_000));
+    expect((await fetch(expired)).status).toBe(403);
+    expect((await fetch(good)).status).toBe(200);
   });
 });

@@ -1,11 +1,16 @@
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
+import { Hash } from '@smithy/hash-node';
+import { SignatureV4 } from '@smithy/signature-v4';
+import type { HttpRequest, QueryParameterBag } from '@smithy/types';
+import { timingSafeEqual } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
-import { createS3Client } from '#shared/platform/s3/s3-client.js';
+import { createS3Client, LOCAL_S3_CREDENTIALS } from '#shared/platform/s3/s3-client.js';
 
 /**
  * S3 for local runs and tests: the `s3rver` package on 127.0.0.1 only, storing objects in a
@@ -13,10 +18,15 @@ import { createS3Client } from '#shared/platform/s3/s3-client.js';
  * the run). The service reaches it with the same AWS SDK S3 client as deployed, through
  * `S3_ENDPOINT` and path-style addressing. Idle, it is a listening socket and nothing else.
  *
- * s3rver takes unsigned requests, and a web page the operator visits could write an object with a
- * plain form POST (no CORS preflight): in front of it, a request must be SigV4-signed (header or
- * presigned query, as the SDK and the links are), and a browser's cross-site write (an `Origin`
- * header on anything but a GET) is refused. s3rver does not check the signatures themselves.
+ * s3rver checks no signature and takes unsigned requests, and a web page the operator visits could
+ * write an object with a plain form POST (no CORS preflight). So in front of it a guard checks each
+ * request's SigV4 signature as S3 would, with the AWS SDK's own signer and the local credentials
+ * the service signs with (`LOCAL_S3_CREDENTIALS`): it signs the request again from what it carries
+ * (method, path, query, the signed headers, the payload hash) and compares the signatures in
+ * constant time; a header-signed request must be dated within 15 minutes of now, a presigned link
+ * used before it expires. A browser's cross-site write (an `Origin` header on anything but a GET)
+ * is refused too. The body is not hashed again (s3rver reads it as a stream): a signed request
+ * replayed with another body would pass, which needs the request itself, not a guess.
  */
 export interface LocalS3 {
   endpoint: string;
@@ -28,12 +38,19 @@ export async function startLocalS3(options: { port?: number; buckets?: readonly 
   const s3rver = new S3rver({ silent: true, directory, vhostBuckets: false });
   const answer = s3rver.callback();
   const server = createServer((req, res) => {
-    if (!signed(req) || (req.headers.origin !== undefined && req.method !== 'GET')) {
-      res.writeHead(403, { 'content-type': 'application/xml' });
-      res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Unsigned or cross-site request</Message></Error>');
-      return;
-    }
-    answer(req, res);
+    void (async () => {
+      if ((req.headers.origin !== undefined && req.method !== 'GET') || !(await signedByTheService(req))) {
+        res.writeHead(403, { 'content-type': 'application/xml' });
+        res.end(
+          '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Unsigned, forged, expired or cross-site request</Message></Error>',
+        );
+        return;
+      }
+      answer(req, res);
+    })().catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
   });
   let address: AddressInfo;
   try {
@@ -62,8 +79,115 @@ export async function startLocalS3(options: { port?: number; buckets?: readonly 
   };
 }
 
-/** SigV4 in the Authorization header (the SDK's calls) or in the query (a presigned link). */
-function signed(req: IncomingMessage): boolean {
-  if (req.headers.authorization?.startsWith('AWS4-HMAC-SHA256 ')) return true;
-  return new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('X-Amz-Algorithm') === 'AWS4-HMAC-SHA256';
+/** How far a header-signed request's date may be from now, as S3 allows. */
+export const MAX_CLOCK_SKEW_MS = 15 * 60 * 1000;
+/** The longest a presigned link may be valid, as SigV4 allows (a week). */
+export const MAX_PRESIGNED_SECONDS = 7 * 24 * 60 * 60;
+
+const sha256 = Hash.bind(null, 'sha256');
+const SIGNING = { credentials: LOCAL_S3_CREDENTIALS, region: 'us-east-1', service: 's3', sha256, uriEscapePath: false, applyChecksum: false };
+const headerSigner = new SignatureV4(SIGNING);
+const linkSigner = new S3RequestPresigner(SIGNING);
+/** The query parameters a presigned link's signature writes (the presigner writes them again). */
+const PRESIGN_PARAMS = new Set([
+  'x-amz-algorithm',
+  'x-amz-credential',
+  'x-amz-date',
+  'x-amz-expires',
+  'x-amz-signedheaders',
+  'x-amz-signature',
+  'x-amz-content-sha256',
+]);
+const AMZ_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
+const AUTHORIZATION = /^AWS4-HMAC-SHA256 Credential=([^,\s]+),\s*SignedHeaders=([a-z0-9;-]+),\s*Signature=([0-9a-f]{64})$/;
+
+/**
+ * True when the request carries a SigV4 signature (Authorization header, as the SDK's calls, or a
+ * presigned query, as the bordereaux links) made with the local credentials over this very request.
+ */
+async function signedByTheService(req: IncomingMessage): Promise<boolean> {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const rawPath = (req.url ?? '/').split('?')[0] ?? '/';
+  const query: QueryParameterBag = {};
+  for (const [name, value] of url.searchParams) {
+    const had = query[name];
+    query[name] = had === undefined || had === null ? value : [...(Array.isArray(had) ? had : [had]), value];
+  }
+  const authorization = req.headers.authorization;
+  if (authorization !== undefined) {
+    const parts = AUTHORIZATION.exec(authorization);
+    if (!parts) return false;
+    const [, credential = '', signedHeaders = '', signature = ''] = parts;
+    const date = amzDate(header(req, 'x-amz-date'));
+    if (!date || Math.abs(Date.now() - date.getTime()) > MAX_CLOCK_SKEW_MS) return false;
+    const scope = credentialScope(credential, date);
+    if (!scope) return false;
+    const names = signedHeaders.split(';');
+    if (!names.includes('host') || !names.includes('x-amz-date') || !names.includes('x-amz-content-sha256')) return false;
+    const signed = await headerSigner.sign(request(req, rawPath, query, names), {
+      signingDate: date,
+      signingRegion: scope.region,
+      signableHeaders: new Set(names),
+    });
+    const again = AUTHORIZATION.exec(String(signed.headers.authorization));
+    return again?.[2] === signedHeaders && sameSignature(again[3] ?? '', signature);
+  }
+  const lower = new Map([...url.searchParams.keys()].map((name) => [name.toLowerCase(), url.searchParams.get(name) ?? '']));
+  if (lower.get('x-amz-algorithm') !== 'AWS4-HMAC-SHA256' || lower.get('x-amz-content-sha256') !== 'UNSIGNED-PAYLOAD') return false;
+  const date = amzDate(lower.get('x-amz-date'));
+  const seconds = Number(lower.get('x-amz-expires'));
+  if (!date || !Number.isInteger(seconds) || seconds < 1 || seconds > MAX_PRESIGNED_SECONDS) return false;
+  if (date.getTime() - Date.now() > MAX_CLOCK_SKEW_MS || Date.now() > date.getTime() + seconds * 1000) return false;
+  const scope = credentialScope(lower.get('x-amz-credential') ?? '', date);
+  if (!scope) return false;
+  const names = (lower.get('x-amz-signedheaders') ?? '').split(';');
+  if (!names.includes('host')) return false;
+  const rest = Object.fromEntries(Object.entries(query).filter(([name]) => !PRESIGN_PARAMS.has(name.toLowerCase())));
+  const signed = await linkSigner.presign(request(req, rawPath, rest, names), {
+    signingDate: date,
+    expiresIn: seconds,
+    signingRegion: scope.region,
+    signableHeaders: new Set(names),
+  });
+  return (
+    signed.query?.['X-Amz-SignedHeaders'] === names.join(';') && sameSignature(String(signed.query['X-Amz-Signature']), lower.get('x-amz-signature') ?? '')
+  );
+}
+
+/** The request as the signer takes it: only the headers the signature claims to cover. */
+function request(req: IncomingMessage, path: string, query: QueryParameterBag, signedHeaders: readonly string[]): HttpRequest {
+  const headers: Record<string, string> = {};
+  for (const name of signedHeaders) {
+    const value = header(req, name);
+    if (value !== undefined) headers[name] = value;
+  }
+  const host = new URL(`http://${headers.host ?? '127.0.0.1'}`);
+  return { method: req.method ?? 'GET', protocol: 'http:', hostname: host.hostname, path, query, headers };
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+/** `Credential=<access key>/<YYYYMMDD>/<region>/s3/aws4_request`: the local key, the signing day. */
+function credentialScope(credential: string, date: Date): { region: string } | undefined {
+  const [key, day, region, service, terminal, ...extra] = credential.split('/');
+  const signingDay = date.toISOString().slice(0, 10).replaceAll('-', '');
+  if (key !== LOCAL_S3_CREDENTIALS.accessKeyId || day !== signingDay || !region || service !== 's3' || terminal !== 'aws4_request' || extra.length)
+    return undefined;
+  return { region };
+}
+
+function amzDate(value: string | undefined): Date | undefined {
+  const parts = value === undefined ? null : AMZ_DATE.exec(value);
+  if (!parts) return undefined;
+  const date = new Date(`${parts[1]}-${parts[2]}-${parts[3]}T${parts[4]}:${parts[5]}:${parts[6]}Z`);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+function sameSignature(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
