@@ -20,4 +20,4 @@ export {
   type RatePpm,
 } from './money.js';
 export { ISO_4217_PUBLISHED } from './currencies.generated.js';
-export { ITEM_LIMITS_AS_OF, MAX_ITEM_COST } from './currency-limits.js';
+export { ITEM_LIMITS_AS_OF, ITEM_LIMITS_SOURCE, MAX_ITEM_COST } from './currency-limits.js';

@@ -136,16 +136,17 @@ describe('amounts', () => {
 });
 
 describe('limits per currency', () => {
-  it('are the dated table’s rows, and 1,000,000 major units for a currency without one', () => {
+  it('are the contract’s rows, about USD 1,000,000 worth elsewhere (currency-limits.test.ts), 1,000,000 major units for a code no longer accepted', () => {
     expect(formatMoney(maxItemCost('USD'), 'USD')).toBe('1000000.00');
     expect(formatMoney(maxItemCost('EUR'), 'EUR')).toBe('1000000.00');
     expect(formatMoney(maxItemCost('JPY'), 'JPY')).toBe('150000000');
     expect(formatMoney(maxItemCost('KRW'), 'KRW')).toBe('1400000000');
     expect(formatMoney(maxItemCost('IDR'), 'IDR')).toBe('16000000000.00');
     expect(formatMoney(maxItemCost('KWD'), 'KWD')).toBe('310000.000');
-    expect(formatMoney(maxItemCost('CHF'), 'CHF')).toBe('1000000.00');
-    expect(formatMoney(maxItemCost('CLP'), 'CLP')).toBe('1000000');
-    expect(formatMoney(maxItemCost('CLF'), 'CLF')).toBe('1000000.0000');
+    expect(formatMoney(maxItemCost('CHF'), 'CHF')).toBe('830000.00');
+    expect(formatMoney(maxItemCost('CLP'), 'CLP')).toBe('970000000');
+    expect(formatMoney(maxItemCost('CLF'), 'CLF')).toBe('24000.0000');
+    expect(formatMoney(maxItemCost('HRK'), 'HRK')).toBe('1000000.00');
   });
 
   it('take an amount at the limit and refuse one minor unit more, naming the limit', () => {

@@ -4,8 +4,8 @@ import { MAX_ITEM_COST } from './currency-limits.js';
 
 /**
  * Money is an integer count of its currency's minor unit (yen, cents, fils) beside the currency,
- * never a float: the largest order, 100 items at the highest limit (IDR 16,000,000,000.00), is
- * 1.6e14 minor units, far below 2^53. The minor unit is ISO 4217's (currencies.generated.ts).
+ * never a float: the largest order, 100 items at the highest limit (MAX_ITEM_MINOR: IRR
+ * 900,000,000,000.00), is 9e15 minor units, below 2^53. The minor unit is ISO 4217's (currencies.generated.ts).
  * Rates are integer parts per million. Amounts become text only at the edge, with exactly the
  * currency's digits.
  */
@@ -25,8 +25,12 @@ export const minorUnit = (currency: string): number | undefined => (Object.hasOw
 const digitsOf = (currency: string): number => minorUnit(currency) ?? 2;
 const TEN = (power: number): bigint => 10n ** BigInt(power);
 
-/** The most one item may cost in this currency (currency-limits.ts; 1,000,000 major units without a row). */
-export const maxItemCost = (currency: string): Minor => MAX_ITEM_COST[currency] ?? Number(1_000_000n * TEN(digitsOf(currency)));
+/**
+ * The most one item may cost in this currency: about USD 1,000,000 worth (currency-limits.ts). A code
+ * the API no longer accepts (HRK…: only in records written before) keeps 1,000,000 of its major unit.
+ */
+export const maxItemCost = (currency: string): Minor =>
+  Object.hasOwn(MAX_ITEM_COST, currency) ? MAX_ITEM_COST[currency]! : Number(1_000_000n * TEN(digitsOf(currency)));
 
 /** The most an order's items can cost together (100 items at the item limit): a claim's coverage, and an approval, are at most this. */
 export const maxOrderAmount = (currency: string): Minor => 100 * maxItemCost(currency);
