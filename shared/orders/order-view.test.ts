@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createOrder } from './create-order.js';
 import { randomIds } from '../platform/ids.js';
 import type { Order } from './order.js';
-import { orderView } from './order-view.js';
+import { orderView, policyDetailView } from './order-view.js';
+import { settled } from './settle-policy.js';
 
 /** Every field format of spec §2.9, on an order made by the real use case. */
 async function madeOrder(): Promise<Order> {
@@ -97,5 +98,22 @@ describe('orderView (spec §2.9)', () => {
       expect(policy).not.toHaveProperty('change_type');
     }
     expect(view.policies.map((p) => p.premium)).toEqual(['0.85', '0.00']);
+  });
+});
+
+describe('policyDetailView (GET /policies, a policy’s cancel and void)', () => {
+  it('names the currency its amounts count in (issue 35.8: "refund_due":"8500" could be yen or dong)', async () => {
+    const order = await madeOrder();
+    for (const [currency, premium, refund] of [
+      ['USD', '0.85', '0.85'],
+      ['JPY', '85', '85'],
+      ['VND', '85', '85'],
+    ] as const) {
+      const item = order.items[0]!;
+      const voided = { ...item, policy: settled(item.policy, 'void', 'customer_request', new Date('2026-11-24T00:00:00.000Z')) };
+      const view = policyDetailView({ service_order_id: order.service_order_id, currency, item: voided });
+      expect(view, currency).toMatchObject({ currency, premium, refund_due: refund, status: 'Void' });
+      expect(Object.keys(view).slice(0, 3), currency).toEqual(['policy_number', 'status', 'currency']);
+    }
   });
 });

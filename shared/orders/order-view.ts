@@ -98,12 +98,13 @@ export const orderReplayer =
     return jsonResponse(statusCode, replay.whole ? orderView(order) : answeredOrderView(order, replay));
   };
 
-/** A policy on its own (cancel and void answer it): what it is, what is owed back, and where it sits. */
+/** A policy on its own (cancel and void answer it, GET /policies lists it): what it is, what is owed back in which currency, and where it sits. */
 export function policyDetailView({ service_order_id, currency, item }: FoundPolicy) {
   const { policy } = item;
   return {
     policy_number: policy.policy_number,
     status: policy.status,
+    currency,
     premium: formatMoney(policy.premium, currency),
     coverage_amount: formatMoney(policy.coverage_amount, currency),
     refund_due: policy.refund_due === undefined ? null : formatMoney(policy.refund_due, currency),

@@ -722,7 +722,246 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  'order.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A protected order was created */
+    post: operations['orderCreatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'order.opted_out': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A customer declined protection at checkout */
+    post: operations['orderOptedOutWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'order.canceled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** An order was canceled or voided (after its policies' events) */
+    post: operations['orderCanceledWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'policy.upgraded': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** An item was upgraded: a new policy replaces its policy */
+    post: operations['policyUpgradedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'policy.downgraded': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** An item was downgraded: a new policy replaces its policy */
+    post: operations['policyDowngradedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'policy.exchanged': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** An item was exchanged: a new policy replaces its policy */
+    post: operations['policyExchangedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'policy.canceled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A policy was canceled */
+    post: operations['policyCanceledWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'policy.voided': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A policy was voided */
+    post: operations['policyVoidedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'claim.submitted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A customer filed a claim */
+    post: operations['claimSubmittedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'claim.approved': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A claim was approved */
+    post: operations['claimApprovedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'claim.denied': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A claim was denied */
+    post: operations['claimDeniedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'claim.paid': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A claim's payout was recorded */
+    post: operations['claimPaidWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'claim.withdrawn': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The customer withdrew a claim */
+    post: operations['claimWithdrawnWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'webhook_endpoint.test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The test event an endpoint asked for (POST /api/v2/webhook_endpoints/{id}/test) */
+    post: operations['webhookEndpointTestWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     BordereauExport: {
@@ -893,6 +1132,117 @@ export interface components {
       data: Record<string, never>;
       /** @description true once every delivery succeeded, false after a failed attempt, null before either. */
       delivery_success: boolean | null;
+    };
+    OrderCreatedEvent: {
+      /** @description The event id, also sent as webhook-id: deliveries of one event share it. */
+      id: string;
+      /** @constant */
+      type: 'order.created';
+      /** Format: date-time */
+      created: string;
+      data: {
+        order_number: string;
+        service_order_id: string;
+        currency: components['schemas']['Currency'];
+        subtotal: components['schemas']['Money'];
+      };
+    };
+    OrderOptedOutEvent: {
+      id: string;
+      /** @constant */
+      type: 'order.opted_out';
+      /** Format: date-time */
+      created: string;
+      /** @description An opt-out creates no order. GET /api/v2/events lists it without order_number (kept sealed). */
+      data: {
+        order_number: string;
+        currency: components['schemas']['Currency'];
+        subtotal: components['schemas']['Money'];
+      };
+    };
+    OrderCanceledEvent: {
+      id: string;
+      /** @constant */
+      type: 'order.canceled';
+      /** Format: date-time */
+      created: string;
+      data: {
+        order_number: string;
+        service_order_id: string;
+      };
+    };
+    WebhookPolicy: {
+      policy_number: string;
+      status: components['schemas']['PolicyStatus'];
+      premium: components['schemas']['Money'];
+    };
+    PolicyChangedEvent: {
+      id: string;
+      /** @enum {unknown} */
+      type: 'policy.upgraded' | 'policy.downgraded' | 'policy.exchanged';
+      /** Format: date-time */
+      created: string;
+      data: {
+        order_number: string;
+        service_order_id: string;
+        policy: components['schemas']['WebhookPolicy'];
+        /** @description The policy the new one replaces. */
+        replaces?: {
+          policy_number: string;
+          premium: components['schemas']['Money'];
+        };
+        /** @description The new premium less the replaced one: negative on a downgrade, what the merchant refunds. */
+        premium_delta: components['schemas']['SignedMoney'];
+      };
+    };
+    PolicyEndedEvent: {
+      id: string;
+      /** @enum {unknown} */
+      type: 'policy.canceled' | 'policy.voided';
+      /** Format: date-time */
+      created: string;
+      data: {
+        order_number: string;
+        service_order_id: string;
+        policy: {
+          policy_number: string;
+          status: components['schemas']['PolicyStatus'];
+          premium: components['schemas']['Money'];
+          /** @description What the merchant refunds the customer. */
+          refund_due?: components['schemas']['Money'];
+        };
+      };
+    };
+    ClaimEvent: {
+      id: string;
+      /** @enum {unknown} */
+      type: 'claim.submitted' | 'claim.approved' | 'claim.denied' | 'claim.paid' | 'claim.withdrawn';
+      /** Format: date-time */
+      created: string;
+      /** @description The claim's facts only (never its reason, description or messages). */
+      data: {
+        order_number: string;
+        service_order_id: string;
+        claim: {
+          claim_id: string;
+          status: components['schemas']['ClaimStatus'];
+          currency: components['schemas']['Currency'];
+          amount_claimed: components['schemas']['Money'];
+          amount_approved: components['schemas']['Money'] | null;
+          payout_reference: string | null;
+          policy_numbers: string[];
+        };
+      };
+    };
+    WebhookEndpointTestEvent: {
+      id: string;
+      /** @constant */
+      type: 'webhook_endpoint.test';
+      /** Format: date-time */
+      created: string;
+      data: {
+        endpoint_id: string;
+      };
     };
     WebhookEventDetail: {
       id: string;
@@ -1178,6 +1528,8 @@ export interface components {
     PolicyDetail: {
       policy_number: string;
       status: components['schemas']['PolicyStatus'];
+      /** @description The order's currency: premium, coverage_amount and refund_due count in it. */
+      currency: string;
       premium: components['schemas']['Money'];
       coverage_amount: components['schemas']['Money'];
       /** @description The premium on a Void policy, 0 on a Canceled one ("0.00" USD, "0" JPY); null while nothing is owed back. */
@@ -2658,6 +3010,314 @@ export interface operations {
       404: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+    };
+  };
+  orderCreatedWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrderCreatedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s is delivered; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  orderOptedOutWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrderOptedOutEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s is delivered; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  orderCanceledWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrderCanceledEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s is delivered; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  policyUpgradedWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PolicyChangedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s is delivered; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  policyDowngradedWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PolicyChangedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s is delivered; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  policyExchangedWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PolicyChangedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s is delivered; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  policyCanceledWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PolicyEndedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s is delivered; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  policyVoidedWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PolicyEndedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s is delivered; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  claimSubmittedWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ClaimEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s is delivered; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  claimApprovedWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ClaimEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s is delivered; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  claimDeniedWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ClaimEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s is delivered; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  claimPaidWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ClaimEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s is delivered; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  claimWithdrawnWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ClaimEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s is delivered; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookEndpointTestWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookEndpointTestEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s is delivered; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
 }
