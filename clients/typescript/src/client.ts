@@ -28,7 +28,8 @@ export interface WriteOptions {
 
 type JsonBody<O extends keyof operations> = operations[O] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 type Query<O extends keyof operations> = NonNullable<operations[O]['parameters']['query']>;
-type ListQuery<O extends keyof operations> = Omit<Query<O>, 'cursor'>;
+/** A list's filters, with `limit` (a page's size, 1–100) as a number: the API reads it from the query string. */
+type ListQuery<O extends keyof operations> = Omit<Query<O>, 'cursor' | 'limit'> & { limit?: number };
 
 /** What openapi-fetch answers: the success body, or the error, and the response. */
 type Outcome = { data?: unknown; error?: unknown; response: Response };
@@ -118,12 +119,12 @@ export function createOrderProtectionClient(options: ClientOptions) {
         keyed(write, (header, auth) => http.POST('/api/v2/orders/{id}/cancel', { params: { path: { id }, header }, body, headers: auth })),
       /** Every order, newest first, page after page. */
       list: (query: ListQuery<'listOrders'> = {}) =>
-        paginate((cursor) => authed((auth) => http.GET('/api/v2/orders', { params: { query: { ...query, cursor } }, headers: auth }))),
+        paginate((cursor) => authed((auth) => http.GET('/api/v2/orders', { params: { query: pageQuery(query, cursor) }, headers: auth }))),
     },
 
     policies: {
       list: (query: ListQuery<'listPolicies'> = {}) =>
-        paginate((cursor) => authed((auth) => http.GET('/api/v2/policies', { params: { query: { ...query, cursor } }, headers: auth }))),
+        paginate((cursor) => authed((auth) => http.GET('/api/v2/policies', { params: { query: pageQuery(query, cursor) }, headers: auth }))),
       cancel: (policyNumber: string, body: JsonBody<'cancelPolicyByPost'> = {}, write?: WriteOptions) =>
         keyed(write, (header, auth) =>
           http.POST('/api/v2/policies/{policy_number}/cancel', { params: { path: { policy_number: policyNumber }, header }, body, headers: auth }),
@@ -151,7 +152,7 @@ export function createOrderProtectionClient(options: ClientOptions) {
 
     events: {
       list: (query: ListQuery<'listEvents'> = {}) =>
-        paginate((cursor) => authed((auth) => http.GET('/api/v2/events', { params: { query: { ...query, cursor } }, headers: auth }))),
+        paginate((cursor) => authed((auth) => http.GET('/api/v2/events', { params: { query: pageQuery(query, cursor) }, headers: auth }))),
       retrieve: (id: string) => authed((auth) => http.GET('/api/v2/events/{id}', { params: { path: { id } }, headers: auth })),
       redeliver: (id: string) => authed((auth) => http.POST('/api/v2/events/{id}/redeliver', { params: { path: { id } }, headers: auth })),
     },
@@ -159,7 +160,7 @@ export function createOrderProtectionClient(options: ClientOptions) {
     ledger: {
       /** A month's entries (the current UTC month by default), newest first, page after page. */
       list: (query: ListQuery<'listLedger'> = {}) =>
-        paginate((cursor) => authed((auth) => http.GET('/api/v2/ledger', { params: { query: { ...query, cursor } }, headers: auth }))),
+        paginate((cursor) => authed((auth) => http.GET('/api/v2/ledger', { params: { query: pageQuery(query, cursor) }, headers: auth }))),
       /** The month's statement (`YYYY-MM`). */
       statement: (period: string) => authed((auth) => http.GET('/api/v2/statements/{period}', { params: { path: { period } }, headers: auth })),
     },
@@ -199,6 +200,11 @@ export function createOrderProtectionClient(options: ClientOptions) {
         authed((auth) => http.POST('/api/v2/test_helpers/claims/{id}/decision', { params: { path: { id } }, body, headers: auth })),
     },
   };
+}
+
+/** A page's query: the filters, `limit` as the query string spells it, and the cursor of the page. */
+function pageQuery<Q extends { limit?: number }>({ limit, ...filters }: Q, cursor: string | undefined) {
+  return { ...filters, ...(limit !== undefined && { limit: String(limit) }), cursor };
 }
 
 function refusesToken(body: unknown): boolean {

@@ -2,7 +2,7 @@ export { createOrderProtectionClient, type ClientOptions, type OrderProtectionCl
 export { OrderProtectionError, type ErrorType } from './errors.js';
 export { paginate, type Page } from './pages.js';
 export type { components, operations, paths } from './schema.generated.js';
-export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookHeaders } from './webhooks.js';
+export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookEventType, type WebhookHeaders } from './webhooks.js';
 
 import type { components } from './schema.generated.js';
 export type Order = components['schemas']['Order'];

@@ -1,8 +1,16 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import type { components } from './schema.generated.js';
+import type { webhooks } from './schema.generated.js';
 
-/** What a webhook delivers: `{id, type, created, data}` (the event as GET /api/v2/events lists it, without its delivery state). */
-export type WebhookEvent = Omit<components['schemas']['WebhookEventSummary'], 'delivery_success'>;
+/** The body openapi.yaml's `webhooks` says an event of type `T` is POSTed with. */
+type Body<T extends keyof webhooks> = webhooks[T]['post']['requestBody']['content']['application/json'];
+
+/**
+ * What a webhook delivers: `{id, type, created, data}`, one shape of `data` per `type` (openapi.yaml's
+ * `webhooks`). A union narrowed by `type`: `if (event.type === 'policy.voided') event.data.policy.refund_due`.
+ */
+export type WebhookEvent = { [T in keyof webhooks]: Omit<Body<T>, 'type'> & { type: T } }[keyof webhooks];
+/** An event's `type`: order.*, policy.*, claim.* and webhook_endpoint.test. */
+export type WebhookEventType = WebhookEvent['type'];
 
 /** A request's headers: a fetch `Headers`, or Node's `req.headers`. */
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;

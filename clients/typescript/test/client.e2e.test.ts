@@ -1,11 +1,28 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { createOrderProtectionClient, OrderProtectionError, verifyWebhook, WebhookVerificationError, type OrderProtectionClient } from '../src/index.js';
 import { freePort, startLocalServer, TSX_LOADER, type LocalServer } from './local-server.js';
+
+/** Why a delivered body is not what openapi.yaml's `webhooks` give its type (undefined: it is). */
+const OPENAPI = parse(readFileSync(new URL('../../../openapi.yaml', import.meta.url), 'utf8')) as { webhooks: Record<string, unknown> };
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+// ajv-formats is CommonJS: its default export arrives wrapped under NodeNext typing.
+(formats as unknown as { default: (ajv: Ajv2020) => void }).default(ajv);
+ajv.addSchema(OPENAPI, 'openapi.yaml');
+function webhookBodyErrors(body: unknown): string | undefined {
+  const type = (body as { type?: unknown }).type;
+  if (typeof type !== 'string' || !(type in OPENAPI.webhooks)) return `openapi.yaml has no webhook ${String(type)}`;
+  const validate = ajv.getSchema(`openapi.yaml#/webhooks/${type}/post/requestBody/content/application~1json/schema`)!;
+  return validate(body) ? undefined : ajv.errorsText(validate.errors);
+}
 
 /** The client against a real `npm start` (its own, on free ports). */
 let server: LocalServer;
@@ -131,6 +148,50 @@ describe('@order-protection/client against npm start', () => {
     }
   });
 
+  // Before the 250 orders, as above. Every type the service sends but webhook_endpoint.test (checked above) and
+  // the ones a test client cannot make happen (claim.denied/paid/withdrawn share claim.approved's schema).
+  it("delivers each event type with the body openapi.yaml's webhooks give it, which WebhookEvent types", async () => {
+    const { client } = observedClient();
+    const bodies: unknown[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        bodies.push(JSON.parse(body));
+        res.end();
+      });
+    });
+    const port = await freePort();
+    await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve));
+    const endpoint = await client.webhookEndpoints.create({ url: `http://127.0.0.1:${port}/hooks` }); // every type
+    try {
+      const email = `hooks-${Date.now()}@example.com`;
+      const changed = await protectedOrder(client, 'types');
+      await client.orders.change(changed.service_order_id, { items: [{ name: 'VIP', old_reference_number: 'a1', reference_number: 'vip-1', cost: '200.00' }] });
+      await client.orders.cancel(changed.service_order_id, { mode: 'void' });
+      const claimed = await client.orders.create({ order_number: orderNumber('types-claim'), currency: 'USD', items: [item('c1')], customer: { email } });
+      const customer = await client.claims.openSession({ order_number: claimed!.order_number, email });
+      const claim = await customer.file({ policy_numbers: [claimed!.policies[0]!.policy_number], reason: 'illness', description: 'Could not go.' });
+      await client.testHelpers.decideClaim(claim.claim_id, { decision: 'approve' });
+      const quote = await client.quotes.create({ currency: 'USD', items: [item('d1')] });
+      const declined = orderNumber('types-out');
+      await client.orders.create({ token: quote.tokens.opt_out, order_number: declined, currency: 'USD', items: [item('d1')] });
+      const ours = () =>
+        (bodies as { type: string; data: { order_number?: string } }[]).filter((body) =>
+          [changed.order_number, claimed!.order_number, declined].includes(body.data.order_number ?? ''),
+        );
+      const expected = ['claim.approved', 'claim.submitted', 'order.canceled', 'order.created', 'order.opted_out', 'policy.upgraded', 'policy.voided'];
+
+      await expect.poll(() => [...new Set(ours().map((body) => body.type))].sort(), { timeout: 30_000, interval: 100 }).toEqual(expected);
+      const invalid = bodies.map((body) => [body, webhookBodyErrors(body)]).filter(([, errors]) => errors);
+
+      expect(invalid).toEqual([]);
+    } finally {
+      await client.webhookEndpoints.delete(endpoint.id);
+      receiver.close();
+    }
+  });
+
   it("files a claim in a customer's session and decides it with the test helper; an advanced order's policy is past its void", async () => {
     const { client } = observedClient();
     const email = `claim-${Date.now()}@example.com`;
@@ -169,7 +230,7 @@ describe('@order-protection/client against npm start', () => {
     );
 
     const listed: string[] = [];
-    for await (const order of client.orders.list({ limit: '100', created_gte: since })) listed.push(order.service_order_id);
+    for await (const order of client.orders.list({ limit: 100, created_gte: since })) listed.push(order.service_order_id);
 
     expect(created.size).toBe(250);
     expect(listed).toHaveLength(250);
