@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Claim } from '../claims/index.js';
 import type { LedgerEntry } from '../ledger/index.js';
@@ -80,10 +81,76 @@ describe('CSV', () => {
   });
 
   it('defuses text a spreadsheet would run as a formula, never an amount', () => {
-    expect(csvLine(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', 'ok'])).toBe("'=1+1,'+1,'-1,'@SUM(A1),'\tx,ok\r\n");
+    expect(csvLine(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', 'ok'])).toBe(`'=1+1,'+1,'-1,'@SUM(A1),"'\tx",ok\r\n`);
     const row = premiumRow(entry({ type: 'premium_refunded', amount: -850 }), { ...facts, order_number: '=cmd|"/c calc"!A1' });
     expect(csvLine(row, AMOUNT_COLUMNS.premium)).toBe(
       `cli_1,OP-AAAA-BBBB-CCCC,ord-1,"'=cmd|""/c calc""!A1",refund,2026-11-30,2026-11-02,KWD,-0.850,10.000\r\n`,
+    );
+  });
+});
+
+/** RFC 4180, as an insurer's import reads the file: one line's fields. */
+function rfcFields(line: string): string[] {
+  const fields: string[] = [];
+  let at = 0;
+  for (let n = 0; n <= line.length; n++) {
+    if (line[at] === '"') {
+      let end = at + 1;
+      let text = '';
+      for (; end < line.length; end++) {
+        if (line[end] === '"' && line[end + 1] === '"') {
+          text += '"';
+          end++;
+        } else if (line[end] === '"') break;
+        else text += line[end];
+      }
+      fields.push(text);
+      at = end + 1;
+    } else {
+      const comma = line.indexOf(',', at);
+      fields.push(line.slice(at, comma === -1 ? line.length : comma));
+      at = comma === -1 ? line.length : comma;
+    }
+    if (line[at] !== ',') return fields;
+    at++;
+  }
+  return fields;
+}
+
+/** What a spreadsheet would run as a formula: a cell (quotes and blanks before it aside) opening with one of these. */
+const FORMULA_LEAD = /^["\s]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63\uFE6B]/u;
+/** The cells a spreadsheet makes of a line when it splits on `separator` and ignores quotes, as a careless import does. */
+const naiveCells = (line: string, separator: string) => line.replace(/\r\n$/, '').split(separator);
+const SEPARATORS = [',', ';', '\t', '\r', '\n', '"'];
+const risky = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', ',', ';', '"', "'", ' ', '\0', '＝', '＋', '－', '＠', '﹦'),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+  ),
+  maxLength: 12,
+});
+
+describe('CSV injection (OWASP)', () => {
+  it('neutralizes a formula after a separator and a full-width formula lead', () => {
+    expect(csvLine(['x;=1+1'])).toBe(`"x;'=1+1"\r\n`);
+    expect(csvLine(['＝1+1', '＠SUM(A1)', '－1', '＋1'])).toBe("'＝1+1,'＠SUM(A1),'－1,'＋1\r\n");
+    expect(csvLine(['a,=HYPERLINK("http://x")', 'a\t+1', '\0=1'])).toBe(`"a,'=HYPERLINK(""http://x"")","a\t'+1",'\0=1\r\n`);
+    expect(csvLine(['OP-AAAA-BBBB-CCCC', 'a@b.example', '2026-11-30'])).toBe('OP-AAAA-BBBB-CCCC,a@b.example,2026-11-30\r\n'); // nothing to defuse
+  });
+
+  it('leaves no cell a spreadsheet would run, whichever separator it splits on, and reads back whole under RFC 4180', () => {
+    fc.assert(
+      fc.property(fc.array(risky, { minLength: 1, maxLength: 4 }), (fields) => {
+        const line = csvLine(fields);
+        for (const separator of SEPARATORS)
+          for (const cell of naiveCells(line, separator))
+            expect(cell, `${JSON.stringify(line)} split on ${JSON.stringify(separator)}`).not.toMatch(FORMULA_LEAD);
+        const read = rfcFields(line.replace(/\r\n$/, ''));
+        expect(read).toHaveLength(fields.length);
+        // Only apostrophes are added, each right before a formula lead.
+        read.forEach((cell, i) => expect(cell.replaceAll("'", '')).toBe(fields[i]!.replaceAll("'", '')));
+      }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -132,17 +132,29 @@ export function claimRow(claim: Claim, period: string): string[] {
 }
 
 /**
- * One CSV line (RFC 4180): a field with a comma, a quote or a line break is quoted, its quotes
- * doubled. A text field a spreadsheet would run as a formula (starting with = + - @, a tab or a
- * carriage return) gets a leading apostrophe (OWASP's CSV-injection advice): an order number is
- * the merchant's free text. Amounts are written as they are (a refund's minus sign stays).
+ * One CSV line (RFC 4180): a field with a comma, a semicolon, a tab, a quote or a line break is
+ * quoted, its quotes doubled. Text a spreadsheet would run as a formula is neutralized as OWASP's
+ * "CSV Injection" advises, since an order number is the merchant's free text: a text field opening
+ * (blanks aside) with = + - @ or their full-width or small forms (＝ ＋ － ＠, ﹦ ﹢ ﹣ ﹫), or with a tab,
+ * a carriage return or a NUL, gets a leading apostrophe; and so does every such character that
+ * follows a separator (`,` `;` tab, a line break or a quote, blanks aside), where a spreadsheet
+ * splitting on it, or ignoring the quotes, would start a new cell. Nothing but apostrophes is
+ * added. Amounts are written as they are (a refund's minus sign stays).
  */
 export function csvLine(fields: readonly string[], amounts: ReadonlySet<number> = new Set()): string {
   return `${fields.map((field, index) => quote(amounts.has(index) ? field : defuse(field))).join(',')}\r\n`;
 }
 
-const defuse = (field: string): string => (/^[=+\-@\t\r]/.test(field) ? `'${field}` : field);
-const quote = (field: string): string => (/[",\r\n]/.test(field) ? `"${field.replaceAll('"', '""')}"` : field);
+/** The characters a spreadsheet takes as a formula's start: ASCII, full-width (U+FF1D…) and small (U+FE62…) forms. */
+const FORMULA_LEADS = '=+\\-@\\uFF1D\\uFF0B\\uFF0D\\uFF20\\uFE66\\uFE62\\uFE63\\uFE6B';
+const LEADING_FORMULA = new RegExp(`^(?:[\\t\\r\\0]|\\s*[${FORMULA_LEADS}])`, 'u');
+const FORMULA_AFTER_SEPARATOR = new RegExp(`([,;\\t\\r\\n"]\\s*)(?=[${FORMULA_LEADS}])`, 'gu');
+
+const defuse = (field: string): string => {
+  const inner = field.replace(FORMULA_AFTER_SEPARATOR, "$1'");
+  return LEADING_FORMULA.test(inner) ? `'${inner}` : inner;
+};
+const quote = (field: string): string => (/[",;\t\r\n]/.test(field) ? `"${field.replaceAll('"', '""')}"` : field);
 
 /** The columns of each kind that hold amounts (written as they are). */
 export const AMOUNT_COLUMNS: Record<BordereauKind, ReadonlySet<number>> = {
