@@ -2,6 +2,8 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { AppError, InternalError, RateLimitError } from '../errors.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
+/** Every API answer's Cache-Control (the middleware's default; error answers carry it wherever they are made, the local gateway's too). */
+export const NO_STORE = 'no-store';
 
 /** Renders any thrown value as the error envelope. Non-AppErrors become a bare 500. */
 export function errorResponse(error: unknown, requestId: string): APIGatewayProxyStructuredResultV2 {
@@ -17,7 +19,11 @@ export function errorResponse(error: unknown, requestId: string): APIGatewayProx
   };
   const retryAfter: Record<string, string> =
     app instanceof RateLimitError && app.retryAfterSeconds !== undefined ? { 'retry-after': String(app.retryAfterSeconds) } : {};
-  return { statusCode: app.status, headers: { ...JSON_HEADERS, 'x-request-id': requestId, ...retryAfter }, body: JSON.stringify(body) };
+  return {
+    statusCode: app.status,
+    headers: { ...JSON_HEADERS, 'cache-control': NO_STORE, 'x-request-id': requestId, ...retryAfter },
+    body: JSON.stringify(body),
+  };
 }
 
 export function jsonResponse(statusCode: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyStructuredResultV2 {

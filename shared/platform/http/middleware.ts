@@ -5,7 +5,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { AppError, AuthenticationError, PayloadTooLargeError, ValidationError } from '../errors.js';
-import { errorResponse } from './envelope.js';
+import { errorResponse, NO_STORE } from './envelope.js';
 import { parseJsonBody } from './json-body.js';
 import { logger } from './logger.js';
 import { countMetric, metrics } from './metrics.js';
@@ -72,12 +72,13 @@ type LambdaContext = Context & { info?: RequestInfo; startedAt?: number };
 
 const requestIdOf = (event: Pick<APIGatewayProxyEventV2, 'requestContext'>): string => event.requestContext?.requestId || randomUUID();
 
-/** Request id, one log line per request, and the error envelope for everything thrown below. */
+/** Request id, Cache-Control, one log line per request, and the error envelope for everything thrown below. */
 function requestLifecycle(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResultV2, Error, LambdaContext> {
   const finish = (request: { event: HttpEvent; response?: APIGatewayProxyStructuredResultV2 | null; context: LambdaContext }, error?: unknown) => {
     const requestId = request.context.info?.requestId ?? requestIdOf(request.event);
     const response = error === undefined ? (request.response ?? { statusCode: 204 }) : errorResponse(error, requestId);
-    response.headers = { ...response.headers, 'x-request-id': requestId };
+    // No answer of the API is for a cache (tokens, secrets, claims' text, every client's own data): no-store, unless a route says otherwise.
+    response.headers = { 'cache-control': NO_STORE, ...response.headers, 'x-request-id': requestId };
     request.response = response;
     // Keys go on each line, not on the shared logger: the local server runs requests concurrently.
     const clientId = request.context.info?.clientId;

@@ -1,0 +1,38 @@
+import type { Context } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { apiEvent } from '../../../scripts/local/api-events.js';
+import { ConflictError } from '../errors.js';
+import { emptyResponse, jsonResponse } from './envelope.js';
+import { httpHandler, type HttpHandler } from './middleware.js';
+
+/**
+ * Issue 35.7: every answer of the API is `Cache-Control: no-store` unless its route says otherwise,
+ * set on the one response path every handler goes through (a claim session's bearer token, a
+ * webhook endpoint's secret, a claim's health text were cacheable by any proxy or browser).
+ */
+const context = () => ({ awsRequestId: 'unit', functionName: 'unit', getRemainingTimeInMillis: () => 10_000 }) as unknown as Context;
+const answer = async (handler: HttpHandler, options: Parameters<typeof httpHandler>[1] = {}) =>
+  (await httpHandler(handler, options)(apiEvent({ method: 'POST', path: '/api/v2/anything', body: { a: 1 } }) as never, context()))!;
+
+describe('the response path', () => {
+  it('answers Cache-Control: no-store on a JSON answer, an empty one, an AppError, an unexpected failure and a refused body', async () => {
+    const answers = [
+      await answer(async () => jsonResponse(201, { claim_token: 'secret' })),
+      await answer(async () => emptyResponse(204)),
+      await answer(async () => {
+        throw new ConflictError('claim_open', 'A claim is open.');
+      }),
+      await answer(async () => {
+        throw new Error('boom');
+      }),
+      await answer(async () => jsonResponse(200, {}), { authenticated: true }),
+    ];
+    expect(answers.map((res) => res.statusCode)).toEqual([201, 204, 409, 500, 401]);
+    for (const res of answers) expect(res.headers?.['cache-control'], String(res.statusCode)).toBe('no-store');
+  });
+
+  it('keeps a route’s own Cache-Control (one that deliberately caches)', async () => {
+    const res = await answer(async () => jsonResponse(200, {}, { 'cache-control': 'public, max-age=60' }));
+    expect(res.headers?.['cache-control']).toBe('public, max-age=60');
+  });
+});
