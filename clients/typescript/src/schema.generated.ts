@@ -1128,8 +1128,10 @@ export interface components {
       type: components['schemas']['LoggedEventType'];
       /** Format: date-time */
       created: string;
-      /** @description Ids, statuses and amounts: service_order_id, order_number, policy, replaces, premium_delta, refund_due; on claim.* events claim {claim_id, status, currency, amount_claimed, amount_approved, payout_reference, policy_numbers}; on webhook_endpoint.test endpoint_id. */
-      data: Record<string, never>;
+      /** @description The delivered body's data of its type (the webhooks section gives each, field by field), but an order.opted_out's without order_number (kept sealed). Ids, statuses and amounts: service_order_id, order_number, policy, replaces, premium_delta, refund_due; on claim.* events claim {claim_id, status, currency, amount_claimed, amount_approved, payout_reference, policy_numbers}; on webhook_endpoint.test endpoint_id. */
+      data: {
+        [key: string]: unknown;
+      };
       /** @description true once every delivery succeeded, false after a failed attempt, null before either. */
       delivery_success: boolean | null;
     };
@@ -1249,7 +1251,10 @@ export interface components {
       type: components['schemas']['LoggedEventType'];
       /** Format: date-time */
       created: string;
-      data: Record<string, never>;
+      /** @description As the list's: the delivered body's data of its type. */
+      data: {
+        [key: string]: unknown;
+      };
       delivery_success: boolean | null;
       deliveries: {
         endpoint_id: string;

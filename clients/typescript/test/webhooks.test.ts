@@ -92,6 +92,14 @@ describe('webhook events', () => {
   });
 });
 
+describe('the delivery log', () => {
+  it("types a listed event's data as an object to read (the delivered data of its type; an opt-out's without order_number)", () => {
+    type Listed = Awaited<ReturnType<ReturnType<OrderProtectionClient['events']['list']>['next']>>['value'];
+    expectTypeOf<Exclude<Listed, void>['data']>().toEqualTypeOf<{ [key: string]: unknown }>();
+    expectTypeOf<Awaited<ReturnType<OrderProtectionClient['events']['retrieve']>>['data']>().toEqualTypeOf<{ [key: string]: unknown }>();
+  });
+});
+
 describe('list calls', () => {
   it('take limit as a number', () => {
     type OrdersQuery = NonNullable<Parameters<OrderProtectionClient['orders']['list']>[0]>;
