@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
-const npm = (cwd: string, ...args: string[]) => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, timeout: 60_000 });
+const npm = (cwd: string, ...args: string[]) => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, timeout: 180_000 });
 
 let folder: string;
 let packed: { filename: string; files: { path: string }[] };
@@ -26,7 +26,7 @@ beforeAll(async () => {
   writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'merchant', private: true, type: 'module' }));
   // --prefer-offline: from npm's cache, which the repository's own install filled; the registry only for what it lacks.
   await npm(folder, 'install', '--prefer-offline', '--ignore-scripts', join(folder, packed.filename));
-}, 120_000);
+}, 300_000); // a guard, not a goal: pack, build and install take about 30–50 s on 2 busy cores
 afterAll(() => {
   if (folder) rmSync(folder, { recursive: true, force: true });
 });
@@ -122,7 +122,7 @@ describe('the packed @order-protection/client', () => {
 
   it(
     "type-checks a merchant's TypeScript against the installed declarations (exports' types, a numeric limit, events narrowed by type)",
-    { timeout: 60_000 },
+    { timeout: 120_000 }, // a guard: the type check takes about 10 s
     async () => {
       writeFileSync(join(folder, 'merchant.ts'), TYPED);
       const compilerOptions = {
@@ -133,13 +133,14 @@ describe('the packed @order-protection/client', () => {
         strict: true,
         noEmit: true,
         skipLibCheck: true,
+        // Node's types, as a merchant on Node has them (standardwebhooks' declarations name Buffer).
+        typeRoots: [join(ROOT, 'node_modules', '@types')],
+        types: ['node'],
       };
-      // Node's types, as a merchant on Node has them (standardwebhooks' declarations name Buffer).
-      Object.assign(compilerOptions, { typeRoots: [join(ROOT, 'node_modules', '@types')], types: ['node'] });
       writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['merchant.ts'] }));
       const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
-      const checked = await run(process.execPath, [tsc, '-p', folder], { cwd: folder, timeout: 60_000 }).then(
+      const checked = await run(process.execPath, [tsc, '-p', folder], { cwd: folder, timeout: 110_000 }).then(
         () => 'no errors',
         (error: { stdout: string }) => error.stdout,
       );
