@@ -26,6 +26,8 @@ export interface LocalServer {
   demo: NewClientKeys;
   /** The operator key (Authorization: Operator <key>) of the operator routes and the /admin/claims page. */
   operatorKey: string;
+  /** With `seedLiveDemo`: the live-mode demo merchant whose orders fill the bordereaux. */
+  liveDemo?: NewClientKeys;
   server: Server;
   stop(): Promise<void>;
 }
@@ -38,6 +40,43 @@ export interface LocalServerOptions {
   /** The local S3's port (s3rver on 127.0.0.1); any free one by default (npm start: S3_PORT, else 4568). */
   s3Port?: number;
   staticRoutes?: (server: { baseUrl: string; demo: NewClientKeys }) => Record<string, StaticRoute>;
+  /**
+   * Also create a live-mode demo merchant and place its LIVE_DEMO_ORDERS through the API (npm
+   * start does): the demo shop is a test client, whose money is never in the bordereaux.
+   */
+  seedLiveDemo?: boolean;
+}
+
+/**
+ * The live demo merchant's orders, placed through the API as a merchant's back-end would: a
+ * policy per item, so this month's premium bordereau has a row per item, in three currencies.
+ */
+export const LIVE_DEMO_ORDERS = [
+  {
+    order_number: 'LIVE-DEMO-1001',
+    currency: 'USD',
+    items: [
+      { name: 'Spring Concert, seat A1', reference_number: 'a1', cost: '120.00' },
+      { name: 'Spring Concert, seat A2', reference_number: 'a2', cost: '120.00' },
+    ],
+  },
+  { order_number: 'LIVE-DEMO-1002', currency: 'EUR', items: [{ name: 'Harbour Festival day pass', reference_number: 'hf1', cost: '65.50' }] },
+  { order_number: 'LIVE-DEMO-1003', currency: 'JPY', items: [{ name: 'Kabuki matinee, box 3', reference_number: 'k3', cost: '18000' }] },
+] as const;
+
+async function seedLiveDemo(baseUrl: string, keys: NewClientKeys): Promise<void> {
+  const call = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`seeding the live demo merchant: ${path} answered ${res.status} ${await res.text()}`);
+    return (await res.json()) as { token?: string };
+  };
+  const { token } = await call('/api/v2/auth/token', { public_key: keys.public_key, secret_key: keys.secret_key });
+  for (const order of LIVE_DEMO_ORDERS)
+    await call(
+      '/api/v2/orders',
+      { ...order, customer: { first_name: 'Demo', last_name: 'Customer', email: 'demo.customer@example.org' } },
+      { authorization: `JWT ${token}`, 'idempotency-key': `seed-${order.order_number}` },
+    );
 }
 
 export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
@@ -82,6 +121,9 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
 
   const doc = createDocumentClient(dynamo.endpoint, config.region);
   const demo = await createClient(new DynamoClientStore(doc, config.tableName), { name: 'Demo Shop' });
+  const liveDemo = options.seedLiveDemo
+    ? await createClient(new DynamoClientStore(doc, config.tableName), { name: 'Demo Venue (live)', mode: 'live' })
+    : undefined;
   doc.destroy();
 
   const server = createServer();
@@ -102,10 +144,12 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     void gateway(req, res);
   });
   server.on('clientError', answerClientError);
+  if (liveDemo) await seedLiveDemo(baseUrl, liveDemo);
 
   return {
     baseUrl,
     demo,
+    ...(liveDemo ? { liveDemo } : {}),
     operatorKey: process.env.OPERATOR_KEY,
     server,
     stop: async () => {
@@ -127,6 +171,7 @@ async function main(): Promise<void> {
     dynamoEndpoint: givenEndpoint,
     s3Port: Number(process.env.S3_PORT ?? 4568),
     staticRoutes: demoSiteRoutes,
+    seedLiveDemo: true,
   });
   // Ctrl-C is handled from here on, before the key file tells anyone the server is ready.
   let stopping = false;
@@ -166,6 +211,10 @@ async function main(): Promise<void> {
 
   console.log(`Order Protection API on ${local.baseUrl}  (DynamoDB at ${process.env.DYNAMODB_ENDPOINT}, S3 at ${process.env.S3_ENDPOINT})`);
   console.log(`Demo client ${local.demo.client_id}\n  public key ${local.demo.public_key}\n  secret key ${local.demo.secret_key}`);
+  if (local.liveDemo)
+    console.log(
+      `Live demo merchant ${local.liveDemo.client_id} (live keys; ${LIVE_DEMO_ORDERS.length} orders placed): its premiums fill this month's bordereaux at ${local.baseUrl}/admin/bordereaux`,
+    );
   console.log(`Demo checkout ${local.baseUrl}/   ·   dashboard ${local.baseUrl}/dashboard   ·   widget ${local.baseUrl}/widget.js`);
   console.log(
     `Claims: customer ${local.baseUrl}/claim   ·   operator ${local.baseUrl}/admin/claims (and the bordereaux)\n  operator key ${local.operatorKey}  (Authorization: Operator <key>; also in ${operatorFile})`,

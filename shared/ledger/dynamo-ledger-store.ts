@@ -4,6 +4,7 @@ import type { LedgerExportSource, LedgerPage, LedgerStore } from './ports.js';
 import {
   claimActivityKey,
   claimActivityPartition,
+  ledgerEntryIdKey,
   ledgerKey,
   ledgerPartition,
   periodClientKey,
@@ -17,17 +18,19 @@ import { transactUnlessRefused, unlessConditionFails } from '../platform/dynamo/
 import { shardedList, shardLimit, sortRange, takeRecords } from '../platform/dynamo/sharded-list.js';
 import { MINOR_UNITS_MARK } from '../platform/money/index.js';
 
-/** Entries written at once; each is its own conditional Put (a BatchWriteItem cannot refuse an existing item). */
+/** Entries written at once; each is two conditional Puts of its own (a BatchWriteItem cannot refuse an existing item). */
 const WRITE_CONCURRENCY = 16;
 /** Entries an export reads from a shard at a time: 64 pages of this many stay a few MB. */
 const EXPORT_SHARD_PAGE = 100;
 
 /**
  * The ledger on the main table: an entry is a record of its client's month (sharded, newest first
- * in a shard), written with `attribute_not_exists` so a change given again writes nothing; a
- * statement is one record per (client, month, currency), kept from the entries by the day counts'
- * technique: per stream shard the position of the last change it counted (`counted_<shard>`), and
- * an update adds only changes after it, so a batch delivered again, whole or in part, adds nothing.
+ * in a shard), written after its id record (`attribute_not_exists`), so that its id alone decides
+ * whether it exists, whatever month and time a writer derives for it, and a change given again
+ * writes nothing; a statement is one record per (client, month, currency), kept from the entries
+ * by the day counts' technique: per stream shard the position of the last change it counted
+ * (`counted_<shard>`), and an update adds only changes after it, so a batch delivered again, whole
+ * or in part, adds nothing.
  */
 export class DynamoLedgerStore implements LedgerStore, LedgerExportSource {
   /** The (client, month) marks this container has written: each is written once per container, not per batch. */
@@ -117,12 +120,35 @@ export class DynamoLedgerStore implements LedgerStore, LedgerExportSource {
     } while (start);
   }
 
+  /**
+   * Each entry once, by its id alone: first its id record (`attribute_not_exists`), then the entry
+   * under its month's key. An id record already there is read: written by an opening balance (which
+   * counted the entry in its statement then, whatever month and time it booked it at), or by this
+   * consumer before (the stream gave the change again, or a write stopped between the two Puts: the
+   * entry is written now, conditionally, at the key its id record names). An entry found already
+   * written is read for the opening mark too (an opening balance written before the id records).
+   */
   async record(entries: readonly LedgerEntry[]): Promise<Set<string>> {
     const opened = new Set<string>();
     for (let start = 0; start < entries.length; start += WRITE_CONCURRENCY) {
       await Promise.all(
         entries.slice(start, start + WRITE_CONCURRENCY).map(async (entry) => {
           const key = ledgerKey(entry.client_id, entry.period, entry.id, entry.created);
+          const idKey = ledgerEntryIdKey(entry.client_id, entry.id);
+          const claimed = await unlessConditionFails(
+            this.doc.send(
+              new PutCommand({
+                TableName: this.tableName,
+                Item: storedRecord(idKey, 'ledger_entry_id', { entry_pk: key.PK, entry_sk: key.SK }),
+                ConditionExpression: 'attribute_not_exists(PK)',
+              }),
+            ),
+          );
+          if (!claimed) {
+            const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: idKey, ConsistentRead: true }));
+            if (Item?.opening === true) return void opened.add(entry.id);
+            if (Item?.entry_pk !== key.PK || Item?.entry_sk !== key.SK) return; // written under another key: never twice
+          }
           const written = await unlessConditionFails(
             this.doc.send(
               new PutCommand({
@@ -133,7 +159,7 @@ export class DynamoLedgerStore implements LedgerStore, LedgerExportSource {
             ),
           );
           if (written) return;
-          // Already there: given again by the stream, or written by an opening balance (rare: read which).
+          // There already: an opening balance from before the id records may have written it (rare: read which).
           const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: key, ProjectionExpression: 'opening', ConsistentRead: true }));
           if (Item?.opening === true) opened.add(entry.id);
         }),
@@ -144,30 +170,61 @@ export class DynamoLedgerStore implements LedgerStore, LedgerExportSource {
 
   async open(entry: LedgerEntry): Promise<boolean> {
     const figures = figuresOf(entry);
+    const key = ledgerKey(entry.client_id, entry.period, entry.id, entry.created);
     const values: Record<string, unknown> = { ':entity': 'statement', ':period': entry.period, ':currency': entry.currency, ':mark': true };
     FIGURES.forEach((name, index) => (values[`:f${index}`] = figures[name]));
-    return transactUnlessRefused(this.doc, [
-      {
-        Put: {
+    return transactUnlessRefused(
+      this.doc,
+      [
+        {
+          Put: {
+            TableName: this.tableName,
+            Item: storedRecord(ledgerEntryIdKey(entry.client_id, entry.id), 'ledger_entry_id', { entry_pk: key.PK, entry_sk: key.SK, opening: true }),
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        {
+          Put: {
+            TableName: this.tableName,
+            Item: storedRecord(key, 'ledger_entry', { ...entry, opening: true, ...MINOR_UNITS_MARK }),
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: statementKey(entry.client_id, entry.period, entry.currency, entry.created.slice(0, 10)),
+            UpdateExpression: `SET entity = :entity, #period = :period, #currency = :currency, minor_units = :mark ADD ${FIGURES.map((name, index) => `${name} :f${index}`).join(', ')}`,
+            ExpressionAttributeNames: { '#period': 'period', '#currency': 'currency' },
+            ExpressionAttributeValues: values,
+          },
+        },
+      ],
+      // The id is taken (the entry exists, under this key or another), or an entry from before the id records is there.
+      (codes) => codes[0] === 'ConditionalCheckFailed' || codes[1] === 'ConditionalCheckFailed',
+    );
+  }
+
+  /**
+   * Gives an entry written before the id records its own (npm run migrate, before any opening
+   * balance): 'written', 'had' (it has one), or 'duplicate' when its id already names another key
+   * (an entry booked twice before; left for the operator to see, reconcile names it).
+   */
+  async adopt(entry: LedgerEntry & { opening?: boolean }): Promise<'written' | 'had' | 'duplicate'> {
+    const key = ledgerKey(entry.client_id, entry.period, entry.id, entry.created);
+    const idKey = ledgerEntryIdKey(entry.client_id, entry.id);
+    const written = await unlessConditionFails(
+      this.doc.send(
+        new PutCommand({
           TableName: this.tableName,
-          Item: storedRecord(ledgerKey(entry.client_id, entry.period, entry.id, entry.created), 'ledger_entry', {
-            ...entry,
-            opening: true,
-            ...MINOR_UNITS_MARK,
-          }),
+          Item: storedRecord(idKey, 'ledger_entry_id', { entry_pk: key.PK, entry_sk: key.SK, ...(entry.opening === true ? { opening: true } : {}) }),
           ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
-      {
-        Update: {
-          TableName: this.tableName,
-          Key: statementKey(entry.client_id, entry.period, entry.currency, entry.created.slice(0, 10)),
-          UpdateExpression: `SET entity = :entity, #period = :period, #currency = :currency, minor_units = :mark ADD ${FIGURES.map((name, index) => `${name} :f${index}`).join(', ')}`,
-          ExpressionAttributeNames: { '#period': 'period', '#currency': 'currency' },
-          ExpressionAttributeValues: values,
-        },
-      },
-    ]);
+        }),
+      ),
+    );
+    if (written) return 'written';
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: idKey, ConsistentRead: true }));
+    return Item?.entry_pk === key.PK && Item?.entry_sk === key.SK ? 'had' : 'duplicate';
   }
 
   async addToStatement(source: string, batch: StatementBatch): Promise<void> {

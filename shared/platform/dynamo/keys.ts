@@ -11,6 +11,7 @@
  *   CLAIM#<claim_id>                       / TEXT               its description and messages (TTL: 90 days after it closes)
  *   ATTEMPTS#<scope>                       / WINDOW#<n>         failed claim-session attempts in a 15-minute window (TTL)
  *   CLIENT#<client_id>#LEDGER#<YYYY-MM>#<nn> / <created>#<le_id> a ledger entry (64 shards a client and month)
+ *   CLIENT#<client_id>#LEDGER_ENTRY#<le_id> / LEDGER_ENTRY    that the entry exists, and where (its key): its id alone decides
  *   CLIENT#<client_id>#STATEMENT#<YYYY-MM> / CURRENCY#<c>#<day> a statement's figures of one currency and day
  *   LEDGER#<YYYY-MM>                       / CLIENT#<client_id> the clients with a move in the month (for the bordereaux)
  *   CLIENT#<client_id>#CLAIMS#<YYYY-MM>    / CLAIM#<claim_id>   a claim with a move in the month (for the claims bordereau)
@@ -110,6 +111,11 @@ export const ledgerKey = (clientId: string, period: string, entryId: string, cre
   SK: `${created}#${entryId}`,
 });
 export const ledgerPartition = (clientId: string, period: string, shard: number): string => `CLIENT#${clientId}#LEDGER#${period}#${shardSuffix(shard)}`;
+/**
+ * An entry's id, whatever month and time it was booked at: written with the entry (conditional on
+ * not existing), so a second writer that derives the same entry at another time finds it.
+ */
+export const ledgerEntryIdKey = (clientId: string, entryId: string): Key => ({ PK: `CLIENT#${clientId}#LEDGER_ENTRY#${entryId}`, SK: 'LEDGER_ENTRY' });
 /** A client's statement of a month: one record per currency and day, all in one partition, so the statement is one Query. */
 export const statementKey = (clientId: string, period: string, currency: string, day: string): Key => ({
   PK: statementPartition(clientId, period),
