@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '#shared/platform/config.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
-import { amountsToMinorUnits, backfillVoidWindows, migrateToShardedKeys, openLedger } from './migrations.js';
+import { runMigrations } from './migrations.js';
 import { localDynamo } from './local/local-stack-file.js';
 
 /**
@@ -10,7 +10,9 @@ import { localDynamo } from './local/local-stack-file.js';
  * (DYNAMODB_ENDPOINT, .local/stack.json, or port DYNAMODB_PORT); with --aws the tables named by TABLE_NAME and
  * METRICS_TABLE_NAME with the caller's credentials. Then gives policies stored before issue 25 their
  * void window (void_until), and rewrites amounts stored as hundredths into their currency's minor
- * unit (issue 27), and writes the ledger's opening balance (issue 28). Safe to run again, and beside traffic.
+ * unit (issue 27), gives each ledger entry its id record (issue 35) and writes the ledger's opening
+ * balance (issue 28; a move of a closed month is booked in the open month). Safe to run again, and
+ * beside traffic (scripts/migrations.ts runMigrations).
  */
 const { values } = parseArgs({ options: { aws: { type: 'boolean', default: false } } });
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -19,15 +21,16 @@ if (local) console.error(`using DynamoDB at ${local.endpoint} (${local.source})`
 const endpoint = local?.endpoint;
 const config = loadConfig();
 const doc = createDocumentClient(endpoint, config.region);
-const moved = await migrateToShardedKeys(doc, { main: config.tableName, metrics: config.metricsTableName });
-const windows = await backfillVoidWindows(doc, { main: config.tableName });
-const minor = await amountsToMinorUnits(doc, { main: config.tableName });
-const opening = await openLedger(doc, { main: config.tableName });
+const { moved, windows, minor, adopted, opening } = await runMigrations(doc, { main: config.tableName, metrics: config.metricsTableName });
 doc.destroy();
 console.log(`moved ${moved.listRecords} order and policy records to sharded list keys, ${moved.checkoutRecords} checkout records to their own partitions`);
 console.log(`gave ${windows.policies} policies stored without one their void window (their order's sale + the client's look period)`);
 console.log(
   `rewrote amounts into their currency's minor unit: ${minor.orders} orders, ${minor.items} items, ${minor.claims} claims` +
     ` (${minor.rounded} amounts rounded half away from zero to a whole unit; ${minor.writtenMeanwhile} records rewritten by requests meanwhile, left as they wrote them)`,
+);
+console.log(
+  `gave ${adopted.entries} ledger entries written before entries had id records their own` +
+    (adopted.duplicates ? ` (${adopted.duplicates} ids were already booked under two keys: npm run reconcile names their clients)` : ''),
 );
 console.log(`wrote the ledger's opening balance: ${opening.entries} entries for policies and claims from before the ledger (with their statements)`);

@@ -3,7 +3,10 @@ import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cartItems, quoteFor, startService, uniqueOrderNumber, type Service } from '../test/support/service.js';
 import { decide, fileClaim, sessionToken } from '../test/support/claims.js';
-import { amountsToMinorUnits, backfillVoidWindows, migrateToShardedKeys } from './migrations.js';
+import { DynamoLedgerStore } from '#shared/ledger/dynamo-ledger-store.js';
+import { statementStatus } from '#shared/ledger/index.js';
+import { amountsToMinorUnits, backfillVoidWindows, migrateToShardedKeys, runMigrations } from './migrations.js';
+import { reconcile } from './reconcile.js';
 
 /** `npm run migrate`: records written before issue 20 get their new keys, and nothing counts twice. */
 let service: Service;
@@ -450,5 +453,91 @@ describe('rewriting amounts stored as hundredths into minor units', () => {
     for (const row of await rowsOf(orderId)) expect(row.minor_units, String(row.SK)).toBe(true);
     expect(await claimRow(claim.json.claim_id)).toMatchObject({ minor_units: true, amount_claimed: 1_000 });
     expect((await call(shop.client_id, 'orders-read', 'GET', `/api/v2/orders/${orderId}`, undefined, { id: orderId })).json.subtotal).toBe('176.00'); // 130.50 + 35.50 + 10.00
+  });
+});
+
+/**
+ * Issue 35: an order a test helper made older keeps its ledger entries where they were written
+ * (the moment things happened), but its policies' times move. `npm run migrate` must not take the
+ * moved times for new entries: the entry's id alone says whether it exists, and a closed month
+ * never receives one.
+ */
+describe('npm run migrate beside orders a test helper made older', () => {
+  const DAY_MS = 86_400_000;
+  const ledger = () => new DynamoLedgerStore(service.tables.doc, service.tables.main);
+  const migrate = () => runMigrations(service.tables.doc, service.tables);
+  /** A month's entries and statement, as GET /ledger and GET /statements read them. */
+  const books = async (clientId: string, period: string) => ({
+    entries: (await ledger().list(clientId, { period, limit: 100 })).entries,
+    statement: await ledger().statement(clientId, period),
+  });
+  const mine = async (clientId: string) => (await reconcile(service.tables.doc, service.tables.main)).filter((d) => d.client_id === clientId);
+
+  async function agedOrder(drainFirst: boolean) {
+    const shop = await service.newClient('Aged Shop'); // a test client, as every new client is
+    const clientId = shop.client_id;
+    const placed = await service.call('orders-create', {
+      method: 'POST',
+      path: '/api/v2/orders',
+      clientId,
+      body: { order_number: uniqueOrderNumber('aged'), currency: 'USD', items: cartItems('100.00', '40.00') },
+    });
+    expect(placed.status, placed.body).toBe(201);
+    const orderId = placed.json.service_order_id as string;
+    const policy = placed.json.policies[1].policy_number as string;
+    const voided = await service.call('policies-settle', {
+      method: 'POST',
+      path: `/api/v2/policies/${policy}/void`,
+      pathParameters: { policy_number: policy, action: 'void' },
+      clientId,
+    });
+    expect(voided.status, voided.body).toBe(200);
+    if (drainFirst) await service.drainStreams();
+    const aged = await service.call('test-helpers', {
+      method: 'POST',
+      path: `/api/v2/test_helpers/orders/${orderId}/advance`,
+      pathParameters: { id: orderId },
+      clientId,
+      body: { days: 60 },
+    });
+    expect(aged.status, aged.body).toBe(200);
+    const now = new Date();
+    return { clientId, period: now.toISOString().slice(0, 7), closed: new Date(now.getTime() - 60 * DAY_MS).toISOString().slice(0, 7) };
+  }
+
+  it('writes nothing for an aged order whose entries the stream wrote: run twice, the closed month unchanged and reconcile clean', async () => {
+    const { clientId, period, closed } = await agedOrder(true);
+    await service.drainStreams();
+    expect(statementStatus(closed, new Date())).toBe('closed');
+    const before = { open: await books(clientId, period), closed: await books(clientId, closed) };
+    expect(before.open.entries.map((entry) => entry.type).sort()).toEqual(['premium_refunded', 'premium_written', 'premium_written']);
+    expect(before.closed).toEqual({ entries: [], statement: [] });
+    expect(await mine(clientId)).toEqual([]);
+    // As on a table whose entries were written before they had id records: migrate gives them theirs first.
+    const ids = (await scanAll(service.tables.main)).filter((r) => String(r.PK).startsWith(`CLIENT#${clientId}#LEDGER_ENTRY#`));
+    expect(ids).toHaveLength(3);
+    for (const { PK, SK } of ids) await service.tables.doc.send(new DeleteCommand({ TableName: service.tables.main, Key: { PK, SK } }));
+
+    const first = await migrate();
+    expect(first.adopted).toMatchObject({ entries: 3, duplicates: 0 });
+    expect((await migrate()).adopted).toEqual({ entries: 0, duplicates: 0 });
+    await service.drainStreams();
+    expect(await books(clientId, closed)).toEqual(before.closed);
+    expect(await books(clientId, period)).toEqual(before.open);
+    expect(await mine(clientId)).toEqual([]);
+  });
+
+  it('beside traffic: an order aged before the stream wrote its entries is booked once, in the open month, whoever comes first', async () => {
+    const { clientId, period, closed } = await agedOrder(false);
+    await migrate(); // the opening balance meets the order before the stream consumer does
+    await migrate();
+    await service.drainStreams();
+    expect(await books(clientId, closed)).toEqual({ entries: [], statement: [] });
+    const open = await books(clientId, period);
+    expect(open.entries.map((entry) => entry.type).sort()).toEqual(['premium_refunded', 'premium_written', 'premium_written']);
+    expect(open.statement).toMatchObject([
+      { currency: 'USD', figures: { premiums_written: 1190n, premiums_refunded: 340n, policies_issued: 2n, policies_voided: 1n } },
+    ]);
+    expect(await mine(clientId)).toEqual([]);
   });
 });

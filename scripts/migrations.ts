@@ -6,7 +6,7 @@ import { checkoutKey, clientKey, orderKey, orderListKey, orderListShard, policyL
 import { headerInMinorUnits, itemInMinorUnits, type Order, type OrderItem } from '#shared/orders/index.js';
 import { claimInMinorUnits, type Claim } from '#shared/claims/index.js';
 import { minorUnit } from '#shared/platform/money/index.js';
-import { claimActivitiesOf, openingEntriesOf } from '#shared/ledger/index.js';
+import { bookedIn, claimActivitiesOf, openingEntriesOf, statementStatus, type LedgerEntry } from '#shared/ledger/index.js';
 import { DynamoLedgerStore } from '#shared/ledger/dynamo-ledger-store.js';
 import { orderOfPartition } from '#shared/platform/dynamo/keys.js';
 
@@ -227,25 +227,59 @@ export async function amountsToMinorUnits(
 }
 
 /**
- * Issue 28's opening balance: the ledger entries of everything written before the ledger existed.
- * For each policy and claim, the entries its past moves would have made on the stream (the same ids
- * and times), each written with its statement's figures in one transaction unless it exists, marked
- * `opening` so the stream consumer, meeting the same change again, does not count it twice. Safe to
- * run twice and beside traffic: an entry is written once, by whichever comes first. Run it after
- * amountsToMinorUnits (items then carry their currency).
+ * Issue 35 made an entry's id alone decide whether it exists (an id record beside each entry, see
+ * DynamoLedgerStore.record): this gives every entry written before its id record, so that an
+ * opening balance finds it whatever time it derives for it. Run before openLedger; safe to run
+ * twice and beside traffic (each write is conditional on the id record being absent). `duplicates`
+ * counts ids already written under two keys (an aged test order the opening balance met before
+ * this fix); reconcile names their clients.
  */
-export async function openLedger(doc: DynamoDBDocumentClient, tables: Pick<TableNames, 'main'>): Promise<{ entries: number }> {
+export async function adoptLedgerEntries(doc: DynamoDBDocumentClient, tables: Pick<TableNames, 'main'>): Promise<{ entries: number; duplicates: number }> {
   const ledger = new DynamoLedgerStore(doc, tables.main);
+  const report = { entries: 0, duplicates: 0 };
+  for await (const record of scan(doc, tables.main, 'entity = :entry', { ':entry': 'ledger_entry' })) {
+    const outcome = await ledger.adopt(record as unknown as LedgerEntry & { opening?: boolean });
+    if (outcome === 'written') report.entries++;
+    else if (outcome === 'duplicate') report.duplicates++;
+  }
+  return report;
+}
+
+/**
+ * Issue 28's opening balance: the ledger entries of everything written before the ledger existed.
+ * For each policy and claim, the entries its past moves would have made on the stream (the same
+ * ids), each written with its statement's figures in one transaction unless an entry of its id
+ * exists anywhere (its id record), marked `opening` so the stream consumer, meeting the same change
+ * again, does not count it twice. A move in a month still open keeps its time; one whose month has
+ * closed is booked at `now` in the open month (bookedIn): a closed month never changes, and the
+ * times read off a record (which a test helper may have moved) never decide an entry's identity.
+ * The marks the bordereaux read are written for open months only, for the same reason. Safe to run
+ * twice and beside traffic: an entry is written once, by whichever comes first. Run it after
+ * amountsToMinorUnits (items then carry their currency) and adoptLedgerEntries.
+ */
+export async function openLedger(doc: DynamoDBDocumentClient, tables: Pick<TableNames, 'main'>, now = new Date()): Promise<{ entries: number }> {
+  const ledger = new DynamoLedgerStore(doc, tables.main);
+  const open = (move: { period: string }) => statementStatus(move.period, now) !== 'closed';
   let entries = 0;
   for await (const record of scan(doc, tables.main, 'entity IN (:item, :claim)', { ':item': 'item', ':claim': 'claim' })) {
-    const opening = openingEntriesOf(record, orderOfPartition(record.PK));
+    const opening = openingEntriesOf(record, orderOfPartition(record.PK)).map((entry) => bookedIn(entry, now));
     // The marks the bordereaux find a month's clients and claims by (written again harmlessly).
-    const activity = record.entity === 'claim' ? claimActivitiesOf(record as unknown as Claim) : [];
+    const activity = record.entity === 'claim' ? claimActivitiesOf(record as unknown as Claim).filter(open) : [];
     await ledger.notePeriods([...opening, ...activity]);
     await ledger.noteClaimActivity(activity);
     for (const entry of opening) if (await ledger.open(entry)) entries++;
   }
   return { entries };
+}
+
+/** Everything `npm run migrate` does, in order (each step safe to run twice and beside traffic). */
+export async function runMigrations(doc: DynamoDBDocumentClient, tables: TableNames, now = new Date()) {
+  const moved = await migrateToShardedKeys(doc, tables);
+  const windows = await backfillVoidWindows(doc, tables);
+  const minor = await amountsToMinorUnits(doc, tables);
+  const adopted = await adoptLedgerEntries(doc, tables);
+  const opening = await openLedger(doc, tables, now);
+  return { moved, windows, minor, adopted, opening };
 }
 
 async function read(doc: DynamoDBDocumentClient, tableName: string, key: { PK: string; SK: string }, attribute: string): Promise<unknown> {

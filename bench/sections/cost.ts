@@ -165,15 +165,17 @@ export async function measureCost(record: Recorder): Promise<void> {
   }
 
   // The ledger's share of an opt-in (issue 28): an entry per policy, written by the ledger's stream consumer
-  // (one conditional PutItem each, under 1 KB: 1 WRU), and a share of its batch (one invocation and one
-  // statement UpdateItem per statement per batch, batched over the same window as the day counts).
+  // (two conditional PutItems each since issue 35, its id record and itself, each under 1 KB: 2 WRU), and a share
+  // of its batch (one invocation and one statement UpdateItem per statement per batch, batched over the same window as the day counts).
   {
     const policiesPerOptIn = 2; // bench/fixtures.ts: the opt-in cart holds two tickets
+    const wruPerEntry = 2;
     const batchRecords = Math.min(1000, Math.max(1, assumptions.stream_batching_window_seconds * assumptions.stream_checkouts_per_second_per_shard));
     const share = 1 / batchRecords;
-    const writes = (policiesPerOptIn * 1 + share * assumptions.day_count_update_wru) * prices.dynamodb_per_million_write_request_units;
+    const writes = (policiesPerOptIn * wruPerEntry + share * assumptions.day_count_update_wru) * prices.dynamodb_per_million_write_request_units;
     const streamMs =
-      policiesPerOptIn * ((assumptions.dynamodb_round_trip_ms.PutItemCommand ?? 5) + 1) + (assumptions.dynamodb_round_trip_ms.UpdateItemCommand ?? 5) * share;
+      policiesPerOptIn * wruPerEntry * ((assumptions.dynamodb_round_trip_ms.PutItemCommand ?? 5) + 1) +
+      (assumptions.dynamodb_round_trip_ms.UpdateItemCommand ?? 5) * share;
     const lambda = share * prices.lambda_per_million_requests + durationDollars(streamMs, FUNCTION_MEMORY_MB);
     const optIn = costOf(
       OPERATIONS.find((operation) => operation.name === 'opt-in')!,
@@ -181,7 +183,7 @@ export async function measureCost(record: Recorder): Promise<void> {
     ).total;
     record({
       subject: "the ledger's share per million opt-ins",
-      figure: `${money(writes + lambda)} (${policiesPerOptIn} entries at 1 WRU ${money(policiesPerOptIn * prices.dynamodb_per_million_write_request_units)}, statements and the consumer's Lambda ${money(writes + lambda - policiesPerOptIn * prices.dynamodb_per_million_write_request_units)}): ${((100 * (writes + lambda)) / optIn).toFixed(0)}% on top of an opt-in's ${money(optIn)}`,
+      figure: `${money(writes + lambda)} (${policiesPerOptIn} entries at ${wruPerEntry} WRU ${money(policiesPerOptIn * wruPerEntry * prices.dynamodb_per_million_write_request_units)}, statements and the consumer's Lambda ${money(writes + lambda - policiesPerOptIn * wruPerEntry * prices.dynamodb_per_million_write_request_units)}): ${((100 * (writes + lambda)) / optIn).toFixed(0)}% on top of an opt-in's ${money(optIn)}`,
       goal: 'reported',
       ok: true,
     });

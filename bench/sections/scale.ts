@@ -121,8 +121,8 @@ export async function measureScale(record: Recorder, fixtures: Fixtures, dynamo:
     await consumers.drain();
     const dayKey = `metrics:CLIENT#${client.client_id}`;
     const dayCountWrites = load.writes.get(dayKey)?.writes ?? 0;
-    // The ledger's entries (a month's, sharded) and statements (one per client, month and currency), from the same stream.
-    const isLedger = (key: string) => key.includes('#LEDGER#');
+    // The ledger's entries (a month's, sharded; each with its id record, a partition of its own) and statements (one per client, month and currency), from the same stream.
+    const isLedger = (key: string) => key.includes('#LEDGER#') || key.includes('#LEDGER_ENTRY#');
     const isStatement = (key: string) => key.includes('#STATEMENT#');
     const ledgerWrites = [...load.writes.entries()].filter(([key]) => isLedger(key)).sort((a, b) => b[1].writes - a[1].writes);
     const statementWrites = [...load.writes.entries()].filter(([key]) => isStatement(key)).reduce((sum, [, count]) => sum + count.writes, 0);

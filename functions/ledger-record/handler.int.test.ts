@@ -277,7 +277,7 @@ describe('the ledger', () => {
     // What a table written before the ledger looks like: the same policies and claims, no entries, no statements.
     const { Items = [] } = await service.tables.doc.send(new ScanCommand({ TableName: service.tables.main }));
     const ledgerRecord = (r: Record<string, unknown>) =>
-      ['LEDGER#', 'STATEMENT#', 'CLAIMS#'].some((kind) => String(r.PK).startsWith(`CLIENT#${clientId}#${kind}`)) ||
+      ['LEDGER#', 'LEDGER_ENTRY#', 'STATEMENT#', 'CLAIMS#'].some((kind) => String(r.PK).startsWith(`CLIENT#${clientId}#${kind}`)) ||
       (String(r.PK).startsWith('LEDGER#') && r.SK === `CLIENT#${clientId}`);
     const marks = Items.filter((r) => r.entity === 'ledger_client' || r.entity === 'claim_activity').filter(ledgerRecord);
     expect(marks.map((r) => `${r.PK}/${r.SK}`).sort()).toEqual([

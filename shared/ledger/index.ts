@@ -3,6 +3,7 @@
  * monthly statement per client and currency, and what reconciling them against the policies needs.
  */
 export {
+  bookedIn,
   claimActivitiesOf,
   entriesOf,
   FIGURES,

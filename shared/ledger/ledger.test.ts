@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordChange } from '../platform/record-change.js';
-import { claimActivityOf, entriesOf, figuresAfter, groupByStatement, netPremium, statementStatus } from './ledger.js';
+import { bookedIn, claimActivityOf, entriesOf, figuresAfter, groupByStatement, netPremium, openingEntriesOf, statementStatus } from './ledger.js';
 
 /** Which changes write which entries, and when a statement closes: the rules, without a table. */
 const order = { client_id: 'cl_1', order_id: 'o-1' };
@@ -108,6 +108,16 @@ describe('statements', () => {
     expect(statementStatus('2026-11', new Date('2026-12-05T00:00:00Z'))).toBe('closed');
     expect(statementStatus('2026-12', new Date('2027-01-05T00:00:00Z'))).toBe('closed'); // December → 5 January
     expect(statementStatus('2026-12', new Date('2026-11-30T23:59:59Z'))).toBe('future');
+  });
+});
+
+describe('an entry derived after the fact (the opening balance)', () => {
+  it('keeps its move’s time while that month is open; once it has closed, is booked at the moment it is written, in the open month, with the same id', () => {
+    const [written] = openingEntriesOf(item({ created: '2026-11-20T10:00:00.000Z' }), order);
+    expect(bookedIn(written!, new Date('2026-12-04T23:59:59.999Z'))).toEqual(written);
+    const late = bookedIn(written!, new Date('2026-12-05T00:00:00.000Z'));
+    expect(late).toEqual({ ...written, created: '2026-12-05T00:00:00.000Z', period: '2026-12' });
+    expect(late).toMatchObject({ id: written!.id, risk_start: '2026-11-20T10:00:00.000Z' });
   });
 });
 

@@ -18,6 +18,8 @@ import { itemInMinorUnits, type OrderItem, type Policy } from '../orders/index.j
  *
  * A cancel refunds nothing and writes nothing; an opt-out never does. `period` is the UTC month of
  * the change itself (the policy's creation, its void, the claim's move), not of the entry's write.
+ * The id alone says whether an entry exists (the store keeps it apart from the entry's month and
+ * time), and a closed month never receives an entry: see bookedIn.
  */
 export const ENTRY_TYPES = ['premium_written', 'premium_adjusted', 'premium_refunded', 'claim_approved', 'claim_paid'] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
@@ -246,6 +248,19 @@ export function figuresAfter(batch: StatementBatch, counted: string | undefined)
     last = position;
   }
   return { figures, ...(last === undefined ? {} : { last }) };
+}
+
+/**
+ * Where an entry derived after the fact is booked (the opening balance reads the records as they are
+ * now, and a test helper may have moved their times): in the month of its move while that month is
+ * open; once it has closed, at the moment it is booked (`now`), in the open month, as an accounting
+ * adjustment is, so that a closed month never changes. The stream needs no such rule: it holds a
+ * change for 24 hours, and a month stays open 4 days past its end.
+ */
+export function bookedIn(entry: LedgerEntry, now: Date): LedgerEntry {
+  if (statementStatus(entry.period, now) !== 'closed') return entry;
+  const at = now.toISOString();
+  return { ...entry, created: at, period: periodOf(at) };
 }
 
 /**

@@ -8,12 +8,15 @@ export interface LedgerPage {
 
 export interface LedgerStore {
   /**
-   * Writes each entry once: an entry already written (the stream gave its change again) is left as
-   * it is. Answers the ids of those an opening balance wrote (and counted in its statement already).
+   * Writes each entry once, its id alone deciding whether it exists (whatever month and time it was
+   * booked at): an entry already written (the stream gave its change again) is left as it is.
+   * Answers the ids of those an opening balance wrote (and counted in its statement already).
    */
   record(entries: readonly LedgerEntry[]): Promise<Set<string>>;
-  /** An opening-balance entry and its statement figures, in one transaction, unless the entry exists: true when written. */
+  /** An opening-balance entry and its statement figures, in one transaction, unless an entry of its id exists: true when written. */
   open(entry: LedgerEntry): Promise<boolean>;
+  /** Gives an entry written before entries had id records its own; 'duplicate' when the id already names another key. */
+  adopt(entry: LedgerEntry & { opening?: boolean }): Promise<'written' | 'had' | 'duplicate'>;
   /** Adds a batch's figures to a statement once per stream position (`source`: the stream shard). */
   addToStatement(source: string, batch: StatementBatch): Promise<void>;
   /** Marks that these clients had moves in these months (the bordereaux list a month's clients by them). */
