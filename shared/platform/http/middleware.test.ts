@@ -12,7 +12,7 @@ import { httpHandler, type HttpHandler } from './middleware.js';
  */
 const context = () => ({ awsRequestId: 'unit', functionName: 'unit', getRemainingTimeInMillis: () => 10_000 }) as unknown as Context;
 const answer = async (handler: HttpHandler, options: Parameters<typeof httpHandler>[1] = {}) =>
-  (await httpHandler(handler, options)(apiEvent({ method: 'POST', path: '/api/v2/anything', body: { a: 1 } }) as never, context()))!;
+  await httpHandler(handler, options)(apiEvent({ method: 'POST', path: '/api/v2/anything', body: { a: 1 } }), context());
 
 describe('the response path', () => {
   it('answers Cache-Control: no-store on a JSON answer, an empty one, an AppError, an unexpected failure and a refused body', async () => {
