@@ -4,6 +4,7 @@ import type { LedgerExportSource, LedgerPage, LedgerStore } from './ports.js';
 import {
   claimActivityKey,
   claimActivityPartition,
+  LIST_SHARDS,
   ledgerEntryIdKey,
   ledgerKey,
   ledgerPartition,
@@ -16,10 +17,17 @@ import {
 } from '../platform/dynamo/keys.js';
 import { transactUnlessRefused, unlessConditionFails } from '../platform/dynamo/transactions.js';
 import { shardedList, shardLimit, sortRange, takeRecords } from '../platform/dynamo/sharded-list.js';
+import { compareKeys } from '../platform/dynamo/shard-merge.js';
 import { MINOR_UNITS_MARK } from '../platform/money/index.js';
 
 /** Entries written at once; each is two conditional Puts of its own (a BatchWriteItem cannot refuse an existing item). */
 const WRITE_CONCURRENCY = 16;
+/**
+ * Entries a page filtered by type reads from each shard, once: a page reads at most 64 × this many
+ * (3,200), however rare the type, and answers a cursor where its reading stopped. A Query's answer
+ * stays far below DynamoDB's 1 MB (an entry is well under 1 KB).
+ */
+export const FILTERED_SHARD_READ = 50;
 /** Entries an export reads from a shard at a time: 64 pages of this many stay a few MB. */
 const EXPORT_SHARD_PAGE = 100;
 
@@ -267,23 +275,69 @@ export class DynamoLedgerStore implements LedgerStore, LedgerExportSource {
     throw new Error('statement: the watermark kept moving under this batch (two consumers on one shard?)');
   }
 
-  /** One Query per shard of the month (64), merged newest first, like the order and policy lists. */
+  /**
+   * One Query per shard of the month (64), merged newest first, like the order and policy lists.
+   * Filtered by type, a page is bounded instead (filteredPage).
+   */
   async list(clientId: string, query: { period: string; type?: string; after?: string; limit: number }): Promise<LedgerPage> {
     const range = sortRange('SK', { after: query.after });
     if (!range) return { entries: [] };
+    if (query.type) return this.filteredPage(clientId, { ...query, type: query.type }, range);
     const records = shardedList(this.doc, {
       tableName: this.tableName,
       keyAttribute: 'PK',
       sortAttribute: 'SK',
       key: (shard) => ledgerPartition(clientId, query.period, shard),
       range,
-      ...(query.type ? { filter: { expression: '#type = :type', names: { '#type': 'type' }, values: { ':type': query.type } } } : {}),
       limit: (reads) => shardLimit(query.limit + 1, 4, reads),
     });
     const page = await takeRecords(records, query.limit + 1);
     const entries = page.slice(0, query.limit).map((record) => recordFields<LedgerEntry>(record, ['minor_units']));
     const last = page[query.limit - 1];
     return { entries, ...(page.length > query.limit && last ? { next: String(last.SK) } : {}) };
+  }
+
+  /**
+   * A page of one type: each shard's Query reads at most FILTERED_SHARD_READ entries, once, however
+   * rare the type (a merge that read on until the page was full would read the whole month to find
+   * none). Where the page stops: the highest position a shard stopped at (its LastEvaluatedKey),
+   * since every shard has read everything at or above it; the entries of the type at or above it
+   * are the page (the first `limit` of them, when more), and `next` continues below where it
+   * stopped. So a page may hold fewer entries than `limit`, even none, and still have a next.
+   */
+  private async filteredPage(
+    clientId: string,
+    query: { period: string; type: string; limit: number },
+    range: NonNullable<ReturnType<typeof sortRange>>,
+  ): Promise<LedgerPage> {
+    const answers = await Promise.all(
+      Array.from({ length: LIST_SHARDS }, (_, shard) =>
+        this.doc.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            KeyConditionExpression: `PK = :key${range.condition}`,
+            FilterExpression: '#type = :type',
+            ExpressionAttributeNames: { '#type': 'type' },
+            ExpressionAttributeValues: { ':key': ledgerPartition(clientId, query.period, shard), ':type': query.type, ...range.values },
+            ScanIndexForward: false,
+            Limit: FILTERED_SHARD_READ,
+          }),
+        ),
+      ),
+    );
+    let stopped: string | undefined;
+    for (const { LastEvaluatedKey } of answers) {
+      const at = LastEvaluatedKey === undefined ? undefined : String(LastEvaluatedKey.SK);
+      if (at !== undefined && (stopped === undefined || compareKeys(at, stopped) > 0)) stopped = at;
+    }
+    const found = answers
+      .flatMap((answer) => answer.Items ?? [])
+      .filter((record) => stopped === undefined || compareKeys(String(record.SK), stopped) >= 0)
+      .sort((a, b) => compareKeys(String(b.SK), String(a.SK)));
+    const page = found.slice(0, query.limit);
+    const entries = page.map((record) => recordFields<LedgerEntry>(record, ['minor_units']));
+    const next = found.length > query.limit ? String(page.at(-1)!.SK) : stopped;
+    return { entries, ...(next === undefined ? {} : { next }) };
   }
 
   async statement(clientId: string, period: string): Promise<{ currency: string; figures: StatementTotals }[]> {

@@ -236,7 +236,7 @@ export interface paths {
     };
     /**
      * A month's ledger entries, newest first, a page at a time
-     * @description One entry per movement of money, written once from the change itself: premium_written (a policy Issued at checkout, + premium), premium_adjusted (a policy a PATCH issued, its signed premium_delta), premium_refunded (a void, − refund_due), claim_approved and claim_paid. A cancel and an opt-out write none. `period` defaults to the current UTC month; a month not begun is 422. next_cursor is bound to the client and the filters.
+     * @description One entry per movement of money, written once from the change itself: premium_written (a policy Issued at checkout, + premium), premium_adjusted (a policy a PATCH issued, its signed premium_delta), premium_refunded (a void, − refund_due), claim_approved and claim_paid. A cancel and an opt-out write none. `period` defaults to the current UTC month; a month not begun is 422. next_cursor is bound to the client and the filters. A page of one `type` reads at most 50 entries of each of the month's 64 shards (at most 3,200, however rare the type) and goes on where that reading stopped: it may hold fewer than `limit` entries, even none, with has_more true; follow next_cursor until has_more is false.
      */
     get: operations['listLedger'];
     put?: never;
