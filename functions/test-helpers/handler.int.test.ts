@@ -113,6 +113,22 @@ describe('test helpers', () => {
     expect((await decide(other, claim.json.claim_id, { decision: 'approve' })).json.error.code).toBe('claim_not_found');
   });
 
+  it('reads the body before the client’s mode (docs/api.md): a live client’s malformed request gets the body’s 422, a well-formed one 403', async () => {
+    const liveOrder = await order(live);
+    const malformed = [
+      await advance(live, liveOrder.service_order_id, { days: 0 }),
+      await advance(live, liveOrder.service_order_id, { days: 1, extra: true }),
+      await decide(live, 'clm_000000000000000000000000', { decision: 'maybe' }),
+    ];
+    expect(malformed.map((res) => [res.status, res.json.error.code])).toEqual([
+      [422, 'validation_failed'],
+      [422, 'validation_failed'],
+      [422, 'validation_failed'],
+    ]);
+    expect((await advance(live, liveOrder.service_order_id, { days: 1 })).json.error.code).toBe('test_mode_only');
+    expect((await decide(live, 'clm_000000000000000000000000', { decision: 'deny' })).json.error.code).toBe('test_mode_only');
+  });
+
   it('advance with an Idempotency-Key: a retry replays the first answer and ages the order once; the same key with other days is 422', async () => {
     const placed = await order(shop);
     const key = { 'idempotency-key': `advance-${placed.service_order_id}` };

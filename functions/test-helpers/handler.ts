@@ -28,13 +28,14 @@ const idempotency = new DynamoIdempotencyStore(doc, config.tableName);
  * Test helpers, for test clients only (a live client's token: 403 `test_mode_only`):
  * POST /api/v2/test_helpers/orders/{id}/advance {days} makes an order `days` older (Idempotency-Key honoured);
  * POST /api/v2/test_helpers/claims/{id}/decision decides a claim on the client's own orders as the operator would.
+ * The body is read before the client's mode (docs/api.md § Test mode): a malformed one is its 400/415/422 for any client.
  */
 export const handler = httpHandler(
   async (event, info) => {
     const clientId = clientIdOf(info);
-    await requireTestClient(clients, clientId);
     if (event.routeKey.startsWith('POST /api/v2/test_helpers/orders/')) {
       const { days } = parseInput(AdvanceOrderRequest, event.body);
+      await requireTestClient(clients, clientId);
       const id = orderIdOf(event.pathParameters);
       // An advance is not idempotent by nature (each call ages the order again): with a key, a retry replays the first answer.
       return idempotent(idempotency, event, info, async () =>
@@ -42,6 +43,7 @@ export const handler = httpHandler(
       );
     }
     const input = parseInput(ClaimDecisionRequest, event.body);
+    await requireTestClient(clients, clientId);
     const { claim } = await decideOwnTestClaim({ claims, clock: systemClock }, clientId, claimIdOf(event.pathParameters), input);
     return jsonResponse(200, claimSummaryView(claim));
   },
