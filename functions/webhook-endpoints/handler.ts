@@ -28,7 +28,7 @@ const endpoints = new DynamoWebhookEndpoints(sharedDocumentClient(), config.tabl
 const deliveries = new DynamoWebhookDeliveries(sharedDocumentClient(), config.tableName);
 const deps = (): EndpointDeps => ({
   endpoints,
-  cancelPending: (clientId, endpointId) => cancelPendingDeliveries(deliveries, clientId, endpointId),
+  cancelPending: (clientId, endpointId) => cancelPendingDeliveries(deliveries, clientId, endpointId, systemClock.now()),
   clock: systemClock,
   newId: () => prefixedId('we'),
   newEventId: () => prefixedId('evt'),

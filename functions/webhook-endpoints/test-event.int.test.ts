@@ -1,4 +1,10 @@
+import type { DynamoDBRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
+import { dispatchChanges, type DeliveryStore } from '#shared/webhooks/dispatch-webhooks.js';
+import { recordChanges } from '#shared/platform/dynamo/stream-events.js';
+import { webhookDeps } from '#shared/webhooks/webhook-deps.js';
+import { localClient } from '../../scripts/local/local-stack.js';
+import { startStreamPump } from '../../scripts/local/local-streams.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { DynamoWebhookDeliveries } from '#shared/webhooks/dynamo-webhook-deliveries.js';
@@ -195,6 +201,58 @@ describe('deleting an endpoint', () => {
     await service.runScheduled('webhooks-retry');
     expect(first.received).toEqual([]);
     const kept = await eventsCall(shop.client_id, `/${event.id}`);
-    expect(kept.json).toMatchObject({ deliveries: [{ endpoint_id: gone.id, status: 'canceled' }], attempts: [], delivery_success: false });
+    // Issue 35.14: canceled without an attempt is not a failed attempt: no delivery ended, so null.
+    expect(kept.json).toMatchObject({ deliveries: [{ endpoint_id: gone.id, status: 'canceled' }], attempts: [], delivery_success: null });
+    expect((await eventsCall(shop.client_id, '', { delivery_success: 'false' })).json.data).toEqual([]);
+  });
+
+  it('while the dispatcher is about to send to it: nothing is sent once the DELETE answered 204 (issue 35.9)', async () => {
+    const [first] = receivers as [Receiver];
+    const shop = await service.newClient('Racing Shop');
+    const gone = await register(shop.client_id, first);
+    await quiet();
+    const changes = await changesOf(() =>
+      service.call('orders-create', {
+        method: 'POST',
+        path: '/api/v2/orders',
+        clientId: shop.client_id,
+        body: { order_number: uniqueOrderNumber('race'), currency: 'USD', items: cartItems('30.00'), customer: { email: 'ada@example.org' } },
+      }),
+    );
+    // The dispatcher read the client's endpoints and recorded the delivery; the DELETE lands just
+    // before its send (at its last look at the order's earlier events).
+    const deps = webhookDeps();
+    const real = deps.deliveries;
+    let deleted = 0;
+    const deliveries: DeliveryStore = Object.assign(Object.create(real) as DeliveryStore, {
+      firstPending: async (clientId: string, orderId: string, endpointId: string) => {
+        if (deleted++ === 0) expect((await endpointsCall(shop.client_id, 'DELETE', `/${gone.id}`)).status).toBe(204);
+        return real.firstPending(clientId, orderId, endpointId);
+      },
+    });
+    await dispatchChanges({ ...deps, deliveries }, changes);
+
+    expect(deleted).toBeGreaterThan(0);
+    expect(first.received).toEqual([]);
+    const [created] = (await eventsCall(shop.client_id, '', { type: 'order.created' })).json.data as [{ id: string }];
+    const kept = await eventsCall(shop.client_id, `/${created.id}`);
+    expect(kept.json).toMatchObject({ deliveries: [{ endpoint_id: gone.id, status: 'canceled' }], attempts: [], delivery_success: null });
   });
 });
+
+/** The main table's changes a request makes, read from its stream without dispatching them. */
+async function changesOf(request: () => Promise<unknown>) {
+  const records: DynamoDBRecord[] = [];
+  const pump = await startStreamPump({
+    dynamo: localClient(service.tables.endpoint),
+    endpoint: service.tables.endpoint,
+    tableName: service.tables.main,
+    handler: (event) => Promise.resolve(void records.push(...event.Records)),
+  });
+  await pump.drain();
+  records.length = 0;
+  await request();
+  await pump.drain();
+  await pump.stop();
+  return recordChanges(records);
+}

@@ -3,7 +3,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { createServer } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attemptDelivery, dispatchChanges, type SendWebhook } from '#shared/webhooks/dispatch-webhooks.js';
+import { attemptDelivery, dispatchChanges, retryDue, type DeliveryStore, type SendWebhook } from '#shared/webhooks/dispatch-webhooks.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { recordChanges } from '#shared/platform/dynamo/stream-events.js';
 import { DynamoWebhookDeliveries } from '#shared/webhooks/dynamo-webhook-deliveries.js';
@@ -204,9 +204,9 @@ describe('a dispatcher that dies mid-batch', () => {
     received.length = 0;
     const deps = webhookDeps();
     let sent = 0;
-    const crashing: SendWebhook = async (url, headers, body) => {
+    const crashing: SendWebhook = async (url, headers, body, timeoutMs) => {
       if (++sent === 2) throw new Error('the dispatcher dies here');
-      return deps.send(url, headers, body);
+      return deps.send(url, headers, body, timeoutMs);
     };
     await expect(dispatchChanges({ ...deps, send: crashing }, changes)).rejects.toThrow('dies here');
     const figures: string[] = [];
@@ -297,12 +297,12 @@ describe('the URL rules at delivery (SSRF)', () => {
     };
     const [delivery] = await store.record(event, [{ id: endpointId, url: receiverUrl }], new Date(Date.now() + 60_000));
     const sent: string[] = [];
-    const spy: SendWebhook = (url, headers, body) => {
+    const spy: SendWebhook = (url, headers, body, timeoutMs) => {
       sent.push(url);
-      return deps.send(url, headers, body);
+      return deps.send(url, headers, body, timeoutMs);
     };
     // Deployed rules: the localhost receiver registered under npm start's rules is refused when sending.
-    const refused = await attemptDelivery({ ...deps, send: spy, urlPolicy: 'deployed' }, event, delivery!);
+    const refused = await attemptDelivery({ ...deps, send: spy, urlPolicy: 'deployed' }, event, delivery!, { leased: true });
     expect(refused.attempts.at(-1)).toMatchObject({ error: 'url_refused' });
     // A host that resolved to a public address at registration and now answers with a private or metadata one.
     for (const address of ['10.0.0.5', '169.254.169.254', 'fd00:ec2::254']) {
@@ -316,7 +316,8 @@ describe('the URL rules at delivery (SSRF)', () => {
       const again = await attemptDelivery(
         { ...deps, send: spy, endpoints, urlPolicy: 'deployed', resolve: () => Promise.resolve([address]) },
         event,
-        (await store.event(clientId, event.id))!.deliveries[0]!,
+        { ...(await store.event(clientId, event.id))!.deliveries[0]!, url: 'https://hooks.example.com/in' },
+        { leased: true },
       );
       expect(again.attempts.at(-1)).toMatchObject({ error: 'url_refused' });
     }
@@ -399,6 +400,54 @@ describe('events of one order', () => {
       expect(got().at(-1)).toBe('order.canceled');
       expect(new Set(got().slice(0, 4))).toEqual(new Set(order.policies.map((p) => p.policy_number)));
     }
+  });
+});
+
+describe('a delivery woken for the sweep while its dispatcher is about to send it', () => {
+  it('is sent once, and the log shows every attempt the receiver got (issue 35.13)', async () => {
+    const { clientId } = await shopWithEndpoint(['policy.voided', 'order.canceled']);
+    const order = await placeOrder(clientId, '10.00');
+    await service.drainStreams();
+    received.length = 0;
+    // The void's changes, read from the stream without dispatching them.
+    const records: DynamoDBRecord[] = [];
+    const { startStreamPump } = await import('../../scripts/local/local-streams.js');
+    const pump = await startStreamPump({
+      dynamo: (await import('../../scripts/local/local-stack.js')).localClient(service.tables.endpoint),
+      endpoint: service.tables.endpoint,
+      tableName: service.tables.main,
+      handler: (event) => Promise.resolve(void records.push(...event.Records)),
+    });
+    await pump.drain();
+    records.length = 0;
+    const voided = await service.call('orders-cancel', {
+      method: 'POST',
+      path: `/api/v2/orders/${order.service_order_id}/cancel`,
+      clientId,
+      body: { mode: 'void', reason: 'customer_request' },
+    });
+    expect(voided.status).toBe(200);
+    await pump.drain();
+    await pump.stop();
+
+    // policy.voided is delivered, which wakes the order's next event (order.canceled); the sweep
+    // runs right then, while the dispatcher's lane goes on to send order.canceled itself.
+    const deps = webhookDeps();
+    const real = deps.deliveries;
+    const deliveries: DeliveryStore = Object.assign(Object.create(real) as DeliveryStore, {
+      wakeNext: async (client: string, orderId: string, endpointId: string, now: Date) => {
+        await real.wakeNext(client, orderId, endpointId, now);
+        await retryDue({ ...deps, deliveries: real });
+      },
+    });
+    await dispatchChanges({ ...deps, deliveries }, recordChanges(records));
+
+    const mine = received
+      .map((r) => JSON.parse(r.body) as { id: string; type: string; data: { service_order_id: string } })
+      .filter((body) => body.data.service_order_id === order.service_order_id);
+    expect(mine.map((body) => body.type)).toEqual(['policy.voided', 'order.canceled']);
+    const canceled = await service.call('events', { method: 'GET', path: `/api/v2/events/${mine[1]!.id}`, clientId });
+    expect(canceled.json.attempts).toHaveLength(1);
   });
 });
 

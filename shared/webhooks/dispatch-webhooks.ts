@@ -9,6 +9,18 @@ import { checkWebhookUrl, type ResolveHost, type WebhookUrlPolicy } from './webh
  * type, signed the Standard Webhooks way, at least once. A delivery that fails is retried on
  * api.md's schedule (nextAttemptAt) by the retry sweep; 410 disables the endpoint at once, five
  * days of failures too. Every attempt is kept on the delivery (the delivery log).
+ *
+ * Tenants are isolated (issue 35.2, docs/decisions.md): a run sends at most PER_CLIENT_SENDS of one
+ * client's deliveries at once; the dispatcher's first try waits FIRST_TRY_TIMEOUT_MS, starts sends
+ * only for DISPATCH_WINDOW_MS, and once one of a client's first tries is slow (or its endpoint is
+ * already failing) hands that client's other deliveries to the retry sweep, due at once, whose
+ * attempts wait the full DELIVERY_TIMEOUT_MS. So a batch never waits on a slow receiver for longer
+ * than one first try, and one client's receivers never hold another's sends.
+ *
+ * A delivery is sent only under a lease (`lease_until`): the dispatcher's from the moment it records
+ * the delivery, the sweep's when it takes a due one. Nothing else sends it, wakes it or cancels it
+ * meanwhile, so one attempt is one send, logged (issue 35.13). Right before the request the sender
+ * reads the endpoint again (consistently): a delete that committed before is never sent to (35.9).
  */
 export interface Attempt {
   at: string;
@@ -28,6 +40,9 @@ export interface Delivery {
   attempts: Attempt[];
   /** When the next attempt is due (pending only). */
   next_at?: string;
+  /** Who may send it until `lease_until`: the dispatcher that recorded it, or the sweep that took it. */
+  leased_by?: 'dispatch' | 'sweep';
+  lease_until?: string;
 }
 
 /** A page of the delivery log: events newest first, each with whether all its deliveries succeeded (null while none has ended). */
@@ -40,27 +55,33 @@ export interface EventPage {
 export interface DeliveryStore {
   /**
    * Keeps the event and a pending delivery per endpoint, once: a repeat (the stream again) finds
-   * those kept. The deliveries are due for the retry sweep at `dueBy`, should no attempt follow.
+   * those kept. The deliveries are leased to the dispatcher until `dueBy`, then due for the retry
+   * sweep, should no attempt follow.
    */
   record(event: WebhookEvent, endpoints: readonly Pick<WebhookEndpoint, 'id' | 'url'>[], dueBy: Date): Promise<Delivery[]>;
-  /** Adds an attempt and moves the delivery, only if it is pending and has not moved since it was read; false otherwise. */
+  /** Adds an attempt, moves the delivery and ends its lease, only if it is pending and has not moved since it was read; false otherwise. */
   recordAttempt(delivery: Delivery, attempt: Attempt, next: Pick<Delivery, 'status' | 'next_at'>): Promise<boolean>;
-  /** Pending deliveries due by `now`, oldest first. */
+  /** Pending deliveries due by `now`, oldest first (at most `limit` from each shard of the retry index). */
   due(now: Date, limit: number): Promise<Delivery[]>;
-  /** Takes a due delivery for one attempt (moves its due time to `until`, so no other sweep takes it meanwhile); false if another did. */
-  claim(delivery: Delivery, until: Date): Promise<boolean>;
+  /** Takes a due delivery for the sweep's attempt until `until` (due again then), unless another holds a lease on it or it moved; the leased delivery, or undefined. */
+  lease(delivery: Delivery, now: Date, until: Date): Promise<Delivery | undefined>;
   event(clientId: string, eventId: string): Promise<{ event: WebhookEvent & { delivery_success?: boolean }; deliveries: Delivery[] } | undefined>;
   /** Notes a delivery that ended (delivered) or an attempt that failed, for the event's delivery_success. */
   noteOutcome(clientId: string, eventId: string, delivered: boolean): Promise<void>;
+  /** Notes a delivery canceled (its endpoint deleted): it no longer counts toward the event's delivery_success (issue 35.14). */
+  noteCanceled(clientId: string, eventId: string): Promise<void>;
   listEvents(clientId: string, query: { after?: string; type?: string; deliverySuccess?: boolean; limit: number }): Promise<EventPage>;
   /** The event id of the order's oldest pending delivery to the endpoint (events of an order go out in order). */
   firstPending(clientId: string, orderId: string, endpointId: string): Promise<string | undefined>;
-  /** Keeps a pending delivery waiting, without an attempt, until `until`. */
+  /** Keeps a pending delivery waiting, without an attempt, until `until` (its lease ends: the sweep takes it then). */
   hold(delivery: Delivery, until: Date): Promise<void>;
-  /** Makes the order's next pending delivery to the endpoint due now. */
+  /** Makes the order's next pending delivery to the endpoint due now, unless someone holds a lease on it (it is being sent). */
   wakeNext(clientId: string, orderId: string, endpointId: string, now: Date): Promise<void>;
-  /** Ends a pending delivery without an attempt (its endpoint is gone), only if it has not moved since it was read; false otherwise. */
-  cancel(delivery: Delivery): Promise<boolean>;
+  /**
+   * Ends a pending delivery without an attempt (its endpoint is gone), only if it has not moved since
+   * it was read and, unless `leased` (the caller holds its lease), nobody holds a lease on it at `now`; false otherwise.
+   */
+  cancel(delivery: Delivery, now: Date, leased?: boolean): Promise<boolean>;
   /** Every pending delivery to the endpoint. */
   pendingTo(clientId: string, endpointId: string): Promise<Delivery[]>;
   /** Makes the event due again now for these endpoints (a delivery each, made if missing); how many. */
@@ -70,8 +91,8 @@ export interface DeliveryStore {
 export interface EndpointDirectory {
   list(clientId: string): Promise<WebhookEndpoint[]>;
   get(clientId: string, id: string): Promise<WebhookEndpoint | undefined>;
-  /** Notes a failed (or a successful) delivery; returns when the endpoint has been failing since, if it is. */
-  noteResult(clientId: string, id: string, ok: boolean, at: Date): Promise<string | undefined>;
+  /** Notes a failed (or a successful) delivery, and whether the failure was a timeout; returns when the endpoint has been failing since, if it is. */
+  noteResult(clientId: string, id: string, ok: boolean, at: Date, timedOut?: boolean): Promise<string | undefined>;
   disable(clientId: string, id: string): Promise<void>;
 }
 
@@ -80,7 +101,8 @@ export interface SendResult {
   error?: string;
   duration_ms: number;
 }
-export type SendWebhook = (url: string, headers: Record<string, string>, body: string) => Promise<SendResult>;
+/** POSTs a signed body; gives up after `timeoutMs` (DELIVERY_TIMEOUT_MS by default). */
+export type SendWebhook = (url: string, headers: Record<string, string>, body: string, timeoutMs?: number) => Promise<SendResult>;
 
 export interface DispatchDeps {
   deliveries: DeliveryStore;
@@ -98,50 +120,108 @@ export interface DispatchDeps {
   resolve: ResolveHost;
   /** Multiplies the retry schedule (1 deployed; tests and npm start may compress it). */
   retryScale: number;
-  /** How long a run may go on starting sends (a send takes at most 10 s; the functions get 60 s). */
+  /** How long a sweep may go on starting sends (SWEEP_BUDGET_MS deployed; a send takes at most 10 s; the functions get 60 s). */
   budgetMs: number;
   /** Operational figures for the alarms: deliveries that ended (delivered or failed), and the oldest due delivery's wait. */
   observe: (figure: 'delivered' | 'failed' | 'oldest_due_seconds', value: number) => void;
 }
 
-/** Sends at once, across orders and endpoints; an order's events to one endpoint go one after another. */
-const SEND_CONCURRENCY = 16;
+/** A 2xx within this long is delivered (api.md); the sweep's attempts wait this long. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** Sends at once in a run, across clients, orders and endpoints; an order's events to one endpoint go one after another. */
+export const SEND_CONCURRENCY = 32;
+/** One client's sends at once in a run: a client's slow receivers fill at most these, never the run. */
+export const PER_CLIENT_SENDS = 4;
+/** How long the dispatcher's first try waits for an answer; a slower receiver gets its next attempts from the sweep, each with DELIVERY_TIMEOUT_MS. */
+export const FIRST_TRY_TIMEOUT_MS = 2_000;
+/** A first try that took this long (answered or not) marks its client slow: its other deliveries of the batch are the sweep's. */
+export const SLOW_SEND_MS = 1_000;
+/** How long the dispatcher starts first tries in a batch, once it is recorded; what it has not started by then is the sweep's, due at once. */
+export const DISPATCH_WINDOW_MS = 5_000;
+/** How long a sweep starts sends (it runs every minute with 60 s; each send waits at most DELIVERY_TIMEOUT_MS). */
+export const SWEEP_BUDGET_MS = 40_000;
+/** A lease on a delivery: the dispatcher's from its record, the sweep's from its take; longer than either run can send. */
+export const LEASE_MS = 60_000;
+if (FIRST_TRY_TIMEOUT_MS >= DELIVERY_TIMEOUT_MS || DISPATCH_WINDOW_MS + FIRST_TRY_TIMEOUT_MS >= LEASE_MS || SWEEP_BUDGET_MS + DELIVERY_TIMEOUT_MS >= LEASE_MS) {
+  throw new Error('webhook limits: a first try is shorter than a delivery, and every run ends within its lease');
+}
+if (SLOW_SEND_MS >= FIRST_TRY_TIMEOUT_MS) throw new Error('webhook limits: a slow first try is one that has not timed out yet');
+if (PER_CLIENT_SENDS * 2 > SEND_CONCURRENCY) throw new Error('webhook limits: one client fills at most half a run');
+
+/** One send of a lane: `slow` when the receiver did not answer in time; `handOff` instead of `run` when the task is not started. */
+export interface LaneTask {
+  /** Its tasks run one after another (an order's events to one endpoint). */
+  lane: string;
+  /** The client: at most `perTenant` of its lanes run at once. */
+  tenant: string;
+  run: () => Promise<'done' | 'slow'>;
+  handOff?: () => Promise<unknown>;
+}
 
 /**
- * Runs each lane's tasks in order, up to `concurrency` lanes at a time; a task not started by
- * `deadline` is left (the retry sweep takes it up), so one slow receiver holds up only its lane,
- * and a batch always ends within its time.
+ * Runs each lane's tasks in order: up to `concurrency` tasks at once in all, `perTenant` of one
+ * tenant's. A task not started by `deadline`, or (with `cutSlowTenants`) of a tenant one of whose
+ * tasks was slow, is handed off instead (the retry sweep takes it up). So one tenant's slow
+ * receivers hold up only its own lanes, and a run always ends within its time.
  */
-async function inLanes(
-  tasks: readonly { lane: string; run: () => Promise<unknown> }[],
-  concurrency: number,
-  deadline: number,
-  now: () => number,
+export async function inLanes(
+  tasks: readonly LaneTask[],
+  limits: { concurrency: number; perTenant: number; deadline: number; now: () => number; cutSlowTenants?: boolean },
 ): Promise<void> {
-  const lanes = new Map<string, (() => Promise<unknown>)[]>();
-  for (const task of tasks) lanes.set(task.lane, [...(lanes.get(task.lane) ?? []), task.run]);
-  const queue = [...lanes.values()];
+  const tenants = new Map<string, Map<string, LaneTask[]>>();
+  for (const task of tasks) {
+    const lanes = tenants.get(task.tenant) ?? new Map<string, LaneTask[]>();
+    tenants.set(task.tenant, lanes.set(task.lane, [...(lanes.get(task.lane) ?? []), task]));
+  }
+  // The run's slots, taken in turn (first come, first served across tenants).
+  let free = limits.concurrency;
+  const waiting: (() => void)[] = [];
+  const acquire = () => (free > 0 ? (free--, Promise.resolve()) : new Promise<void>((resolve) => waiting.push(resolve)));
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else free++;
+  };
+  const slow = new Set<string>();
+  const stopped = (tenant: string) => limits.now() >= limits.deadline || (limits.cutSlowTenants === true && slow.has(tenant));
   await Promise.all(
-    Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
-      for (let lane = queue.shift(); lane; lane = queue.shift()) {
-        for (const run of lane) {
-          if (now() >= deadline) return;
-          await run();
-        }
-      }
+    [...tenants].map(([tenant, lanes]) => {
+      const queue = [...lanes.values()];
+      return Promise.all(
+        Array.from({ length: Math.min(limits.perTenant, queue.length) }, async () => {
+          for (let lane = queue.shift(); lane; lane = queue.shift()) {
+            for (const task of lane) {
+              let outcome: 'done' | 'slow' | 'left' = 'left';
+              if (!stopped(tenant)) {
+                await acquire();
+                try {
+                  if (!stopped(tenant)) outcome = await task.run();
+                } finally {
+                  release();
+                }
+              }
+              if (outcome === 'left') await task.handOff?.();
+              if (outcome === 'slow') slow.add(tenant);
+            }
+          }
+        }),
+      );
     }),
   );
 }
 
 /**
  * The stream consumer: the events a batch of changes announces, each recorded (with a delivery
- * per subscribed endpoint, due for the sweep in a minute should this run die) and then sent:
- * across orders and endpoints at once, an order's events to an endpoint in order. Main table:
- * changes of orders (`eventOf`); metrics table: new opt-out records (`optOutEventOf`, whose order
- * number is sealed in the record).
+ * per subscribed endpoint, leased to this run and due for the sweep in LEASE_MS should this run
+ * die) and then sent: across clients, orders and endpoints at once, an order's events to an
+ * endpoint in order, each a first try of FIRST_TRY_TIMEOUT_MS. An endpoint already failing gets
+ * no first try here, and a client one of whose first tries was slow gets no more in this batch:
+ * their deliveries are the sweep's, due at once. Main table: changes of orders (`eventOf`);
+ * metrics table: new opt-out records (`optOutEventOf`, whose order number is sealed in the record).
  */
 export async function dispatchChanges(deps: DispatchDeps, changes: readonly RecordChange[], source: 'orders' | 'checkouts' = 'orders'): Promise<void> {
   const started = deps.clock.now().getTime();
+  const dueBy = new Date(started + LEASE_MS);
   const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
   // A batch often holds several changes of one order (a PATCH of three items): its number is read once.
   const orderNumbers = new Map<string, Promise<string | undefined>>();
@@ -150,7 +230,8 @@ export async function dispatchChanges(deps: DispatchDeps, changes: readonly Reco
     if (!orderNumbers.has(key)) orderNumbers.set(key, deps.orderNumber(clientId, orderId));
     return orderNumbers.get(key)!;
   };
-  const sends: { lane: string; sequence: string; run: () => Promise<unknown> }[] = [];
+  const sends: (LaneTask & { sequence: string })[] = [];
+  const toSweep: Delivery[] = [];
   for (const change of changes) {
     const found = source === 'orders' ? eventOf(change, deps.eventId) : optOutEventOf(change, deps.eventId);
     if (!found) continue;
@@ -160,27 +241,61 @@ export async function dispatchChanges(deps: DispatchDeps, changes: readonly Reco
     // An opt-out's number stays sealed in what is kept; attemptDelivery opens it into the body it sends.
     const orderNumber = found.sealed_order_number === undefined && found.type !== TEST_EVENT_TYPE ? await orderNumberOf(found) : undefined;
     const event = withOrderNumber(found, orderNumber);
-    const deliveries = await deps.deliveries.record(event, endpoints, new Date(started + 60_000));
+    const deliveries = await deps.deliveries.record(event, endpoints, dueBy);
     for (const delivery of deliveries) {
-      if (delivery.status !== 'pending' || delivery.attempts.length > 0) continue;
+      // Ours: recorded by this run or by an earlier run of this batch (Lambda gives a batch to one
+      // run at a time); one the sweep took, or one attempted already, is the sweep's.
+      if (delivery.status !== 'pending' || delivery.attempts.length > 0 || delivery.leased_by !== 'dispatch') continue;
       const endpoint = endpoints.find((e) => e.id === delivery.endpoint_id);
+      // An endpoint whose last failure was a timeout would only hold the batch: the sweep's at once.
+      if (endpoint?.failing_since && endpoint.timed_out) {
+        toSweep.push(delivery);
+        continue;
+      }
       sends.push({
         lane: `${event.order_id}#${delivery.endpoint_id}`,
+        tenant: event.client_id,
         sequence: `${orderSequence(event)}#${event.id}`, // as the hold index orders them
-        run: () => attemptDelivery(deps, event, delivery, endpoint),
+        run: async () => {
+          const after = await attemptDelivery(deps, event, delivery, { leased: true, timeoutMs: FIRST_TRY_TIMEOUT_MS });
+          const tried = after.attempts.length > delivery.attempts.length ? after.attempts.at(-1) : undefined;
+          return tried && (tried.error === 'timeout' || tried.duration_ms >= SLOW_SEND_MS) ? 'slow' : 'done';
+        },
+        handOff: () => deps.deliveries.hold(delivery, deps.clock.now()),
       });
     }
   }
+  // Already failing: the sweep's at once, without a first try here (one write each, several at once).
+  await inLanes(
+    toSweep.map((delivery) => ({
+      lane: delivery.event_id,
+      tenant: '',
+      run: () => deps.deliveries.hold(delivery, deps.clock.now()).then(() => 'done' as const),
+    })),
+    { concurrency: SEND_CONCURRENCY, perTenant: SEND_CONCURRENCY, deadline: Infinity, now: () => 0 },
+  );
   // A change's records reach the stream in any order (an order's void: its header among its items);
   // each lane sends in the order the events happened, as the hold index keeps them.
   sends.sort((a, b) => (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0));
-  await inLanes(sends, SEND_CONCURRENCY, started + deps.budgetMs, () => deps.clock.now().getTime());
+  // The window opens once the batch is recorded, and no first try may outlast the leases.
+  const sendsFrom = deps.clock.now().getTime();
+  await inLanes(sends, {
+    concurrency: SEND_CONCURRENCY,
+    perTenant: PER_CLIENT_SENDS,
+    deadline: Math.min(sendsFrom + DISPATCH_WINDOW_MS, started + LEASE_MS - DELIVERY_TIMEOUT_MS),
+    now: () => deps.clock.now().getTime(),
+    cutSlowTenants: true,
+  });
 }
 
-/** The retry sweep: every pending delivery that is due gets its next attempt (at most `limit` a sweep, several at once). */
+/**
+ * The retry sweep: every pending delivery that is due gets its next attempt, at most `limit` a
+ * sweep, taken round-robin across clients (each client's oldest first), PER_CLIENT_SENDS of a
+ * client at once, each waiting DELIVERY_TIMEOUT_MS.
+ */
 export async function retryDue(deps: DispatchDeps, limit = 100): Promise<number> {
   const now = deps.clock.now();
-  const due = await deps.deliveries.due(now, limit);
+  const due = fairShare(await deps.deliveries.due(now, limit), limit);
   // How late the latest-running due delivery is: the sweep falling behind (the "oldest undelivered" alarm).
   const lateness = due.map((d) => (now.getTime() - Date.parse(d.next_at ?? now.toISOString())) / 1000);
   deps.observe('oldest_due_seconds', Math.max(0, ...lateness));
@@ -188,25 +303,53 @@ export async function retryDue(deps: DispatchDeps, limit = 100): Promise<number>
   await inLanes(
     due.map((delivery) => ({
       lane: `${delivery.event_id}#${delivery.endpoint_id}`,
+      tenant: delivery.client_id,
       run: async () => {
-        // A claim for a minute: a sweep that dies leaves it due again after that.
-        if (!(await deps.deliveries.claim(delivery, new Date(now.getTime() + 60_000)))) return;
+        // A lease for LEASE_MS: a sweep that dies leaves it due again after that.
+        const leased = await deps.deliveries.lease(delivery, deps.clock.now(), new Date(deps.clock.now().getTime() + LEASE_MS));
+        if (!leased) return 'done';
         const kept = await deps.deliveries.event(delivery.client_id, delivery.event_id);
-        if (!kept) return;
-        await attemptDelivery(deps, kept.event, delivery);
+        if (!kept) return 'done';
+        await attemptDelivery(deps, kept.event, leased, { leased: true });
         attempted++;
+        return 'done';
       },
     })),
-    SEND_CONCURRENCY,
-    now.getTime() + deps.budgetMs,
-    () => deps.clock.now().getTime(),
+    { concurrency: SEND_CONCURRENCY, perTenant: PER_CLIENT_SENDS, deadline: now.getTime() + deps.budgetMs, now: () => deps.clock.now().getTime() },
   );
   return attempted;
 }
 
-/** Sends the event to the delivery's endpoint again now, whatever its state (POST /events/{id}/redeliver). */
-export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, delivery: Delivery, known?: WebhookEndpoint): Promise<Delivery> {
+/** Up to `limit` deliveries, one client's after another's in turn (each client's oldest first): one client's backlog never fills a sweep. */
+export function fairShare(due: readonly Delivery[], limit: number): Delivery[] {
+  const byClient = new Map<string, Delivery[]>();
+  for (const delivery of due) byClient.set(delivery.client_id, [...(byClient.get(delivery.client_id) ?? []), delivery]);
+  const queues = [...byClient.values()];
+  const picked: Delivery[] = [];
+  for (let round = 0; picked.length < limit && queues.some((queue) => round < queue.length); round++) {
+    for (const queue of queues) if (round < queue.length && picked.length < limit) picked.push(queue[round]!);
+  }
+  return picked;
+}
+
+/**
+ * One attempt of a delivery: under its lease (`leased`: the caller holds it; else it is taken here,
+ * and nothing is sent when another holds it), in its order's turn, the URL rules checked again, the
+ * endpoint read again (consistently) right before the request, so a delete that committed before
+ * is never sent to. `timeoutMs`: how long the request waits (the dispatcher's first try is shorter).
+ */
+export async function attemptDelivery(
+  deps: DispatchDeps,
+  event: WebhookEvent,
+  delivery: Delivery,
+  options: { leased?: boolean; timeoutMs?: number } = {},
+): Promise<Delivery> {
   const started = deps.clock.now();
+  if (!options.leased) {
+    const leased = await deps.deliveries.lease(delivery, started, new Date(started.getTime() + LEASE_MS));
+    if (!leased) return delivery;
+    delivery = leased;
+  }
   // An order's events reach an endpoint in order: while an earlier one is pending, this one waits
   // (the earlier one's end wakes it; a minute at most, should that wake be lost).
   const first = await deps.deliveries.firstPending(delivery.client_id, event.order_id, delivery.endpoint_id);
@@ -215,20 +358,23 @@ export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, d
     await deps.deliveries.hold(delivery, until);
     return { ...delivery, next_at: until.toISOString() };
   }
-  // The dispatcher knows the endpoint from the client's list it just read; the sweep reads it.
-  const endpoint = known ?? (await deps.endpoints.get(delivery.client_id, delivery.endpoint_id));
-  if (!endpoint) return cancelDelivery(deps, event, delivery, started);
+  // The URL rules again, at each delivery: a name may point elsewhere since it was registered (an
+  // endpoint's URL never changes, so the delivery's is the endpoint's).
+  const verdict = await checkWebhookUrl(delivery.url, deps.urlPolicy, deps.resolve);
+  const body = verdict.ok ? await bodyOf(deps, event) : '';
+  // The last look at the endpoint, with nothing but signing between it and the request.
+  const endpoint = await deps.endpoints.get(delivery.client_id, delivery.endpoint_id);
+  if (!endpoint) return cancelDelivery(deps, event, delivery, deps.clock.now());
   let result: SendResult;
   if (endpoint.status !== 'enabled') result = { error: 'endpoint_disabled', duration_ms: 0 };
-  else {
-    // The URL rules again, at each delivery: a name may point elsewhere since it was registered.
-    const verdict = await checkWebhookUrl(endpoint.url, deps.urlPolicy, deps.resolve);
-    if (!verdict.ok) result = { error: 'url_refused', duration_ms: 0 };
-    else {
-      const body = await bodyOf(deps, event);
-      result = await deps.send(verdict.url, deps.sign(signingSecrets(endpoint, started), event.id, started, body), body);
-    }
-  }
+  else if (!verdict.ok) result = { error: 'url_refused', duration_ms: 0 };
+  else
+    result = await deps.send(
+      verdict.url,
+      deps.sign(signingSecrets(endpoint, started), event.id, started, body),
+      body,
+      options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+    );
   const ok = result.status_code !== undefined && result.status_code >= 200 && result.status_code < 300;
   const attempt: Attempt = { at: started.toISOString(), endpoint_id: delivery.endpoint_id, ...result };
   const attempts = delivery.attempts.length + 1;
@@ -252,35 +398,40 @@ export async function attemptDelivery(deps: DispatchDeps, event: WebhookEvent, d
     if (result.status_code === 410) await deps.endpoints.disable(delivery.client_id, delivery.endpoint_id);
     else if (!ok || endpoint.failing_since) {
       // Written only on a failure, or on the success that ends a failing spell: no write per delivery.
-      const failingSince = await deps.endpoints.noteResult(delivery.client_id, delivery.endpoint_id, ok, started);
+      const failingSince = await deps.endpoints.noteResult(delivery.client_id, delivery.endpoint_id, ok, started, result.error === 'timeout');
       if (failingSince && started.getTime() - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS)
         await deps.endpoints.disable(delivery.client_id, delivery.endpoint_id);
     }
   }
-  return { ...delivery, ...next, attempts: [...delivery.attempts, attempt] };
+  const { leased_by: _by, lease_until: _until, ...unleased } = delivery;
+  return { ...unleased, ...next, attempts: [...delivery.attempts, attempt] };
 }
 
 /**
- * A delivery whose endpoint was deleted: canceled, nothing sent (the delete cancels its pending
- * deliveries; this catches one recorded meanwhile). Not delivered, so its event is no success.
+ * A delivery whose endpoint was deleted: canceled under the caller's lease, nothing sent (the
+ * delete cancels the pending deliveries nobody is sending; this catches the one being sent).
  */
 async function cancelDelivery(deps: DispatchDeps, event: WebhookEvent, delivery: Delivery, now: Date): Promise<Delivery> {
-  if (await cancelled(deps.deliveries, delivery)) await deps.deliveries.wakeNext(delivery.client_id, event.order_id, delivery.endpoint_id, now);
-  const { next_at: _dropped, ...ended } = delivery;
+  if (await cancelled(deps.deliveries, delivery, now, true)) await deps.deliveries.wakeNext(delivery.client_id, event.order_id, delivery.endpoint_id, now);
+  const { next_at: _dropped, leased_by: _by, lease_until: _until, ...ended } = delivery;
   return { ...ended, status: 'canceled' };
 }
 
-/** Ends a pending delivery without an attempt, and so its event's success; false when it had moved meanwhile. */
-async function cancelled(deliveries: DeliveryStore, delivery: Delivery): Promise<boolean> {
-  if (!(await deliveries.cancel(delivery))) return false;
-  await deliveries.noteOutcome(delivery.client_id, delivery.event_id, false);
+/** Ends a pending delivery without an attempt; it no longer counts toward its event's success. False when it had moved meanwhile, or another holds its lease. */
+async function cancelled(deliveries: DeliveryStore, delivery: Delivery, now: Date, leased = false): Promise<boolean> {
+  if (!(await deliveries.cancel(delivery, now, leased))) return false;
+  await deliveries.noteCanceled(delivery.client_id, delivery.event_id);
   return true;
 }
 
-/** A deleted endpoint's pending deliveries, each canceled as the sweep would cancel it (nothing is sent after); how many. */
-export async function cancelPendingDeliveries(deliveries: DeliveryStore, clientId: string, endpointId: string): Promise<number> {
+/**
+ * A deleted endpoint's pending deliveries, each canceled as the sweep would cancel it; one being
+ * sent is left to its sender, which reads the endpoint again right before its request and cancels
+ * it (nothing is sent after). How many were canceled here.
+ */
+export async function cancelPendingDeliveries(deliveries: DeliveryStore, clientId: string, endpointId: string, now: Date): Promise<number> {
   let canceled = 0;
-  for (const delivery of await deliveries.pendingTo(clientId, endpointId)) if (await cancelled(deliveries, delivery)) canceled++;
+  for (const delivery of await deliveries.pendingTo(clientId, endpointId)) if (await cancelled(deliveries, delivery, now)) canceled++;
   return canceled;
 }
 

@@ -61,6 +61,8 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
       status: 'pending',
       attempts: [],
       next_at: dueBy.toISOString(),
+      leased_by: 'dispatch',
+      lease_until: dueBy.toISOString(),
     }));
     // Deliveries first, the event last: an event record means its deliveries are all there.
     let requests: WriteRequests | undefined = deliveries.map((delivery) => ({
@@ -68,8 +70,8 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
         Item: {
           ...storedRecord(webhookDeliveryKey(event.client_id, event.id, delivery.endpoint_id), 'webhook_delivery', delivery),
           expires_at: expires,
-          // Due for the retry sweep should the dispatcher die before its attempt; in the hold index
-          // while pending (an order's events go to an endpoint in order).
+          // Leased to the dispatcher until dueBy, then due for the retry sweep should it die before its
+          // attempt; in the hold index while pending (an order's events go to an endpoint in order).
           retry_key: retryKey(event.id),
           retry_at: dueBy.toISOString(),
           hold_key: holdKey(event.client_id, event.order_id, delivery.endpoint_id),
@@ -117,8 +119,8 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
           TableName: this.tableName,
           Key: webhookDeliveryKey(delivery.client_id, delivery.event_id, delivery.endpoint_id),
           UpdateExpression: pending
-            ? 'SET attempts = list_append(attempts, :attempt), #status = :status, next_at = :next, retry_key = :retryKey, retry_at = :next'
-            : 'SET attempts = list_append(attempts, :attempt), #status = :status REMOVE next_at, retry_key, retry_at, hold_key, hold_sort',
+            ? 'SET attempts = list_append(attempts, :attempt), #status = :status, next_at = :next, retry_key = :retryKey, retry_at = :next REMOVE leased_by, lease_until'
+            : 'SET attempts = list_append(attempts, :attempt), #status = :status REMOVE next_at, retry_key, retry_at, hold_key, hold_sort, leased_by, lease_until',
           // One writer per attempt: the count of attempts it read is still the count; a canceled one stays so.
           ConditionExpression: '#status = :pending AND size(attempts) = :count',
           ExpressionAttributeNames: { '#status': 'status' },
@@ -135,20 +137,59 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
     return written !== undefined;
   }
 
-  async cancel(delivery: Delivery): Promise<boolean> {
+  async cancel(delivery: Delivery, now: Date, leased = false): Promise<boolean> {
     const written = await unlessConditionFails(
       this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: webhookDeliveryKey(delivery.client_id, delivery.event_id, delivery.endpoint_id),
-          UpdateExpression: 'SET #status = :canceled REMOVE next_at, retry_key, retry_at, hold_key, hold_sort',
-          ConditionExpression: '#status = :pending AND size(attempts) = :count',
+          UpdateExpression: 'SET #status = :canceled REMOVE next_at, retry_key, retry_at, hold_key, hold_sort, leased_by, lease_until',
+          // Not one another is sending: its sender reads the endpoint again before the request and cancels it itself.
+          ConditionExpression:
+            '#status = :pending AND size(attempts) = :count' + (leased ? '' : ' AND (attribute_not_exists(lease_until) OR lease_until <= :now)'),
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':canceled': 'canceled', ':pending': 'pending', ':count': delivery.attempts.length },
+          ExpressionAttributeValues: {
+            ':canceled': 'canceled',
+            ':pending': 'pending',
+            ':count': delivery.attempts.length,
+            ...(leased ? {} : { ':now': now.toISOString() }),
+          },
         }),
       ),
     );
     return written !== undefined;
+  }
+
+  /** A canceled delivery leaves the event's count; the event is a success when every one left was delivered (none left: still null). */
+  async noteCanceled(clientId: string, eventId: string): Promise<void> {
+    const answer = await unlessConditionFails(
+      this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookEventKey(clientId, eventId),
+          UpdateExpression: 'ADD deliveries_total :minus',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':minus': -1 },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    const Attributes = answer?.Attributes;
+    const total = Number(Attributes?.deliveries_total ?? 0);
+    if (total > 0 && Number(Attributes?.delivered_count ?? 0) >= total) {
+      // Only while no attempt failed: false stays false.
+      await unlessConditionFails(
+        this.doc.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: webhookEventKey(clientId, eventId),
+            UpdateExpression: 'SET delivery_success = :yes',
+            ConditionExpression: 'attribute_not_exists(delivery_success)',
+            ExpressionAttributeValues: { ':yes': true },
+          }),
+        ),
+      );
+    }
   }
 
   /**
@@ -323,7 +364,7 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
     return typeof partition === 'string' ? partition.slice(partition.lastIndexOf('#EVENT#') + '#EVENT#'.length) : undefined;
   }
 
-  /** Keeps a pending delivery waiting (no attempt) until `until`, or until the delivery ahead of it ends. */
+  /** Keeps a pending delivery waiting (no attempt, its lease ended) until `until`, or until the delivery ahead of it ends. */
   async hold(delivery: Delivery, until: Date): Promise<void> {
     // Refused: it moved meanwhile, nothing to do.
     await unlessConditionFails(
@@ -331,7 +372,7 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
         new UpdateCommand({
           TableName: this.tableName,
           Key: webhookDeliveryKey(delivery.client_id, delivery.event_id, delivery.endpoint_id),
-          UpdateExpression: 'SET next_at = :until, retry_key = :retryKey, retry_at = :until',
+          UpdateExpression: 'SET next_at = :until, retry_key = :retryKey, retry_at = :until REMOVE leased_by, lease_until',
           ConditionExpression: '#status = :pending AND size(attempts) = :count',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
@@ -345,7 +386,7 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
     );
   }
 
-  /** Makes the order's next pending delivery to this endpoint due now (the one ahead of it has ended). */
+  /** Makes the order's next pending delivery to this endpoint due now (the one ahead of it has ended), unless it is leased (being sent, or its dispatcher is about to). */
   async wakeNext(clientId: string, orderId: string, endpointId: string, now: Date): Promise<void> {
     const next = await this.firstPending(clientId, orderId, endpointId);
     if (!next) return;
@@ -356,7 +397,8 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
           TableName: this.tableName,
           Key: webhookDeliveryKey(clientId, next, endpointId),
           UpdateExpression: 'SET next_at = :now, retry_key = :retryKey, retry_at = :now',
-          ConditionExpression: '#status = :pending AND (attribute_not_exists(retry_at) OR retry_at > :now)',
+          ConditionExpression:
+            '#status = :pending AND (attribute_not_exists(retry_at) OR retry_at > :now) AND (attribute_not_exists(lease_until) OR lease_until <= :now)',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':now': now.toISOString(), ':retryKey': retryKey(next), ':pending': 'pending' },
         }),
@@ -382,23 +424,31 @@ export class DynamoWebhookDeliveries implements DeliveryStore {
     return pages
       .flatMap((page) => page.Items ?? [])
       .sort((a, b) => String(a.retry_at).localeCompare(String(b.retry_at)))
-      .slice(0, limit)
       .map((item) => ({ ...stripKeys<Delivery>(item), next_at: String(item.retry_at) }));
   }
 
-  async claim(delivery: Delivery, until: Date): Promise<boolean> {
+  /** The sweep's lease: due again at `until` (a sweep that dies leaves it so), refused while another's lease runs or once it moved. */
+  async lease(delivery: Delivery, now: Date, until: Date): Promise<Delivery | undefined> {
     const written = await unlessConditionFails(
       this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: webhookDeliveryKey(delivery.client_id, delivery.event_id, delivery.endpoint_id),
-          UpdateExpression: 'SET retry_at = :until',
-          ConditionExpression: 'retry_at = :seen AND size(attempts) = :count',
-          ExpressionAttributeValues: { ':until': until.toISOString(), ':seen': delivery.next_at, ':count': delivery.attempts.length },
+          UpdateExpression: 'SET retry_at = :until, leased_by = :sweep, lease_until = :until',
+          ConditionExpression:
+            '#status = :pending AND size(attempts) = :count AND retry_at <= :now AND (attribute_not_exists(lease_until) OR lease_until <= :now)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':until': until.toISOString(),
+            ':sweep': 'sweep',
+            ':pending': 'pending',
+            ':count': delivery.attempts.length,
+            ':now': now.toISOString(),
+          },
         }),
       ),
     );
-    return written !== undefined;
+    return written === undefined ? undefined : { ...delivery, leased_by: 'sweep', lease_until: until.toISOString() };
   }
 
   async event(clientId: string, eventId: string): Promise<{ event: WebhookEvent; deliveries: Delivery[] } | undefined> {

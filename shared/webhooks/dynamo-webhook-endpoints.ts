@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { MAX_ENDPOINTS, type SigningSecret, type TestRequest, type WebhookEndpoint, type WebhookEndpointStore } from './webhook-endpoints.js';
 import { ConflictError } from '../platform/errors.js';
-import { recordFields, storedRecord, webhookCountKey, webhookEndpointKey, webhookTestKey } from '../platform/dynamo/keys.js';
+import { recordFields, storedRecord, webhookCountKey, webhookEndpointKey, webhookTestKey, webhookTestWindowKey } from '../platform/dynamo/keys.js';
 import { transactUnlessRefused, unlessConditionFails } from '../platform/dynamo/transactions.js';
 
 const strip = (record: Record<string, unknown>): WebhookEndpoint => recordFields<WebhookEndpoint>(record);
@@ -72,31 +72,51 @@ export class DynamoWebhookEndpoints implements WebhookEndpointStore {
   }
 
   /**
-   * The endpoint's state checked and the request kept in one transaction: a test is never kept for
-   * an endpoint deleted or disabled meanwhile. Kept a day (TTL): the dispatcher takes it at once.
+   * The endpoint's state checked, the window's count moved and the request kept in one
+   * transaction: a test is never kept for an endpoint deleted or disabled meanwhile, and no burst of
+   * concurrent tests passes the limit. Kept a day (TTL): the dispatcher takes it at once; the
+   * window's count an hour past its window.
    */
-  requestTest(test: TestRequest): Promise<boolean> {
-    return transactUnlessRefused(this.doc, [
-      {
-        ConditionCheck: {
-          TableName: this.tableName,
-          Key: webhookEndpointKey(test.client_id, test.endpoint_id),
-          ConditionExpression: 'attribute_exists(PK) AND #status = :enabled',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':enabled': 'enabled' },
-        },
-      },
-      {
-        Put: {
-          TableName: this.tableName,
-          Item: {
-            ...storedRecord(webhookTestKey(test.client_id, test.event_id), 'webhook_test', test),
-            expires_at: Math.floor(Date.parse(test.created) / 1000) + 86_400,
+  async requestTest(test: TestRequest, limit: number, window: { index: number; endsAt: number }): Promise<'kept' | 'refused' | 'limited'> {
+    let limited = false;
+    const kept = await transactUnlessRefused(
+      this.doc,
+      [
+        {
+          ConditionCheck: {
+            TableName: this.tableName,
+            Key: webhookEndpointKey(test.client_id, test.endpoint_id),
+            ConditionExpression: 'attribute_exists(PK) AND #status = :enabled',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':enabled': 'enabled' },
           },
-          ConditionExpression: 'attribute_not_exists(PK)',
         },
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: webhookTestWindowKey(test.client_id, test.endpoint_id, window.index),
+            UpdateExpression: 'SET entity = :entity, expires_at = :expires ADD tests :one',
+            ConditionExpression: 'attribute_not_exists(tests) OR tests < :limit',
+            ExpressionAttributeValues: { ':entity': 'webhook_test_window', ':expires': Math.floor(window.endsAt / 1000) + 3600, ':one': 1, ':limit': limit },
+          },
+        },
+        {
+          Put: {
+            TableName: this.tableName,
+            Item: {
+              ...storedRecord(webhookTestKey(test.client_id, test.event_id), 'webhook_test', test),
+              expires_at: Math.floor(Date.parse(test.created) / 1000) + 86_400,
+            },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+      ],
+      (codes) => {
+        limited = codes[0] !== 'ConditionalCheckFailed' && codes[1] === 'ConditionalCheckFailed';
+        return codes[0] === 'ConditionalCheckFailed' || limited;
       },
-    ]);
+    );
+    return kept ? 'kept' : limited ? 'limited' : 'refused';
   }
 
   /**
@@ -124,14 +144,17 @@ export class DynamoWebhookEndpoints implements WebhookEndpointStore {
     return answer?.Attributes ? strip(answer.Attributes) : undefined;
   }
 
-  /** Notes a delivery's result on the endpoint: `failing_since` is set by the first failure and cleared by a success. */
-  async noteResult(clientId: string, id: string, ok: boolean, at: Date): Promise<string | undefined> {
+  /** Notes a delivery's result on the endpoint: `failing_since` is set by the first failure and cleared by a success; `timed_out` tells the last failure's kind. */
+  async noteResult(clientId: string, id: string, ok: boolean, at: Date, timedOut = false): Promise<string | undefined> {
     const endpoint = await this.update(
       clientId,
       id,
       ok
-        ? { expression: 'REMOVE failing_since' }
-        : { expression: 'SET failing_since = if_not_exists(failing_since, :at)', values: { ':at': at.toISOString() } },
+        ? { expression: 'REMOVE failing_since, timed_out' }
+        : {
+            expression: 'SET failing_since = if_not_exists(failing_since, :at), timed_out = :timedOut',
+            values: { ':at': at.toISOString(), ':timedOut': timedOut },
+          },
     );
     return endpoint?.failing_since;
   }
@@ -143,7 +166,7 @@ export class DynamoWebhookEndpoints implements WebhookEndpointStore {
   /** Enables an endpoint again (after a 410 or five days of failures), its failing spell forgotten; undefined when there is none. */
   enable(clientId: string, id: string): Promise<WebhookEndpoint | undefined> {
     return this.update(clientId, id, {
-      expression: 'SET #status = :enabled REMOVE failing_since',
+      expression: 'SET #status = :enabled REMOVE failing_since, timed_out',
       names: { '#status': 'status' },
       values: { ':enabled': 'enabled' },
     });

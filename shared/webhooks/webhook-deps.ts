@@ -3,7 +3,7 @@ import { createHash, randomInt } from 'node:crypto';
 import { signDelivery } from './webhook-signatures.js';
 import { openOrderNumber } from '../platform/keys/order-number-seal.js';
 import { loadConfig } from '../platform/config.js';
-import type { DispatchDeps } from './dispatch-webhooks.js';
+import { SWEEP_BUDGET_MS, type DispatchDeps } from './dispatch-webhooks.js';
 import { webhookUrlPolicy } from './webhook-url-policy.js';
 import { systemClock } from '../platform/clock.js';
 import { sharedDocumentClient } from '../platform/dynamo/dynamo-client.js';
@@ -37,7 +37,7 @@ export function webhookDeps(): DispatchDeps {
     },
     resolve: async (host) => (await lookup(host, { all: true, verbatim: true })).map((answer) => answer.address),
     retryScale: Number.isFinite(scale) && scale > 0 ? scale : 1,
-    budgetMs: 40_000,
+    budgetMs: SWEEP_BUDGET_MS,
     // EMF lines (the functions publish them at the end of each run): the stack alarms on them.
     observe: (figure, value) => {
       if (figure === 'oldest_due_seconds') gaugeMetric('OldestDueDeliverySeconds', value);

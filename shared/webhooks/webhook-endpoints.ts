@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
+import { ConflictError, NotFoundError, RateLimitError, ValidationError } from '../platform/errors.js';
 import type { Clock } from '../platform/clock.js';
 import { checkWebhookUrl, type ResolveHost, type WebhookUrlPolicy } from './webhook-url.js';
 
@@ -32,6 +32,9 @@ export const LOGGED_EVENT_TYPES = [...EVENT_TYPES, TEST_EVENT_TYPE] as const;
 export type LoggedEventType = (typeof LOGGED_EVENT_TYPES)[number];
 
 export const MAX_ENDPOINTS = 16;
+/** Test events one endpoint may be sent per TEST_EVENT_WINDOW_MS (a fixed window): more is 429 `too_many_test_events` with Retry-After. */
+export const TEST_EVENTS_PER_ENDPOINT = 5;
+export const TEST_EVENT_WINDOW_MS = 60_000;
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 export interface SigningSecret {
@@ -53,6 +56,8 @@ export interface WebhookEndpoint {
   secrets: SigningSecret[];
   /** Since when its deliveries have been failing (five days of it disable it); absent while they succeed. */
   failing_since?: string;
+  /** Its last failure was a timeout (a slow or hanging receiver): the dispatcher leaves its deliveries to the sweep until one succeeds. */
+  timed_out?: boolean;
 }
 
 export interface WebhookEndpointStore {
@@ -64,9 +69,10 @@ export interface WebhookEndpointStore {
   delete(clientId: string, id: string): Promise<boolean>;
   /**
    * Keeps a test request for the dispatcher (the main table's stream carries it there), only while
-   * the endpoint exists and is enabled, in one conditional write; false otherwise.
+   * the endpoint exists and is enabled and has had fewer than `limit` tests in the window
+   * `window` (counted in the same transaction): `kept`, `refused` (gone or disabled) or `limited`.
    */
-  requestTest(test: TestRequest): Promise<boolean>;
+  requestTest(test: TestRequest, limit: number, window: { index: number; endsAt: number }): Promise<'kept' | 'refused' | 'limited'>;
   /** Replaces the secrets only if they are still `before` (two rotations never both win); false when the endpoint is gone or moved. */
   replaceSecrets(clientId: string, id: string, before: readonly SigningSecret[], after: readonly SigningSecret[]): Promise<boolean>;
 }
@@ -146,7 +152,7 @@ export async function rotateSecret(deps: EndpointDeps, clientId: string, id: str
 
 /**
  * POST /webhook_endpoints/{id}/test: a `webhook_endpoint.test` for this endpoint alone, recorded
- * and sent by the dispatcher like any event. A disabled endpoint is refused (409) rather than
+ * and sent by the dispatcher like any event; at most TEST_EVENTS_PER_ENDPOINT a window (429). A disabled endpoint is refused (409) rather than
  * tested: nothing would be sent to it, and a test that silently fails would tell the merchant
  * nothing (docs/decisions.md).
  */
@@ -155,8 +161,19 @@ export async function sendTestEvent(
   clientId: string,
   id: string,
 ): Promise<{ id: string; type: typeof TEST_EVENT_TYPE; created: string; endpoint_id: string }> {
-  const test = { event_id: deps.newEventId(), client_id: clientId, endpoint_id: id, created: deps.clock.now().toISOString() };
-  if (await deps.endpoints.requestTest(test)) return { id: test.event_id, type: TEST_EVENT_TYPE, created: test.created, endpoint_id: id };
+  const now = deps.clock.now();
+  const test = { event_id: deps.newEventId(), client_id: clientId, endpoint_id: id, created: now.toISOString() };
+  const index = Math.floor(now.getTime() / TEST_EVENT_WINDOW_MS);
+  const endsAt = (index + 1) * TEST_EVENT_WINDOW_MS;
+  const answer = await deps.endpoints.requestTest(test, TEST_EVENTS_PER_ENDPOINT, { index, endsAt });
+  if (answer === 'kept') return { id: test.event_id, type: TEST_EVENT_TYPE, created: test.created, endpoint_id: id };
+  if (answer === 'limited') {
+    throw new RateLimitError(
+      'too_many_test_events',
+      `An endpoint is sent at most ${TEST_EVENTS_PER_ENDPOINT} test events a minute; try again later.`,
+      Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)),
+    );
+  }
   // Refused: tell a missing endpoint from a disabled one (a read only on this path).
   if (!(await deps.endpoints.get(clientId, id))) throw endpointNotFound();
   throw endpointDisabled();

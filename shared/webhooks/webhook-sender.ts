@@ -1,14 +1,11 @@
-import type { SendResult } from './dispatch-webhooks.js';
-
-/** A 2xx within this long is delivered (api.md). */
-export const DELIVERY_TIMEOUT_MS = 10_000;
+import { DELIVERY_TIMEOUT_MS, type SendResult } from './dispatch-webhooks.js';
 
 /**
- * POSTs a signed event. Redirects are not followed (a redirect could lead past the URL rules to a
+ * POSTs a signed event, waiting `timeoutMs` at most (the dispatcher's first try waits less). Redirects are not followed (a redirect could lead past the URL rules to a
  * private address); the answer's body is not read beyond its status. Never throws: a failure is
  * a result (`error`: timeout, connection_failed, redirect).
  */
-export async function sendWebhook(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+export async function sendWebhook(url: string, headers: Record<string, string>, body: string, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<SendResult> {
   const started = performance.now();
   const duration = () => Math.round(performance.now() - started);
   try {
@@ -17,7 +14,7 @@ export async function sendWebhook(url: string, headers: Record<string, string>, 
       headers: { 'content-type': 'application/json', 'user-agent': 'OrderProtection-Webhooks/1', ...headers },
       body,
       redirect: 'manual',
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     await response.body?.cancel().catch(() => undefined);
     return { status_code: response.status, duration_ms: duration() };

@@ -150,6 +150,11 @@ export const DAY_PREFIX = 'DAY#';
 /** A client's webhook endpoints, one partition (at most 16), and its count of them. */
 export const webhookEndpointKey = (clientId: string, id: string): Key => ({ PK: `CLIENT#${clientId}#WEBHOOKS`, SK: `ENDPOINT#${id}` });
 export const webhookCountKey = (clientId: string): Key => ({ PK: `CLIENT#${clientId}#WEBHOOKS`, SK: 'COUNT' });
+/** The test events asked for one endpoint in one window (TEST_EVENTS_PER_ENDPOINT), beside the client's endpoints. */
+export const webhookTestWindowKey = (clientId: string, endpointId: string, window: number): Key => ({
+  PK: `CLIENT#${clientId}#WEBHOOKS`,
+  SK: `TESTS#${endpointId}#${window}`,
+});
 
 /** A webhook event and its deliveries (one record per endpoint): one partition per event. */
 export const webhookEventKey = (clientId: string, eventId: string): Key => ({ PK: `CLIENT#${clientId}#EVENT#${eventId}`, SK: 'EVENT' });
