@@ -387,7 +387,7 @@ export interface paths {
     put?: never;
     /**
      * Send this endpoint alone a signed webhook_endpoint.test event
-     * @description Accepted at once; the dispatcher sends the event within a second or so, signed with this endpoint's secret(s), to this endpoint only, whatever event types it subscribes to: `{id, type: webhook_endpoint.test, created, data: {endpoint_id}}`. It is kept in the delivery log like any event (GET /api/v2/events/{id} with the id answered here, once sent) and retried on failure on the same schedule. A disabled endpoint is refused (409 webhook_endpoint_disabled): enable it first.
+     * @description Accepted at once; the dispatcher sends the event within a second or so, signed with this endpoint's secret(s), to this endpoint only, whatever event types it subscribes to: `{id, type: webhook_endpoint.test, created, data: {endpoint_id}}`. It is kept in the delivery log like any event (GET /api/v2/events/{id} with the id answered here, once sent) and retried on failure on the same schedule. A disabled endpoint is refused (409 webhook_endpoint_disabled): enable it first. At most 5 test events per endpoint a minute (a fixed window): more is 429 too_many_test_events with Retry-After.
      */
     post: operations['sendWebhookTestEvent'];
     delete?: never;
@@ -1132,7 +1132,7 @@ export interface components {
       data: {
         [key: string]: unknown;
       };
-      /** @description true once every delivery succeeded, false after a failed attempt, null before either. */
+      /** @description true once every delivery not canceled succeeded, false after a failed attempt, null before either (and when every delivery was canceled before an attempt). */
       delivery_success: boolean | null;
     };
     OrderCreatedEvent: {
@@ -2459,7 +2459,17 @@ export interface operations {
       413: components['responses']['Error'];
       415: components['responses']['Error'];
       422: components['responses']['Error'];
-      429: components['responses']['Error'];
+      /** @description `too_many_test_events`: this endpoint was sent 5 test events in the current minute (API Gateway's own throttling answers 429 too, without the envelope). */
+      429: {
+        headers: {
+          /** @description Seconds until the endpoint takes test events again (the end of the minute). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       500: components['responses']['Error'];
     };
   };
@@ -2467,7 +2477,7 @@ export interface operations {
     parameters: {
       query?: {
         type?: components['schemas']['LoggedEventType'];
-        /** @description true: every delivery succeeded; false: an attempt failed. */
+        /** @description true: every delivery succeeded; false: an attempt failed (a delivery canceled by deleting its endpoint is neither). */
         delivery_success?: 'true' | 'false';
         limit?: string;
         cursor?: string;
