@@ -22,11 +22,19 @@ export const OptionalText = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(
  */
 export const AmountText = v.pipe(v.string('must be a decimal amount written as a string'), v.maxLength(40, 'must be at most 40 characters'));
 
-/** An ISO 4217 code that has a minor unit: gold (XAU), the SDR (XDR) and XXX have none, so no amount can be written in them. */
+const CURRENCY_MESSAGE = 'must be an ISO 4217 currency code with a minor unit, such as USD or JPY';
+/** a–z to A–Z and nothing else: String#toUpperCase folds Unicode (`uſd` → USD, `ınr` → INR, `ßp` → SSP). */
+const asciiUpper = (text: string): string => text.replace(/[a-z]/g, (letter) => String.fromCharCode(letter.charCodeAt(0) - 32));
+
+/**
+ * An ISO 4217 code that has a minor unit: three ASCII letters, either case, answered upper-case.
+ * Gold (XAU), the SDR (XDR) and XXX have no minor unit, so no amount can be written in them.
+ */
 export const Currency = v.pipe(
   v.string(),
-  v.transform((text) => text.toUpperCase()),
-  v.check((code) => /^[A-Z]{3}$/.test(code) && minorUnit(code) !== undefined, 'must be an ISO 4217 currency code with a minor unit, such as USD or JPY'),
+  v.regex(/^[A-Za-z]{3}$/, CURRENCY_MESSAGE),
+  v.transform(asciiUpper),
+  v.check((code) => minorUnit(code) !== undefined, CURRENCY_MESSAGE),
 );
 
 type Costed = { currency: string; items: { cost: string }[] };
