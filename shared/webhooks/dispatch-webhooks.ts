@@ -244,8 +244,10 @@ export async function dispatchChanges(deps: DispatchDeps, changes: readonly Reco
     const deliveries = await deps.deliveries.record(event, endpoints, dueBy);
     for (const delivery of deliveries) {
       // Ours: recorded by this run or by an earlier run of this batch (Lambda gives a batch to one
-      // run at a time); one the sweep took, or one attempted already, is the sweep's.
-      if (delivery.status !== 'pending' || delivery.attempts.length > 0 || delivery.leased_by !== 'dispatch') continue;
+      // run at a time), while that lease runs; one the sweep took or may take, or one attempted
+      // already, is the sweep's.
+      const ours = delivery.leased_by === 'dispatch' && Date.parse(delivery.lease_until ?? '') > started;
+      if (delivery.status !== 'pending' || delivery.attempts.length > 0 || !ours) continue;
       const endpoint = endpoints.find((e) => e.id === delivery.endpoint_id);
       // An endpoint whose last failure was a timeout would only hold the batch: the sweep's at once.
       if (endpoint?.failing_since && endpoint.timed_out) {
