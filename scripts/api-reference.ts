@@ -30,11 +30,29 @@ export async function buildApiReference(options: { output?: string; serverUrl?: 
       ['build-docs', spec, '--inlineBundle', '--title', 'Order Protection API', '-o', file],
       { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }, timeout: 60_000 },
     );
-    return await readFile(file, 'utf8');
+    return withPhoneMenuBar(await readFile(file, 'utf8'));
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
 }
+
+/**
+ * Redoc's menu button on a phone is a 60 px circle fixed over the bottom right of the text, which
+ * it covers wherever the reader scrolls. Below Redoc's small breakpoint (50rem) it becomes a bar
+ * across the top of the screen instead, and the page starts below it, as a phone app's top bar.
+ */
+export const PHONE_MENU_BAR_CSS = `<style id="phone-menu-bar">
+@media (max-width: 50rem) {
+  body { padding-top: 3rem; }
+  [data-testid="floating-button"] {
+    top: 0 !important; bottom: auto !important; left: 0 !important; right: 0 !important;
+    width: 100% !important; height: 3rem !important; border-radius: 0 !important;
+    justify-content: flex-start !important; padding: 0 1rem !important; box-shadow: 0 1px 3px rgba(0, 0, 0, .15) !important;
+  }
+}
+</style>`;
+
+export const withPhoneMenuBar = (html: string): string => html.replace('</head>', `${PHONE_MENU_BAR_CSS}</head>`);
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const output = process.argv[2] ?? join(root, 'docs', 'api-reference.html');

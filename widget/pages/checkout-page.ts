@@ -21,7 +21,7 @@ ${FAVICON_LINK}
   body { font: 16px/1.5 system-ui, sans-serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem; color: #1d2433; }
   table { width: 100%; border-collapse: collapse; margin-bottom: 1rem; }
   td, th { padding: .4rem; border-bottom: 1px solid #dde; text-align: left; }
-  td.cost { text-align: right; }
+  th.cost, td.cost { text-align: right; } /* the Price header sits over its amounts */
   .op-offer { border: 2px solid #2b5fd9; border-radius: .5rem; padding: .75rem 1rem; }
   .op-offer label { display: block; padding: .25rem 0; cursor: pointer; }
   button { font: inherit; padding: .5rem 1.25rem; border-radius: .4rem; border: 1px solid #2b5fd9; background: #2b5fd9; color: white; cursor: pointer; }
@@ -36,7 +36,7 @@ ${FAVICON_LINK}
 <nav><a href="/dashboard">Conversion dashboard</a></nav>
 <main>
 <h1>Your cart</h1>
-<table aria-label="Cart"><thead><tr><th>Item</th><th>Price</th></tr></thead><tbody id="cart"></tbody></table>
+<table aria-label="Cart"><thead><tr><th>Item</th><th class="cost">Price</th></tr></thead><tbody id="cart"></tbody></table>
 <div id="protection"></div>
 <p><button id="place-order">Place order</button> <button id="new-cart" class="secondary">New cart</button></p>
 <div id="result" role="status" aria-live="polite" hidden></div>
