@@ -14,6 +14,7 @@ beforeAll(async () => {
   process.env.TABLE_NAME = `seed-main-${suffix}`;
   process.env.METRICS_TABLE_NAME = `seed-metrics-${suffix}`;
   local = await startLocalServer({ port: 0, dynamoEndpoint: testEndpoint(), seedLiveDemo: true });
+  await local.seeded;
 }, 120_000);
 afterAll(() => local?.stop());
 

@@ -28,6 +28,8 @@ export interface LocalServer {
   operatorKey: string;
   /** With `seedLiveDemo`: the live-mode demo merchant whose orders fill the bordereaux. */
   liveDemo?: NewClientKeys;
+  /** With `seedLiveDemo`: settles once its orders are placed (the server serves meanwhile); rejects if one was refused. */
+  seeded?: Promise<void>;
   server: Server;
   stop(): Promise<void>;
 }
@@ -144,12 +146,14 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     void gateway(req, res);
   });
   server.on('clientError', answerClientError);
-  if (liveDemo) await seedLiveDemo(baseUrl, liveDemo);
+  // Placed while the server already serves: npm start is ready as soon as before, the orders land a moment later.
+  const seeded = liveDemo ? seedLiveDemo(baseUrl, liveDemo) : undefined;
+  seeded?.catch(() => {}); // its owner awaits it; an unawaited failure must not end the process
 
   return {
     baseUrl,
     demo,
-    ...(liveDemo ? { liveDemo } : {}),
+    ...(liveDemo && seeded ? { liveDemo, seeded } : {}),
     operatorKey: process.env.OPERATOR_KEY,
     server,
     stop: async () => {
@@ -213,8 +217,9 @@ async function main(): Promise<void> {
   console.log(`Demo client ${local.demo.client_id}\n  public key ${local.demo.public_key}\n  secret key ${local.demo.secret_key}`);
   if (local.liveDemo)
     console.log(
-      `Live demo merchant ${local.liveDemo.client_id} (live keys; ${LIVE_DEMO_ORDERS.length} orders placed): its premiums fill this month's bordereaux at ${local.baseUrl}/admin/bordereaux`,
+      `Live demo merchant ${local.liveDemo.client_id} (live keys; ${LIVE_DEMO_ORDERS.length} orders placed at start): its premiums fill this month's bordereaux at ${local.baseUrl}/admin/bordereaux`,
     );
+  local.seeded?.catch((err: unknown) => console.error(`The live demo merchant's orders could not be placed: ${(err as Error).message}`));
   console.log(`Demo checkout ${local.baseUrl}/   ·   dashboard ${local.baseUrl}/dashboard   ·   widget ${local.baseUrl}/widget.js`);
   console.log(
     `Claims: customer ${local.baseUrl}/claim   ·   operator ${local.baseUrl}/admin/claims (and the bordereaux)\n  operator key ${local.operatorKey}  (Authorization: Operator <key>; also in ${operatorFile})`,
