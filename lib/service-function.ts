@@ -9,7 +9,7 @@ import {
   SystemLogLevel,
   Tracing,
 } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
@@ -42,6 +42,8 @@ export const BUNDLING = {
   banner: "import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);",
   // The AWS SDK is bundled, not taken from the runtime, so the version we test is the one we run.
   externalModules: [] as string[],
+  // cdk synth prints a line per bundle it makes, not esbuild's size table for each (errors still show).
+  logLevel: LogLevel.ERROR,
   esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([from, to]) => [`--alias:${from}`, to])),
 };
 
