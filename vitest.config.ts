@@ -6,8 +6,6 @@ import { defineConfig } from 'vitest/config';
  * e2e (HTTP against the local server) and browser (the widget in Debian's Chromium).
  * One DynamoDB Local serves the whole run (test/support/global-setup.ts).
  */
-// The SDK's notice that future versions need Node 22 is noise here (Lambda runs nodejs22.x).
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const shared = { testTimeout: 30_000, hookTimeout: 60_000 };
 

@@ -42,7 +42,6 @@ function invoke(env: Record<string, string>): { statusCode: number; body: string
         METRICS_TABLE_NAME: tables.metrics,
         POWERTOOLS_LOG_LEVEL: 'SILENT',
         POWERTOOLS_METRICS_DISABLED: 'true',
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         AWS_ENDPOINT_URL_DYNAMODB: tables.endpoint,
         ...env,
       },

@@ -6,11 +6,10 @@ import {
   ParamsAndSecretsLayerVersion,
   ParamsAndSecretsLogLevel,
   ParamsAndSecretsVersions,
-  Runtime,
   SystemLogLevel,
   Tracing,
 } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
@@ -18,6 +17,7 @@ import { Construct } from 'constructs';
 import type { BuildOptions } from 'esbuild';
 import { join } from 'node:path';
 import { FUNCTION_MEMORY_MB, type FunctionName } from '#shared/platform/functions.js';
+import { ESBUILD_TARGET, LAMBDA_RUNTIME } from './runtime.js';
 
 /**
  * esbuild aliases of the deployed bundles: in a Lambda the SDK's credential chain shrinks to the
@@ -28,7 +28,7 @@ export const BUNDLE_ALIASES: Record<string, string> = {
 };
 
 /**
- * Every Lambda of the service: nodejs22.x on arm64, one handler file, bundled by esbuild
+ * Every Lambda of the service: the project's one Node major (lib/runtime.ts) on arm64, one handler file, bundled by esbuild
  * (minified, ESM, source maps), its own log group. Grants are given by the stack, one by one.
  * These bundling settings are the ones the bench measures (bench/sections/bundle.ts).
  */
@@ -36,12 +36,14 @@ export const BUNDLING = {
   minify: true,
   sourceMap: true,
   format: OutputFormat.ESM,
-  target: 'node22',
+  target: ESBUILD_TARGET,
   mainFields: ['module', 'main'],
   // ESM bundles still meet CommonJS code that calls require(); give it one.
   banner: "import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);",
   // The AWS SDK is bundled, not taken from the runtime, so the version we test is the one we run.
   externalModules: [] as string[],
+  // cdk synth prints a line per bundle it makes, not esbuild's size table for each (errors still show).
+  logLevel: LogLevel.ERROR,
   esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([from, to]) => [`--alias:${from}`, to])),
 };
 
@@ -89,7 +91,7 @@ export class ServiceFunction extends Construct {
     this.fn = new NodejsFunction(this, 'Function', {
       entry: join(import.meta.dirname, '..', 'functions', props.name, 'handler.ts'),
       handler: 'handler',
-      runtime: Runtime.NODEJS_22_X,
+      runtime: LAMBDA_RUNTIME,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? FUNCTION_MEMORY_MB,
       timeout: props.timeout ?? Duration.seconds(10),

@@ -53,7 +53,6 @@ async function main(): Promise<void> {
   const clientId = values['client-id'] ?? positionalClientId;
   if (values.help || !command) fail('Order Protection operator CLI');
 
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const local = values.aws ? undefined : localDynamo();
   // On standard error, so that --json output stays clean.
   if (local) console.error(`using DynamoDB at ${local.endpoint} (${local.source})`);

@@ -7,7 +7,6 @@
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 process.env.WEBHOOK_URLS ??= 'local';
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 // s3rver (the local S3 of the bordereaux) still calls a response API Node deprecated (DEP0066):
 // its one warning per start is noise to whoever reads the terminal. Every other warning prints as before.

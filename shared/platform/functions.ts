@@ -65,6 +65,8 @@ export interface FunctionDefinition {
   timeoutSeconds?: number;
   /** Run on a schedule (no route): deployed an EventBridge rule; npm start an interval. */
   schedule?: { deployedEverySeconds: number; localEverySeconds: number };
+  /** Calls out of the service: `webhooks`, signed POSTs to merchants' receivers (docs/architecture.md's map shows it). */
+  sends?: 'webhooks';
 }
 
 /**
@@ -209,6 +211,7 @@ export const FUNCTIONS = {
     // `webhook_test`: a test event asked for (POST /webhook_endpoints/{id}/test), sent from here like the others.
     stream: { table: 'main', entities: ['order', 'item', 'claim', 'webhook_test'], inserts: false, parallelization: 10 },
     timeoutSeconds: 60,
+    sends: 'webhooks',
   },
   // The metrics stream → order.opted_out: as webhooks-dispatch, and the order-number key opens the
   // sealed order number of the opt-out's record.
@@ -219,6 +222,7 @@ export const FUNCTIONS = {
     keys: ['order-number'],
     stream: { table: 'metrics', entities: ['checkout'], inserts: true, also: { counted_by: 'stream' }, parallelization: 10 },
     timeoutSeconds: 60,
+    sends: 'webhooks',
   },
   // The retry sweep: due deliveries from the retry index, then as the dispatcher (the order-number
   // key opens an opt-out's number, which the kept event holds only sealed, into the body it sends).
@@ -229,6 +233,7 @@ export const FUNCTIONS = {
     keys: ['order-number'],
     schedule: { deployedEverySeconds: 60, localEverySeconds: 1 },
     timeoutSeconds: 60,
+    sends: 'webhooks',
   },
   // Claims (docs/api.md "Claims"). The customer's session: the public key's client (GetItem), the
   // attempt counters (BatchGetItem, UpdateItem), the order number's checkout record (metrics
