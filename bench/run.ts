@@ -25,7 +25,6 @@ import { freePort } from './npm-start.js';
  * does not hold. Never part of npm test. How each section measures: bench/README.md.
  */
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 process.env.SIGNING_KEYS = JSON.stringify({

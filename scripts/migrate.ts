@@ -15,7 +15,6 @@ import { localDynamo } from './local/local-stack-file.js';
  * beside traffic (scripts/migrations.ts runMigrations).
  */
 const { values } = parseArgs({ options: { aws: { type: 'boolean', default: false } } });
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const local = values.aws ? undefined : localDynamo();
 if (local) console.error(`using DynamoDB at ${local.endpoint} (${local.source})`);
 const endpoint = local?.endpoint;

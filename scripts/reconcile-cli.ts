@@ -10,7 +10,6 @@ import { describeDifference, reconcile } from './reconcile.js';
  * difference. Locally the DynamoDB of `npm start`; with --aws the table named by TABLE_NAME.
  */
 const { values } = parseArgs({ options: { aws: { type: 'boolean', default: false } } });
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const local = values.aws ? undefined : localDynamo();
 if (local) console.error(`using DynamoDB at ${local.endpoint} (${local.source})`);
 const config = loadConfig();

@@ -82,7 +82,6 @@ async function seedLiveDemo(baseUrl: string, keys: NewClientKeys): Promise<void>
 }
 
 export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   if (!process.env.POWERTOOLS_LOG_LEVEL) {
     // The terminal shows warnings and errors only; the shared logger may already exist (the gateway imports it), so it is told too.
     process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
