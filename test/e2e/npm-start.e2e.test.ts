@@ -78,7 +78,7 @@ afterEach(() => {
   for (const cwd of cwds.splice(0)) rmSync(cwd, { recursive: true, force: true });
 });
 
-/** `npm start` in a fresh directory with a newcomer's environment (none of the variables the test run set for itself) plus `env`. */
+/** `npm start` in a fresh directory with a newcomer's environment (none of the variables the test run set for itself) plus `env` (each test gives it free ports, so a developer's own npm start on the default ones does not fail it). */
 function npmStart(env: Record<string, string>) {
   const cwd = mkdtempSync(join(tmpdir(), 'npm-start-'));
   cwds.push(cwd);
@@ -126,7 +126,7 @@ function npmStart(env: Record<string, string>) {
 describe('npm start', () => {
   it('serves the API with the demo keys and the operator key it wrote, and Ctrl-C stops DynamoDB Local too', async () => {
     const [port, dynamoPort] = [await freePort(), await freePort()];
-    const start = npmStart({ PORT: String(port), DYNAMODB_PORT: String(dynamoPort) });
+    const start = npmStart({ S3_PORT: String(await freePort()), PORT: String(port), DYNAMODB_PORT: String(dynamoPort) });
 
     const demo = await start.demo();
     const token = await fetch(`${demo.base_url}/api/v2/auth/token`, {
@@ -163,7 +163,7 @@ describe('npm start', () => {
 
   it('runs DynamoDB Local on 127.0.0.1 only: no other address of this host reaches it', async () => {
     const [port, dynamoPort] = [await freePort(), await freePort()];
-    const start = npmStart({ PORT: String(port), DYNAMODB_PORT: String(dynamoPort) });
+    const start = npmStart({ S3_PORT: String(await freePort()), PORT: String(port), DYNAMODB_PORT: String(dynamoPort) });
     await start.demo();
     const external = Object.values(networkInterfaces())
       .flat()
@@ -186,7 +186,7 @@ describe('npm start', () => {
     const takenPort = Number(new URL(testEndpoint()).port); // the test run's DynamoDB Local
     const javasBefore = dynamoLocalOn(takenPort);
 
-    const refused = npmStart({ PORT: String(await freePort()), DYNAMODB_PORT: String(takenPort) });
+    const refused = npmStart({ S3_PORT: String(await freePort()), PORT: String(await freePort()), DYNAMODB_PORT: String(takenPort) });
     const refusedCode = await refused.exit(30_000);
 
     expect(refusedCode).toBe(1);
@@ -197,6 +197,7 @@ describe('npm start', () => {
 
     const suffix = randomBytes(4).toString('hex');
     const onPurpose = npmStart({
+      S3_PORT: String(await freePort()),
       PORT: String(await freePort()),
       DYNAMODB_ENDPOINT: `http://127.0.0.1:${takenPort}`,
       TABLE_NAME: `npm-start-main-${suffix}`,
