@@ -27,7 +27,9 @@ const freePort = () =>
   });
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // As npm start: with the live demo merchant whose orders fill the bordereau the guide exports.
+  server = await startTestServer({ seedLiveDemo: true });
+  await server.seeded;
   const port = await freePort();
   prism = spawn(
     join(root, 'node_modules', '.bin', 'prism'),

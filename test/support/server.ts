@@ -8,12 +8,12 @@ import { accessToken } from './http.js';
  * The local server (`npm start`'s) in this test process, on a free port, over the run's DynamoDB
  * Local with tables of its own. Stopping it leaves DynamoDB Local to the global teardown.
  */
-export async function startTestServer(options: Pick<LocalServerOptions, 'staticRoutes'> = {}) {
+export async function startTestServer(options: Pick<LocalServerOptions, 'staticRoutes' | 'seedLiveDemo'> = {}) {
   const suffix = randomBytes(4).toString('hex');
   process.env.TABLE_NAME = `e2e-main-${suffix}`;
   process.env.METRICS_TABLE_NAME = `e2e-metrics-${suffix}`;
   const local = await startLocalServer({ port: 0, dynamoEndpoint: testEndpoint(), ...options });
-  return { baseUrl: local.baseUrl, demo: local.demo, operatorKey: local.operatorKey, stop: local.stop };
+  return { baseUrl: local.baseUrl, demo: local.demo, operatorKey: local.operatorKey, seeded: local.seeded, stop: local.stop };
 }
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 
