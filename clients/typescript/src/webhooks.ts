@@ -1,4 +1,4 @@
-import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { Webhook, WebhookVerificationError as SignatureError } from 'standardwebhooks';
 import type { webhooks } from './schema.generated.js';
 
 /** The body openapi.yaml's `webhooks` says an event of type `T` is POSTed with. */
@@ -15,16 +15,32 @@ export type WebhookEventType = WebhookEvent['type'];
 /** A request's headers: a fetch `Headers`, or Node's `req.headers`. */
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 
-export { WebhookVerificationError };
+/**
+ * A webhook request whose signature, time or body is not what the endpoint's secret signed. The
+ * package's own class (standardwebhooks' is caught and given again as this one), so that its
+ * declarations name no Node.js type: a merchant on a runtime without `@types/node` type-checks too.
+ */
+export class WebhookVerificationError extends Error {
+  override readonly name = 'WebhookVerificationError';
+}
+
+const utf8 = new TextDecoder();
 
 /**
  * The event a webhook request carries, once its Standard Webhooks signature (`webhook-id`,
  * `webhook-timestamp` within 5 minutes, `webhook-signature`) is checked with the endpoint's
- * `whsec_…` secret. Pass the body exactly as received (the raw string or bytes, not re-serialized
- * JSON). Throws WebhookVerificationError when the signature, the time or the body is wrong.
+ * `whsec_…` secret. Pass the body exactly as received (the raw string, or its bytes: a Node.js
+ * Buffer or any Uint8Array, read as UTF-8 as the signer wrote it; not re-serialized JSON). Throws
+ * WebhookVerificationError when the signature, the time or the body is wrong.
  */
-export function verifyWebhook(body: string | Buffer, headers: WebhookHeaders, secret: string): WebhookEvent {
-  const event = new Webhook(secret).verify(body, plainHeaders(headers));
+export function verifyWebhook(body: string | Uint8Array, headers: WebhookHeaders, secret: string): WebhookEvent {
+  const text = typeof body === 'string' ? body : utf8.decode(body);
+  let event: unknown;
+  try {
+    event = new Webhook(secret).verify(text, plainHeaders(headers));
+  } catch (error) {
+    throw error instanceof SignatureError ? new WebhookVerificationError(error.message, { cause: error }) : error;
+  }
   if (!isEvent(event)) throw new WebhookVerificationError('The signed body is not an event');
   return event;
 }
