@@ -38,6 +38,8 @@ function newcomerEnvironment(ports: { api: number; dynamo: number; s3: number })
   for (const name of [
     'DYNAMODB_ENDPOINT',
     'S3_ENDPOINT',
+    'S3_ACCESS_KEY_ID',
+    'S3_SECRET_ACCESS_KEY',
     'TABLE_NAME',
     'METRICS_TABLE_NAME',
     'SIGNING_KEYS',

@@ -69,7 +69,7 @@ export async function measureExport(record: Recorder, dynamoEndpoint: string): P
     await writeEntries(doc, tableName, client.client_id, PERIOD, ENTRIES);
     const loadSeconds = (performance.now() - loadStarted) / 1000;
 
-    const env = { DYNAMODB_ENDPOINT: dynamoEndpoint, S3_ENDPOINT: s3.endpoint, BORDEREAUX_BUCKET: 'bench-bordereaux' };
+    const env = { DYNAMODB_ENDPOINT: dynamoEndpoint, ...s3.env, BORDEREAUX_BUCKET: 'bench-bordereaux' };
     const raw = await probe(['raw', client.client_id, PERIOD, WARM_UP_PERIOD], env);
     const exports = new DynamoExportStore(doc, tableName);
     const started = (period: string) => ({

@@ -3,14 +3,14 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3Links } from '#shared/bordereaux/s3-links.js';
-import { createS3Client, LOCAL_S3_CREDENTIALS } from '#shared/platform/s3/s3-client.js';
+import { createS3Client } from '#shared/platform/s3/s3-client.js';
 import { startLocalS3, type LocalS3 } from './local-s3.js';
 
 /** npm start's S3 (s3rver behind a guard): the SDK and presigned links work; unsigned, forged, expired and cross-site requests do not. */
 let s3: LocalS3;
 beforeAll(async () => {
   s3 = await startLocalS3({ buckets: ['guarded-bucket'] });
-  const client = createS3Client(s3.endpoint, 'us-east-1');
+  const client = createS3Client(s3.endpoint, 'us-east-1', s3.credentials);
   await client.send(new PutObjectCommand({ Bucket: 'guarded-bucket', Key: 'bordereaux/other.csv', Body: 'secret,row\r\n' }));
   client.destroy();
 });
@@ -19,13 +19,13 @@ afterAll(() => s3.stop());
 const ZEROS = '0'.repeat(64);
 const amzDate = () => new Date().toISOString().replace(/[-:]|\.\d{3}/g, '');
 const link = (key: string, seconds = 60, signingDate?: Date) =>
-  new S3Links({ bucket: 'guarded-bucket', region: 'us-east-1', endpoint: s3.endpoint }, LOCAL_S3_CREDENTIALS).presign(key, seconds, 'f.csv', signingDate);
+  new S3Links({ bucket: 'guarded-bucket', region: 'us-east-1', endpoint: s3.endpoint }, s3.credentials).presign(key, seconds, 'f.csv', signingDate);
 
 /** A request as the SDK writes one, its header signature replaced by `signature`. */
 function headerSigned(signature: string) {
   const date = amzDate();
   return {
-    authorization: `AWS4-HMAC-SHA256 Credential=S3RVER/${date.slice(0, 8)}/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-content-sha256;x-amz-date, Signature=${signature}`,
+    authorization: `AWS4-HMAC-SHA256 Credential=${s3.credentials.accessKeyId}/${date.slice(0, 8)}/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-content-sha256;x-amz-date, Signature=${signature}`,
     'x-amz-date': date,
     'x-amz-content-sha256': 'UNSIGNED-PAYLOAD',
   };
@@ -38,7 +38,7 @@ async function otherObject(): Promise<string> {
 describe('the local S3', () => {
   it('listens on 127.0.0.1 and serves the SDK (put, list, multipart) and presigned links', async () => {
     expect(new URL(s3.endpoint).hostname).toBe('127.0.0.1');
-    const client = createS3Client(s3.endpoint, 'us-east-1');
+    const client = createS3Client(s3.endpoint, 'us-east-1', s3.credentials);
     await client.send(new PutObjectCommand({ Bucket: 'guarded-bucket', Key: 'bordereaux/a.csv', Body: 'a,b\r\n' }));
     const sdkLink = await getSignedUrl(client, new GetObjectCommand({ Bucket: 'guarded-bucket', Key: 'bordereaux/a.csv' }), { expiresIn: 60 });
     expect(await (await fetch(sdkLink)).text()).toBe('a,b\r\n');
@@ -85,7 +85,7 @@ describe('the local S3', () => {
       region: 'us-east-1',
       endpoint: s3.endpoint,
       forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'guessed' },
+      credentials: { accessKeyId: s3.credentials.accessKeyId, secretAccessKey: 'guessed' },
       maxAttempts: 1,
     });
     await expect(forger.send(new ListObjectsV2Command({ Bucket: 'guarded-bucket' }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
@@ -97,6 +97,42 @@ describe('the local S3', () => {
     });
     forger.destroy();
     expect(await otherObject()).toBe('secret,row\r\n');
+  });
+
+  it('refuses calls and links signed correctly with s3rver’s public default credentials (S3RVER/S3RVER)', async () => {
+    const publicDefault = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+    const forger = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: publicDefault, maxAttempts: 1 });
+    const denied = { $metadata: { httpStatusCode: 403 } };
+    await expect(forger.send(new ListObjectsV2Command({ Bucket: 'guarded-bucket' }))).rejects.toMatchObject(denied);
+    await expect(forger.send(new GetObjectCommand({ Bucket: 'guarded-bucket', Key: 'bordereaux/other.csv' }))).rejects.toMatchObject(denied);
+    await expect(forger.send(new PutObjectCommand({ Bucket: 'guarded-bucket', Key: 'bordereaux/other.csv', Body: 'forged,row' }))).rejects.toMatchObject(
+      denied,
+    );
+    const forgedLink = await getSignedUrl(forger, new GetObjectCommand({ Bucket: 'guarded-bucket', Key: 'bordereaux/other.csv' }), { expiresIn: 60 });
+    const answer = await fetch(forgedLink);
+    expect(answer.status).toBe(403);
+    expect(await answer.text()).not.toContain('secret');
+    forger.destroy();
+    expect(await otherObject()).toBe('secret,row\r\n');
+  });
+
+  it('has credentials of its own, random for each start: neither the public default nor another start’s', async () => {
+    const other = await startLocalS3();
+    try {
+      for (const credentials of [s3.credentials, other.credentials]) {
+        expect(credentials.accessKeyId).not.toBe('S3RVER');
+        expect(credentials.secretAccessKey).not.toBe('S3RVER');
+        expect(credentials.secretAccessKey.length).toBeGreaterThanOrEqual(40);
+      }
+      expect(other.credentials.accessKeyId).not.toBe(s3.credentials.accessKeyId);
+      expect(other.credentials.secretAccessKey).not.toBe(s3.credentials.secretAccessKey);
+      // One start's credentials open nothing in another's.
+      const stranger = createS3Client(other.endpoint, 'us-east-1', s3.credentials);
+      await expect(stranger.send(new ListObjectsV2Command({ Bucket: 'guarded-bucket' }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
+      stranger.destroy();
+    } finally {
+      await other.stop();
+    }
   });
 
   it('refuses a presigned link whose signature is zeroed, whose key was changed, or that expired', async () => {

@@ -3,14 +3,15 @@ import { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import { Hash } from '@smithy/hash-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { HttpRequest, QueryParameterBag } from '@smithy/types';
-import { timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import S3rver from 's3rver';
-import { createS3Client, LOCAL_S3_CREDENTIALS } from '#shared/platform/s3/s3-client.js';
+import { createS3Client, LOCAL_S3_KEY_ENV, LOCAL_S3_SECRET_ENV, type LocalS3Credentials } from '#shared/platform/s3/s3-client.js';
 
 /**
  * S3 for local runs and tests: the `s3rver` package on 127.0.0.1 only, storing objects in a
@@ -20,8 +21,11 @@ import { createS3Client, LOCAL_S3_CREDENTIALS } from '#shared/platform/s3/s3-cli
  *
  * s3rver checks no signature and takes unsigned requests, and a web page the operator visits could
  * write an object with a plain form POST (no CORS preflight). So in front of it a guard checks each
- * request's SigV4 signature as S3 would, with the AWS SDK's own signer and the local credentials
- * the service signs with (`LOCAL_S3_CREDENTIALS`): it signs the request again from what it carries
+ * request's SigV4 signature as S3 would, with the AWS SDK's own signer and this start's own
+ * credentials: a random key and secret (`crypto.randomBytes`) made when it starts, held in memory,
+ * handed to its owner (`credentials`, which npm start and the tests put in `S3_ACCESS_KEY_ID` and
+ * `S3_SECRET_ACCESS_KEY` for the service's S3 client) and never written or logged. s3rver's public
+ * default (`S3RVER`/`S3RVER`) signs nothing that gets through. It signs the request again from what it carries
  * (method, path, query, the signed headers, the payload hash) and compares the signatures in
  * constant time; a header-signed request must be dated within 15 minutes of now, a presigned link
  * used before it expires. A browser's cross-site write (an `Origin` header on anything but a GET)
@@ -30,16 +34,38 @@ import { createS3Client, LOCAL_S3_CREDENTIALS } from '#shared/platform/s3/s3-cli
  */
 export interface LocalS3 {
   endpoint: string;
+  /** This start's own credentials: the only ones the guard lets through. */
+  credentials: LocalS3Credentials;
+  /** The environment that points the service's S3 client at it (`S3_ENDPOINT` and the credentials). */
+  env: Record<string, string>;
   stop(): Promise<void>;
+}
+
+/** s3rver's account registry: s3rver checks no SigV4 signature, only that the access key is one it knows. */
+interface S3rverAccount {
+  createKeyPair(accessKeyId: string, secretAccessKey: string): void;
+  revokeAccessKey(accessKeyId: string): void;
+}
+const s3rverAccount = (): S3rverAccount => (createRequire(import.meta.url)('s3rver/lib/models/account.js') as { DUMMY_ACCOUNT: S3rverAccount }).DUMMY_ACCOUNT;
+
+/** A random key pair for one start of the local S3 (the key id's shape is AWS's: 20 upper-case characters). */
+function randomCredentials(): LocalS3Credentials {
+  return { accessKeyId: `LOCAL${randomBytes(8).toString('hex').toUpperCase()}`.slice(0, 20), secretAccessKey: randomBytes(30).toString('base64url') };
 }
 
 export async function startLocalS3(options: { port?: number; buckets?: readonly string[] } = {}): Promise<LocalS3> {
   const directory = await mkdtemp(join(tmpdir(), 'order-protection-s3-'));
+  const credentials = randomCredentials();
+  const signers = signersFor(credentials);
+  // s3rver learns this start's key (it checks only that the key is known) and forgets its public default.
+  const account = s3rverAccount();
+  account.revokeAccessKey('S3RVER');
+  account.createKeyPair(credentials.accessKeyId, credentials.secretAccessKey);
   const s3rver = new S3rver({ silent: true, directory, vhostBuckets: false });
   const answer = s3rver.callback();
   const server = createServer((req, res) => {
     void (async () => {
-      if ((req.headers.origin !== undefined && req.method !== 'GET') || !(await signedByTheService(req))) {
+      if ((req.headers.origin !== undefined && req.method !== 'GET') || !(await signedByTheService(req, credentials, signers))) {
         res.writeHead(403, { 'content-type': 'application/xml' });
         res.end(
           '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Unsigned, forged, expired or cross-site request</Message></Error>',
@@ -60,20 +86,24 @@ export async function startLocalS3(options: { port?: number; buckets?: readonly 
     });
     address = server.address() as AddressInfo;
   } catch (err) {
+    account.revokeAccessKey(credentials.accessKeyId);
     await rm(directory, { recursive: true, force: true });
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
       throw new Error(`S3 port ${options.port} is already in use (another npm start?). Free it or set S3_PORT to a free port.`, { cause: err });
     throw err;
   }
   const endpoint = `http://127.0.0.1:${address.port}`;
-  const s3 = createS3Client(endpoint, 'us-east-1');
+  const s3 = createS3Client(endpoint, 'us-east-1', credentials);
   for (const bucket of options.buckets ?? []) await s3.send(new CreateBucketCommand({ Bucket: bucket }));
   s3.destroy();
   return {
     endpoint,
+    credentials,
+    env: { S3_ENDPOINT: endpoint, [LOCAL_S3_KEY_ENV]: credentials.accessKeyId, [LOCAL_S3_SECRET_ENV]: credentials.secretAccessKey },
     stop: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      account.revokeAccessKey(credentials.accessKeyId);
       await rm(directory, { recursive: true, force: true });
     },
   };
@@ -85,9 +115,14 @@ export const MAX_CLOCK_SKEW_MS = 15 * 60 * 1000;
 export const MAX_PRESIGNED_SECONDS = 7 * 24 * 60 * 60;
 
 const sha256 = Hash.bind(null, 'sha256');
-const SIGNING = { credentials: LOCAL_S3_CREDENTIALS, region: 'us-east-1', service: 's3', sha256, uriEscapePath: false, applyChecksum: false };
-const headerSigner = new SignatureV4(SIGNING);
-const linkSigner = new S3RequestPresigner(SIGNING);
+interface Signers {
+  header: SignatureV4;
+  link: S3RequestPresigner;
+}
+function signersFor(credentials: LocalS3Credentials): Signers {
+  const signing = { credentials, region: 'us-east-1', service: 's3', sha256, uriEscapePath: false, applyChecksum: false };
+  return { header: new SignatureV4(signing), link: new S3RequestPresigner(signing) };
+}
 /** The query parameters a presigned link's signature writes (the presigner writes them again). */
 const PRESIGN_PARAMS = new Set([
   'x-amz-algorithm',
@@ -103,9 +138,9 @@ const AUTHORIZATION = /^AWS4-HMAC-SHA256 Credential=([^,\s]+),\s*SignedHeaders=(
 
 /**
  * True when the request carries a SigV4 signature (Authorization header, as the SDK's calls, or a
- * presigned query, as the bordereaux links) made with the local credentials over this very request.
+ * presigned query, as the bordereaux links) made with this start's credentials over this very request.
  */
-async function signedByTheService(req: IncomingMessage): Promise<boolean> {
+async function signedByTheService(req: IncomingMessage, credentials: LocalS3Credentials, signers: Signers): Promise<boolean> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const rawPath = (req.url ?? '/').split('?')[0] ?? '/';
   const query: QueryParameterBag = {};
@@ -120,11 +155,11 @@ async function signedByTheService(req: IncomingMessage): Promise<boolean> {
     const [, credential = '', signedHeaders = '', signature = ''] = parts;
     const date = amzDate(header(req, 'x-amz-date'));
     if (!date || Math.abs(Date.now() - date.getTime()) > MAX_CLOCK_SKEW_MS) return false;
-    const scope = credentialScope(credential, date);
+    const scope = credentialScope(credential, date, credentials.accessKeyId);
     if (!scope) return false;
     const names = signedHeaders.split(';');
     if (!names.includes('host') || !names.includes('x-amz-date') || !names.includes('x-amz-content-sha256')) return false;
-    const signed = await headerSigner.sign(request(req, rawPath, query, names), {
+    const signed = await signers.header.sign(request(req, rawPath, query, names), {
       signingDate: date,
       signingRegion: scope.region,
       signableHeaders: new Set(names),
@@ -138,12 +173,12 @@ async function signedByTheService(req: IncomingMessage): Promise<boolean> {
   const seconds = Number(lower.get('x-amz-expires'));
   if (!date || !Number.isInteger(seconds) || seconds < 1 || seconds > MAX_PRESIGNED_SECONDS) return false;
   if (date.getTime() - Date.now() > MAX_CLOCK_SKEW_MS || Date.now() > date.getTime() + seconds * 1000) return false;
-  const scope = credentialScope(lower.get('x-amz-credential') ?? '', date);
+  const scope = credentialScope(lower.get('x-amz-credential') ?? '', date, credentials.accessKeyId);
   if (!scope) return false;
   const names = (lower.get('x-amz-signedheaders') ?? '').split(';');
   if (!names.includes('host')) return false;
   const rest = Object.fromEntries(Object.entries(query).filter(([name]) => !PRESIGN_PARAMS.has(name.toLowerCase())));
-  const signed = await linkSigner.presign(request(req, rawPath, rest, names), {
+  const signed = await signers.link.presign(request(req, rawPath, rest, names), {
     signingDate: date,
     expiresIn: seconds,
     signingRegion: scope.region,
@@ -170,12 +205,11 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value.join(',') : value;
 }
 
-/** `Credential=<access key>/<YYYYMMDD>/<region>/s3/aws4_request`: the local key, the signing day. */
-function credentialScope(credential: string, date: Date): { region: string } | undefined {
+/** `Credential=<access key>/<YYYYMMDD>/<region>/s3/aws4_request`: this start's key, the signing day. */
+function credentialScope(credential: string, date: Date, accessKeyId: string): { region: string } | undefined {
   const [key, day, region, service, terminal, ...extra] = credential.split('/');
   const signingDay = date.toISOString().slice(0, 10).replaceAll('-', '');
-  if (key !== LOCAL_S3_CREDENTIALS.accessKeyId || day !== signingDay || !region || service !== 's3' || terminal !== 'aws4_request' || extra.length)
-    return undefined;
+  if (key !== accessKeyId || day !== signingDay || !region || service !== 's3' || terminal !== 'aws4_request' || extra.length) return undefined;
   return { region };
 }
 

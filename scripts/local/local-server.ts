@@ -114,7 +114,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     await dynamo.stop();
     throw err;
   }
-  process.env.S3_ENDPOINT = s3.endpoint;
+  Object.assign(process.env, s3.env); // S3_ENDPOINT and this start's own random S3 credentials (never logged)
   // Every stream consumer of the function catalogue, on DynamoDB Local's streams (as Lambda's event source mappings do deployed).
   // Fast (every 250 ms) for 10 s after a request, every 30 s when nothing happens (one consumer per stream watching): an idle npm start costs almost no CPU.
   const pumps = await startStreamConsumers(dynamo, { main: config.tableName, metrics: config.metricsTableName }, { autoPoll: true, idlePollMs: 30_000 });

@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { createS3Client } from '#shared/platform/s3/s3-client.js';
+import { createS3Client, LOCAL_S3_KEY_ENV, LOCAL_S3_SECRET_ENV } from '#shared/platform/s3/s3-client.js';
 import { randomBytes } from 'node:crypto';
 import { localClient } from '../../scripts/local/local-stack.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
@@ -39,16 +39,21 @@ export async function freshTables(): Promise<TableNames & { endpoint: string; do
 
 /**
  * A bucket of its own for one test file in the run's local S3 (s3rver), and the functions'
- * configuration pointed at it (S3_ENDPOINT, BORDEREAUX_BUCKET).
+ * configuration pointed at it (S3_ENDPOINT and the run's own S3 credentials, BORDEREAUX_BUCKET).
  */
 export async function freshBucket(): Promise<{ endpoint: string; bucket: string }> {
   const endpoint = process.env.TEST_S3_ENDPOINT;
-  if (!endpoint) throw new Error('TEST_S3_ENDPOINT is not set: run the tests through vitest (global setup starts the local S3)');
+  const accessKeyId = process.env.TEST_S3_ACCESS_KEY_ID;
+  const secretAccessKey = process.env.TEST_S3_SECRET_ACCESS_KEY;
+  if (!endpoint || !accessKeyId || !secretAccessKey)
+    throw new Error('TEST_S3_ENDPOINT or its credentials are not set: run the tests through vitest (global setup starts the local S3)');
   const bucket = `test-bordereaux-${randomBytes(4).toString('hex')}`;
-  const s3 = createS3Client(endpoint, 'us-east-1');
+  const s3 = createS3Client(endpoint, 'us-east-1', { accessKeyId, secretAccessKey });
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));
   s3.destroy();
   process.env.S3_ENDPOINT = endpoint;
+  process.env[LOCAL_S3_KEY_ENV] = accessKeyId;
+  process.env[LOCAL_S3_SECRET_ENV] = secretAccessKey;
   process.env.BORDEREAUX_BUCKET = bucket;
   return { endpoint, bucket };
 }

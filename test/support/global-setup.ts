@@ -19,6 +19,9 @@ export async function setup(): Promise<void> {
   if (!process.env.TEST_S3_ENDPOINT) {
     s3 = await startLocalS3();
     process.env.TEST_S3_ENDPOINT = s3.endpoint;
+    // This run's own random credentials: the only ones its local S3 lets through.
+    process.env.TEST_S3_ACCESS_KEY_ID = s3.credentials.accessKeyId;
+    process.env.TEST_S3_SECRET_ACCESS_KEY = s3.credentials.secretAccessKey;
   }
   if (process.env.TEST_DYNAMODB_ENDPOINT) return; // an outer run already started one
   dynamo = await startLocalDynamo({ port: await freePort() });
