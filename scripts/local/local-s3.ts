@@ -19,13 +19,15 @@ import { createS3Client, LOCAL_S3_KEY_ENV, LOCAL_S3_SECRET_ENV, type LocalS3Cred
  * the run). The service reaches it with the same AWS SDK S3 client as deployed, through
  * `S3_ENDPOINT` and path-style addressing. Idle, it is a listening socket and nothing else.
  *
- * s3rver checks no signature and takes unsigned requests, and a web page the operator visits could
- * write an object with a plain form POST (no CORS preflight). So in front of it a guard checks each
- * request's SigV4 signature as S3 would, with the AWS SDK's own signer and this start's own
- * credentials: a random key and secret (`crypto.randomBytes`) made when it starts, held in memory,
- * handed to its owner (`credentials`, which npm start and the tests put in `S3_ACCESS_KEY_ID` and
- * `S3_SECRET_ACCESS_KEY` for the service's S3 client) and never written or logged. s3rver's public
- * default (`S3RVER`/`S3RVER`) signs nothing that gets through. It signs the request again from what it carries
+ * s3rver checks no SigV4 signature (only that the access key is one it knows) and takes unsigned
+ * requests, and a web page the operator visits could write an object with a plain form POST (no
+ * CORS preflight). So in front of it a guard checks each request's SigV4 signature as S3 would,
+ * with the AWS SDK's own signer and this start's own credentials: a random key and secret
+ * (`crypto.randomBytes`) made when it starts, kept in the process, handed to its owner
+ * (`credentials`, `env`: npm start and the tests put them in `S3_ACCESS_KEY_ID` and
+ * `S3_SECRET_ACCESS_KEY` for the service's S3 client) and never written or logged. s3rver is told
+ * that key and forgets its public default (`S3RVER`/`S3RVER`), which the guard refuses as any other
+ * key. It signs the request again from what it carries
  * (method, path, query, the signed headers, the payload hash) and compares the signatures in
  * constant time; a header-signed request must be dated within 15 minutes of now, a presigned link
  * used before it expires. A browser's cross-site write (an `Origin` header on anything but a GET)
