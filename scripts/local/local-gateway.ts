@@ -118,13 +118,20 @@ async function invoke(
     ...eventBody(body),
     headers,
     asSent: true,
-    query: url.searchParams.size ? Object.fromEntries(url.searchParams) : undefined,
+    query: url.searchParams.size ? queryStringParameters(url.searchParams) : undefined,
     pathParameters,
     ...authorizerAnswer,
   });
   event.requestContext.requestId = requestId;
   const handler = await loadHandler(route.function);
   return handler(event, lambdaContext(route.function, requestId));
+}
+
+/** The query as API Gateway's 2.0 payload gives it: a parameter given more than once, its values joined with commas. */
+function queryStringParameters(params: URLSearchParams): Record<string, string> {
+  const query = new Map<string, string>(); // a Map: a parameter named __proto__ or constructor is only a name
+  for (const [name, value] of params) query.set(name, query.has(name) ? `${query.get(name)},${value}` : value);
+  return Object.fromEntries(query);
 }
 
 /** The request listener of the local server. `staticRoutes` serve the widget and demo pages. */

@@ -97,6 +97,15 @@ describe('local gateway', () => {
     expect(answer.error).toEqual({ type: 'invalid_request_error', code: 'invalid_path', message: expect.any(String), request_id: expect.any(String) });
   });
 
+  it('joins a query parameter given twice with commas, as API Gateway does, never keeping the last alone', async () => {
+    const { accessToken } = await import('../support/http.js');
+    const authorization = `JWT ${await accessToken(server.baseUrl, server.demo)}`;
+    const answer = await send('GET', '/api/v2/ledger?type=premium_refunded&type=premium_written', { authorization });
+
+    expect(answer.status).toBe(422); // "premium_refunded,premium_written" is no entry type, deployed or here
+    expect(answer.error).toMatchObject({ param: 'type' });
+  });
+
   it('answers 400 invalid_path on routes without path parameters too', async () => {
     const answers = await Promise.all(
       ['/api/v2/quotes%', '/api/v2/auth/token%zz', '/%C0%AF'].map((path) => send('POST', path, { 'content-type': 'application/json' }, '{}')),
