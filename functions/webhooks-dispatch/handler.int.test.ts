@@ -112,6 +112,7 @@ describe('a downgrade', () => {
     expect(body.data).toEqual({
       order_number: order.order_number,
       service_order_id: order.service_order_id,
+      currency: 'USD',
       policy: { policy_number: newPolicy.policy_number, status: 'Issued', premium: newPolicy.premium },
       replaces: { policy_number: oldPolicy.policy_number, premium: oldPolicy.premium },
       premium_delta: (Number(newPolicy.premium) - Number(oldPolicy.premium)).toFixed(2),
@@ -121,6 +122,49 @@ describe('a downgrade', () => {
 
     await service.drainStreams(); // the stream again: nothing new is sent
     expect(received).toHaveLength(1);
+  });
+});
+
+describe('policy events of a non-USD order', () => {
+  it('name their currency beside their amounts: a JPY order’s policy.downgraded, policy.canceled and policy.voided (issue 35.B)', async () => {
+    const { clientId } = await shopWithEndpoint(['policy.downgraded', 'policy.canceled', 'policy.voided']);
+    const placed = await service.call('orders-create', {
+      method: 'POST',
+      path: '/api/v2/orders',
+      clientId,
+      body: { order_number: uniqueOrderNumber('yen'), currency: 'JPY', items: cartItems('16000', '9000', '4000') },
+    });
+    expect(placed.status).toBe(201);
+    const orderId = placed.json.service_order_id as string;
+    await service.drainStreams();
+    received.length = 0;
+
+    const changed = await service.call('orders-change', {
+      method: 'PATCH',
+      path: `/api/v2/orders/${orderId}`,
+      pathParameters: { id: orderId },
+      clientId,
+      body: { items: [{ name: 'Cheaper seat', old_reference_number: 'seat-1', reference_number: 'seat-1b', cost: '5000' }] },
+    });
+    expect(changed.status).toBe(200);
+    const second = (placed.json.policies as Policy[]).find((p) => p.item.reference_number === 'seat-2')!;
+    const canceled = await service.call('policies-settle', { method: 'POST', path: `/api/v2/policies/${second.policy_number}/cancel`, clientId });
+    expect(canceled.status).toBe(200);
+    const voided = await service.call('orders-cancel', { method: 'POST', path: `/api/v2/orders/${orderId}/cancel`, clientId, body: { mode: 'void' } });
+    expect(voided.status).toBe(200);
+    await service.drainStreams();
+
+    const bodies = received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, any> });
+    expect(bodies.map((b) => b.type).sort()).toEqual(['policy.canceled', 'policy.downgraded', 'policy.voided', 'policy.voided']);
+    for (const body of bodies) {
+      expect(body.data.currency).toBe('JPY');
+      expect(body.data.policy.premium).toMatch(/^\d+$/); // yen have no minor digits
+    }
+    const downgraded = bodies.find((b) => b.type === 'policy.downgraded')!;
+    expect(downgraded.data.premium_delta).toMatch(/^-\d+$/);
+    expect(bodies.find((b) => b.type === 'policy.voided')!.data.policy.refund_due).toMatch(/^\d+$/);
+    const logged = await service.call('events', { method: 'GET', path: '/api/v2/events', clientId, query: { type: 'policy.canceled' } });
+    expect(logged.json.data[0].data).toMatchObject({ currency: 'JPY', policy: { refund_due: '0' } });
   });
 });
 

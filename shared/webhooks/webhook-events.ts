@@ -9,8 +9,8 @@ import { TEST_EVENT_TYPE, type EventType, type LoggedEventType, type WebhookEndp
  * carries them (their images before and after): the outbox is the change itself, so there is no
  * change without its event and no event without its change, and the write paths write nothing
  * more. An event's id is derived from the stream record's id, so a record delivered again gives
- * the same event (and the same `webhook-id`). `data` holds ids, statuses and amounts: never a
- * customer's personal data.
+ * the same event (and the same `webhook-id`). `data` holds ids, statuses and amounts (with
+ * the `currency` they are in): never a customer's personal data.
  */
 export interface WebhookEvent {
   id: string;
@@ -35,9 +35,9 @@ export interface WebhookEvent {
 const itemMoney = (image: OrderItem & { currency?: unknown }) => {
   if (typeof image.currency === 'string') {
     const currency = image.currency;
-    return { item: itemInMinorUnits(image, currency), money: (minor: Minor) => formatMoney(minor, currency) };
+    return { item: itemInMinorUnits(image, currency), currency, money: (minor: Minor) => formatMoney(minor, currency) };
   }
-  return { item: image, money: (hundredths: Minor) => formatMoney(hundredths, 'USD') };
+  return { item: image, currency: 'USD', money: (hundredths: Minor) => formatMoney(hundredths, 'USD') };
 };
 
 const policyView = (policy: Policy, money: (minor: Minor) => string, withRefund = false) => ({
@@ -88,7 +88,12 @@ export function eventOf(change: RecordChange, eventId: (changeId: string) => str
   }
   if (record.entity !== 'item') return undefined;
   const before = change.before as unknown as OrderItem | undefined;
-  const { item: after, money } = change.after ? itemMoney(change.after as unknown as OrderItem) : { item: undefined, money: undefined };
+  // A policy event's amounts (premium, refund_due, replaces.premium, premium_delta) are in `currency`, named beside them.
+  const {
+    item: after,
+    currency,
+    money,
+  } = change.after ? itemMoney(change.after as unknown as OrderItem) : { item: undefined, currency: undefined, money: undefined };
   if (change.kind === 'INSERT' && after?.policy.change_type) {
     const { policy } = after;
     const delta = policy.premium_delta ?? 0;
@@ -97,6 +102,7 @@ export function eventOf(change: RecordChange, eventId: (changeId: string) => str
       created: at(policy.created),
       type: CHANGE_EVENT[policy.change_type!],
       data: data({
+        currency,
         policy: policyView(policy, money),
         ...(policy.replaces ? { replaces: { policy_number: policy.replaces, premium: money(policy.premium - delta) } } : {}),
         premium_delta: money(delta),
@@ -108,7 +114,7 @@ export function eventOf(change: RecordChange, eventId: (changeId: string) => str
       ...base,
       created: at(after.policy.history.at(-1)?.at),
       type: after.policy.status === 'Canceled' ? 'policy.canceled' : 'policy.voided',
-      data: data({ policy: policyView(after.policy, money, true) }),
+      data: data({ currency, policy: policyView(after.policy, money, true) }),
     };
   }
   return undefined;
