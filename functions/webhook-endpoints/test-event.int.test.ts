@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { DynamoWebhookDeliveries } from '#shared/webhooks/dynamo-webhook-deliveries.js';
 import { DynamoWebhookEndpoints } from '#shared/webhooks/dynamo-webhook-endpoints.js';
+import { TEST_EVENT_WINDOW_MS, TEST_EVENTS_PER_CLIENT, TEST_EVENTS_PER_ENDPOINT } from '#shared/webhooks/webhook-endpoints.js';
 import { startReceiver, type Delivery, type Receiver } from '../../test/support/receiver.js';
 import { cartItems, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
 
@@ -140,6 +141,42 @@ describe('a test event', () => {
     await service.drainStreams();
     expect(first.received).toEqual([]);
     expect((await eventsCall(shop.client_id, '')).json.data).toEqual([]);
+  });
+});
+
+describe('test events of one client', () => {
+  it('are limited per client too: churning endpoints (create, test to the endpoint’s limit, delete) is refused 429 past TEST_EVENTS_PER_CLIENT (issue 35.C)', async () => {
+    const [first] = receivers as [Receiver];
+    const shop = await service.newClient('Churning Shop');
+    // The limit is a fixed window: start in one with room for the whole churn (a few seconds), so all of it counts in one.
+    const left = TEST_EVENT_WINDOW_MS - (Date.now() % TEST_EVENT_WINDOW_MS);
+    if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+
+    const rounds = TEST_EVENTS_PER_CLIENT / TEST_EVENTS_PER_ENDPOINT + 2;
+    const answers = [];
+    for (let round = 0; round < rounds; round++) {
+      const endpoint = await register(shop.client_id, first);
+      for (let n = 0; n < TEST_EVENTS_PER_ENDPOINT; n++) answers.push(await endpointsCall(shop.client_id, 'POST', `/${endpoint.id}/test`));
+      expect((await endpointsCall(shop.client_id, 'DELETE', `/${endpoint.id}`)).status).toBe(204);
+    }
+
+    const accepted = answers.filter((a) => a.status === 202);
+    expect(new Set(accepted.map((a) => Math.floor(Date.parse(a.json.created) / TEST_EVENT_WINDOW_MS))).size).toBe(1);
+    expect(answers.slice(0, TEST_EVENTS_PER_CLIENT).map((a) => a.status)).toEqual(Array(TEST_EVENTS_PER_CLIENT).fill(202));
+    const refused = answers.slice(TEST_EVENTS_PER_CLIENT);
+    expect(refused).toHaveLength(2 * TEST_EVENTS_PER_ENDPOINT); // each to a new endpoint that had no test yet
+    for (const answer of refused) {
+      expect(answer.status).toBe(429);
+      expect(answer.json.error).toMatchObject({ type: 'rate_limit_error', code: 'too_many_test_events' });
+      expect(answer.json.error.message).toContain(`${TEST_EVENTS_PER_CLIENT} test events a minute`);
+      const retryAfter = Number(answer.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(TEST_EVENT_WINDOW_MS / 1000);
+    }
+    // Another client's tests are its own.
+    const other = await service.newClient('Calm Shop');
+    const calm = await register(other.client_id, first);
+    expect((await endpointsCall(other.client_id, 'POST', `/${calm.id}/test`)).status).toBe(202);
   });
 });
 

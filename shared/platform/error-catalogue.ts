@@ -74,7 +74,7 @@ export const ERROR_CATALOGUE = {
   duplicate_policy: { status: 422, when: 'a claim names one policy twice' },
   too_many_failed_attempts: { status: 429, when: '10 wrong secrets for this public key in 5 minutes (`Retry-After`)' },
   too_many_attempts: { status: 429, when: '5 failed claim sessions for this order number, or 100 for this public key, in 15 minutes (`Retry-After`)' },
-  too_many_test_events: { status: 429, when: '5 test events for this webhook endpoint in a minute (`Retry-After`)' },
+  too_many_test_events: { status: 429, when: '5 test events for this webhook endpoint, or 20 for all this client’s endpoints, in a minute (`Retry-After`)' },
   rate_limited: {
     status: 429,
     when: 'DynamoDB throttled the write; retry with backoff (API Gateway\'s own stage throttling answers `{"message":"Too Many Requests"}`)',

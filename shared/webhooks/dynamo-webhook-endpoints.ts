@@ -1,7 +1,15 @@
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { MAX_ENDPOINTS, type SigningSecret, type TestRequest, type WebhookEndpoint, type WebhookEndpointStore } from './webhook-endpoints.js';
 import { ConflictError } from '../platform/errors.js';
-import { recordFields, storedRecord, webhookCountKey, webhookEndpointKey, webhookTestKey, webhookTestWindowKey } from '../platform/dynamo/keys.js';
+import {
+  recordFields,
+  storedRecord,
+  webhookCountKey,
+  webhookEndpointKey,
+  webhookClientTestWindowKey,
+  webhookTestKey,
+  webhookTestWindowKey,
+} from '../platform/dynamo/keys.js';
 import { transactUnlessRefused, unlessConditionFails } from '../platform/dynamo/transactions.js';
 
 const strip = (record: Record<string, unknown>): WebhookEndpoint => recordFields<WebhookEndpoint>(record);
@@ -72,13 +80,19 @@ export class DynamoWebhookEndpoints implements WebhookEndpointStore {
   }
 
   /**
-   * The endpoint's state checked, the window's count moved and the request kept in one
-   * transaction: a test is never kept for an endpoint deleted or disabled meanwhile, and no burst of
-   * concurrent tests passes the limit. Kept a day (TTL): the dispatcher takes it at once; the
-   * window's count an hour past its window.
+   * The endpoint's state checked, the window's counts (the endpoint's and its client's) moved and
+   * the request kept in one transaction: a test is never kept for an endpoint deleted or disabled
+   * meanwhile, no burst of concurrent tests passes either limit, and a refused test counts nowhere.
+   * The client's count outlives any endpoint, so deleting and creating endpoints gains no tests.
+   * Kept a day (TTL): the dispatcher takes it at once; the window's counts an hour past its window.
    */
-  async requestTest(test: TestRequest, limit: number, window: { index: number; endsAt: number }): Promise<'kept' | 'refused' | 'limited'> {
-    let limited = false;
+  async requestTest(
+    test: TestRequest,
+    limits: { endpoint: number; client: number },
+    window: { index: number; endsAt: number },
+  ): Promise<'kept' | 'refused' | 'endpoint_limited' | 'client_limited'> {
+    const expires = Math.floor(window.endsAt / 1000) + 3600;
+    let limited: 'endpoint_limited' | 'client_limited' | undefined;
     const kept = await transactUnlessRefused(
       this.doc,
       [
@@ -97,7 +111,16 @@ export class DynamoWebhookEndpoints implements WebhookEndpointStore {
             Key: webhookTestWindowKey(test.client_id, test.endpoint_id, window.index),
             UpdateExpression: 'SET entity = :entity, expires_at = :expires ADD tests :one',
             ConditionExpression: 'attribute_not_exists(tests) OR tests < :limit',
-            ExpressionAttributeValues: { ':entity': 'webhook_test_window', ':expires': Math.floor(window.endsAt / 1000) + 3600, ':one': 1, ':limit': limit },
+            ExpressionAttributeValues: { ':entity': 'webhook_test_window', ':expires': expires, ':one': 1, ':limit': limits.endpoint },
+          },
+        },
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: webhookClientTestWindowKey(test.client_id, window.index),
+            UpdateExpression: 'SET entity = :entity, expires_at = :expires ADD tests :one',
+            ConditionExpression: 'attribute_not_exists(tests) OR tests < :limit',
+            ExpressionAttributeValues: { ':entity': 'webhook_client_test_window', ':expires': expires, ':one': 1, ':limit': limits.client },
           },
         },
         {
@@ -112,11 +135,13 @@ export class DynamoWebhookEndpoints implements WebhookEndpointStore {
         },
       ],
       (codes) => {
-        limited = codes[0] !== 'ConditionalCheckFailed' && codes[1] === 'ConditionalCheckFailed';
-        return codes[0] === 'ConditionalCheckFailed' || limited;
+        const failed = (n: number) => codes[n] === 'ConditionalCheckFailed';
+        // A gone or disabled endpoint is that, whatever the counts say; then the endpoint's limit, then the client's.
+        limited = failed(0) ? undefined : failed(1) ? 'endpoint_limited' : failed(2) ? 'client_limited' : undefined;
+        return failed(0) || limited !== undefined;
       },
     );
-    return kept ? 'kept' : limited ? 'limited' : 'refused';
+    return kept ? 'kept' : (limited ?? 'refused');
   }
 
   /**

@@ -34,7 +34,16 @@ export type LoggedEventType = (typeof LOGGED_EVENT_TYPES)[number];
 export const MAX_ENDPOINTS = 16;
 /** Test events one endpoint may be sent per TEST_EVENT_WINDOW_MS (a fixed window): more is 429 `too_many_test_events` with Retry-After. */
 export const TEST_EVENTS_PER_ENDPOINT = 5;
+/**
+ * Test events one client may be sent per TEST_EVENT_WINDOW_MS across all its endpoints, those
+ * deleted meanwhile included (so creating and deleting endpoints gains no tests): more is the same
+ * 429. At least one endpoint's full allowance, and well below what MAX_ENDPOINTS endpoints would get.
+ */
+export const TEST_EVENTS_PER_CLIENT = 20;
 export const TEST_EVENT_WINDOW_MS = 60_000;
+if (TEST_EVENTS_PER_CLIENT < TEST_EVENTS_PER_ENDPOINT || TEST_EVENTS_PER_CLIENT >= MAX_ENDPOINTS * TEST_EVENTS_PER_ENDPOINT) {
+  throw new Error('webhook limits: a client may test one endpoint fully, and fewer times than all its endpoints could be tested');
+}
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 export interface SigningSecret {
@@ -69,10 +78,15 @@ export interface WebhookEndpointStore {
   delete(clientId: string, id: string): Promise<boolean>;
   /**
    * Keeps a test request for the dispatcher (the main table's stream carries it there), only while
-   * the endpoint exists and is enabled and has had fewer than `limit` tests in the window
-   * `window` (counted in the same transaction): `kept`, `refused` (gone or disabled) or `limited`.
+   * the endpoint exists and is enabled, has had fewer than `limits.endpoint` tests in the window
+   * `window` and its client fewer than `limits.client` (both counted in the same transaction):
+   * `kept`, `refused` (gone or disabled), `endpoint_limited` or `client_limited`.
    */
-  requestTest(test: TestRequest, limit: number, window: { index: number; endsAt: number }): Promise<'kept' | 'refused' | 'limited'>;
+  requestTest(
+    test: TestRequest,
+    limits: { endpoint: number; client: number },
+    window: { index: number; endsAt: number },
+  ): Promise<'kept' | 'refused' | 'endpoint_limited' | 'client_limited'>;
   /** Replaces the secrets only if they are still `before` (two rotations never both win); false when the endpoint is gone or moved. */
   replaceSecrets(clientId: string, id: string, before: readonly SigningSecret[], after: readonly SigningSecret[]): Promise<boolean>;
 }
@@ -152,7 +166,8 @@ export async function rotateSecret(deps: EndpointDeps, clientId: string, id: str
 
 /**
  * POST /webhook_endpoints/{id}/test: a `webhook_endpoint.test` for this endpoint alone, recorded
- * and sent by the dispatcher like any event; at most TEST_EVENTS_PER_ENDPOINT a window (429). A disabled endpoint is refused (409) rather than
+ * and sent by the dispatcher like any event; at most TEST_EVENTS_PER_ENDPOINT a window to the
+ * endpoint and TEST_EVENTS_PER_CLIENT to all the client's (429). A disabled endpoint is refused (409) rather than
  * tested: nothing would be sent to it, and a test that silently fails would tell the merchant
  * nothing (docs/decisions.md).
  */
@@ -165,12 +180,14 @@ export async function sendTestEvent(
   const test = { event_id: deps.newEventId(), client_id: clientId, endpoint_id: id, created: now.toISOString() };
   const index = Math.floor(now.getTime() / TEST_EVENT_WINDOW_MS);
   const endsAt = (index + 1) * TEST_EVENT_WINDOW_MS;
-  const answer = await deps.endpoints.requestTest(test, TEST_EVENTS_PER_ENDPOINT, { index, endsAt });
+  const answer = await deps.endpoints.requestTest(test, { endpoint: TEST_EVENTS_PER_ENDPOINT, client: TEST_EVENTS_PER_CLIENT }, { index, endsAt });
   if (answer === 'kept') return { id: test.event_id, type: TEST_EVENT_TYPE, created: test.created, endpoint_id: id };
-  if (answer === 'limited') {
+  if (answer === 'endpoint_limited' || answer === 'client_limited') {
     throw new RateLimitError(
       'too_many_test_events',
-      `An endpoint is sent at most ${TEST_EVENTS_PER_ENDPOINT} test events a minute; try again later.`,
+      answer === 'endpoint_limited'
+        ? `An endpoint is sent at most ${TEST_EVENTS_PER_ENDPOINT} test events a minute; try again later.`
+        : `A client is sent at most ${TEST_EVENTS_PER_CLIENT} test events a minute across its endpoints (deleted ones included); try again later.`,
       Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)),
     );
   }

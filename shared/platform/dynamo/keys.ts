@@ -156,6 +156,12 @@ export const webhookTestWindowKey = (clientId: string, endpointId: string, windo
   SK: `TESTS#${endpointId}#${window}`,
 });
 
+/** The test events asked for all of a client's endpoints in one window (TEST_EVENTS_PER_CLIENT), beside them. */
+export const webhookClientTestWindowKey = (clientId: string, window: number): Key => ({
+  PK: `CLIENT#${clientId}#WEBHOOKS`,
+  SK: `CLIENT_TESTS#${window}`,
+});
+
 /** A webhook event and its deliveries (one record per endpoint): one partition per event. */
 export const webhookEventKey = (clientId: string, eventId: string): Key => ({ PK: `CLIENT#${clientId}#EVENT#${eventId}`, SK: 'EVENT' });
 export const webhookDeliveryKey = (clientId: string, eventId: string, endpointId: string): Key => ({
