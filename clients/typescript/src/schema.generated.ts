@@ -387,7 +387,7 @@ export interface paths {
     put?: never;
     /**
      * Send this endpoint alone a signed webhook_endpoint.test event
-     * @description Accepted at once; the dispatcher sends the event within a second or so, signed with this endpoint's secret(s), to this endpoint only, whatever event types it subscribes to: `{id, type: webhook_endpoint.test, created, data: {endpoint_id}}`. It is kept in the delivery log like any event (GET /api/v2/events/{id} with the id answered here, once sent) and retried on failure on the same schedule. A disabled endpoint is refused (409 webhook_endpoint_disabled): enable it first. At most 5 test events per endpoint a minute (a fixed window): more is 429 too_many_test_events with Retry-After.
+     * @description Accepted at once; the dispatcher sends the event within a second or so, signed with this endpoint's secret(s), to this endpoint only, whatever event types it subscribes to: `{id, type: webhook_endpoint.test, created, data: {endpoint_id}}`. It is kept in the delivery log like any event (GET /api/v2/events/{id} with the id answered here, once sent) and retried on failure on the same schedule. A disabled endpoint is refused (409 webhook_endpoint_disabled): enable it first. At most 5 test events per endpoint and 20 per client (across all its endpoints, deleted ones included) a minute (fixed windows): more is 429 too_many_test_events with Retry-After.
      */
     post: operations['sendWebhookTestEvent'];
     delete?: never;
@@ -1128,7 +1128,7 @@ export interface components {
       type: components['schemas']['LoggedEventType'];
       /** Format: date-time */
       created: string;
-      /** @description The delivered body's data of its type (the webhooks section gives each, field by field), but an order.opted_out's without order_number (kept sealed). Ids, statuses and amounts: service_order_id, order_number, policy, replaces, premium_delta, refund_due; on claim.* events claim {claim_id, status, currency, amount_claimed, amount_approved, payout_reference, policy_numbers}; on webhook_endpoint.test endpoint_id. */
+      /** @description The delivered body's data of its type (the webhooks section gives each, field by field), but an order.opted_out's without order_number (kept sealed). Ids, statuses and amounts with the currency they count in: service_order_id, order_number, currency, policy, replaces, premium_delta, refund_due; on claim.* events claim {claim_id, status, currency, amount_claimed, amount_approved, payout_reference, policy_numbers}; on webhook_endpoint.test endpoint_id. */
       data: {
         [key: string]: unknown;
       };
@@ -1187,6 +1187,8 @@ export interface components {
       data: {
         order_number: string;
         service_order_id: string;
+        /** @description The order's currency: policy.premium, replaces.premium and premium_delta count in it. */
+        currency: components['schemas']['Currency'];
         policy: components['schemas']['WebhookPolicy'];
         /** @description The policy the new one replaces. */
         replaces?: {
@@ -1206,6 +1208,8 @@ export interface components {
       data: {
         order_number: string;
         service_order_id: string;
+        /** @description The order's currency: policy.premium and policy.refund_due count in it. */
+        currency: components['schemas']['Currency'];
         policy: {
           policy_number: string;
           status: components['schemas']['PolicyStatus'];
@@ -2459,10 +2463,10 @@ export interface operations {
       413: components['responses']['Error'];
       415: components['responses']['Error'];
       422: components['responses']['Error'];
-      /** @description `too_many_test_events`: this endpoint was sent 5 test events in the current minute (API Gateway's own throttling answers 429 too, without the envelope). */
+      /** @description `too_many_test_events`: this endpoint was sent 5 test events in the current minute, or the client 20 across its endpoints (deleted ones included); the message says which (API Gateway's own throttling answers 429 too, without the envelope). */
       429: {
         headers: {
-          /** @description Seconds until the endpoint takes test events again (the end of the minute). */
+          /** @description Seconds until test events are taken again (the end of the minute). */
           'Retry-After'?: number;
           [name: string]: unknown;
         };
