@@ -19,7 +19,7 @@ function gate() {
   return { promise, open };
 }
 
-describe('the send lanes (issue 35.2: one client’s slow endpoints never delay another’s)', () => {
+describe('the send lanes (issue 35.2: one client’s slow endpoints never hold another’s sends, and hold a run for a bounded time)', () => {
   it('the limits hold together: a first try is shorter than a delivery’s timeout, a run ends within its lease, a client never fills the run', () => {
     expect(SLOW_SEND_MS).toBeLessThan(FIRST_TRY_TIMEOUT_MS);
     expect(FIRST_TRY_TIMEOUT_MS).toBeLessThan(DELIVERY_TIMEOUT_MS);
@@ -93,5 +93,26 @@ describe('the send lanes (issue 35.2: one client’s slow endpoints never delay 
       now: () => 10,
     });
     expect(late).toEqual(['z1']);
+  });
+
+  it('the bound the docs state: a client whose receiver always answers just under SLOW_SEND_MS holds the run past one first try, up to DISPATCH_WINDOW_MS + FIRST_TRY_TIMEOUT_MS (simulated clock)', async () => {
+    let now = 0;
+    const handedOff: number[] = [];
+    // One lane of 100 events; each send takes just under SLOW_SEND_MS, so the client is never cut as slow.
+    const tasks: LaneTask[] = Array.from({ length: 100 }, (_, n) => ({
+      lane: 'x-order',
+      tenant: 'x',
+      run: () => {
+        now += SLOW_SEND_MS - 1;
+        return Promise.resolve('done' as const);
+      },
+      handOff: () => Promise.resolve(void handedOff.push(n)),
+    }));
+    await inLanes(tasks, { concurrency: SEND_CONCURRENCY, perTenant: PER_CLIENT_SENDS, deadline: DISPATCH_WINDOW_MS, now: () => now, cutSlowTenants: true });
+
+    expect(now).toBeGreaterThan(FIRST_TRY_TIMEOUT_MS); // not "one first try at most"
+    expect(now).toBeLessThanOrEqual(DISPATCH_WINDOW_MS + FIRST_TRY_TIMEOUT_MS);
+    expect(handedOff.length).toBeGreaterThan(0); // the rest are the sweep's
+    expect(100 - handedOff.length).toBe(Math.ceil(DISPATCH_WINDOW_MS / (SLOW_SEND_MS - 1)));
   });
 });

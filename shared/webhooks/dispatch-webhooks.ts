@@ -14,8 +14,10 @@ import { checkWebhookUrl, type ResolveHost, type WebhookUrlPolicy } from './webh
  * client's deliveries at once; the dispatcher's first try waits FIRST_TRY_TIMEOUT_MS, starts sends
  * only for DISPATCH_WINDOW_MS, and once one of a client's first tries is slow (or its endpoint is
  * already failing) hands that client's other deliveries to the retry sweep, due at once, whose
- * attempts wait the full DELIVERY_TIMEOUT_MS. So a batch never waits on a slow receiver for longer
- * than one first try, and one client's receivers never hold another's sends.
+ * attempts wait the full DELIVERY_TIMEOUT_MS. So a batch waits on a slow receiver for one first try
+ * once one of its tries was slow, and ends within DISPATCH_WINDOW_MS + FIRST_TRY_TIMEOUT_MS of being
+ * recorded: one client's receivers never hold another's sends in the batch, and delay the shard's
+ * next batch (another client's events) by that bound at most.
  *
  * A delivery is sent only under a lease (`lease_until`): the dispatcher's from the moment it records
  * the delivery, the sweep's when it takes a due one. Nothing else sends it, wakes it or cancels it
