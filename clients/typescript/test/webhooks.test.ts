@@ -43,7 +43,8 @@ function describeEvent(event: WebhookEvent): string {
     case 'policy.canceled':
     case 'policy.voided':
       expectTypeOf(event.data.policy.refund_due).toEqualTypeOf<string | undefined>();
-      return `${event.type} ${event.data.policy.policy_number} refund ${event.data.policy.refund_due ?? 'none'}`;
+      expectTypeOf(event.data.currency).toEqualTypeOf<string>();
+      return `${event.type} ${event.data.policy.policy_number} refund ${event.data.policy.refund_due ?? 'none'} ${event.data.currency}`;
     case 'claim.submitted':
     case 'claim.approved':
     case 'claim.denied':
@@ -74,14 +75,19 @@ describe('webhook events', () => {
       id: 'evt_1',
       type: 'policy.voided',
       created: '2026-01-01T00:00:00.000Z',
-      data: { order_number: 'G-1', service_order_id: 'o1', policy: { policy_number: 'OP-1', status: 'Void', premium: '8.50', refund_due: '8.50' } },
+      data: {
+        order_number: 'G-1',
+        service_order_id: 'o1',
+        currency: 'EUR',
+        policy: { policy_number: 'OP-1', status: 'Void', premium: '8.50', refund_due: '8.50' },
+      },
     };
     const { body, headers } = signed(voided);
 
     const event = verifyWebhook(body, headers, secret);
 
     expect(event).toEqual(voided);
-    expect(describeEvent(event)).toBe('policy.voided OP-1 refund 8.50');
+    expect(describeEvent(event)).toBe('policy.voided OP-1 refund 8.50 EUR');
     expect(() => verifyWebhook(body.replace('8.50', '9.50'), headers, secret)).toThrow(WebhookVerificationError);
   });
 
