@@ -88,7 +88,10 @@ describe('the ledger', () => {
     const first = await Promise.all(Array.from({ length: 160 }, (_, i) => place(i)));
     const again = await Promise.all(Array.from({ length: 40 }, (_, i) => place(i * 4)));
     expect(again.every((res) => [201, 204, 409].includes(res.status))).toBe(true);
-    const orders = first.filter((res) => res.status === 201).map((res) => res.json);
+    // Every order made, once: a checkout DynamoDB Local refused under this load (its lock timeout, a
+    // 500 that DynamoDB itself would not give) may be made by its second sending instead.
+    const made = new Map([...first, ...again].filter((res) => res.status === 201).map((res) => [res.json.service_order_id as string, res.json]));
+    const orders = [...made.values()];
     await service.drainStreams(); // part of the work reaches the ledger before the rest happens
 
     // 100 more moves at once: upgrades, downgrades, voids, cancels, order voids and cancels.
