@@ -79,7 +79,9 @@ describe('the ledger list filtered by type', () => {
   let month: LedgerEntry[];
   beforeAll(async () => {
     month = await writeMonth();
-  }, 120_000);
+    // A guard, not a goal: 4,000 entries take about 10 s alone, and up to 8 times that while the
+    // full run's heaviest files share DynamoDB Local.
+  }, 300_000);
 
   /** Every page of one type, each page's reads counted on its own. */
   async function walk(type: EntryType, limit: number) {
