@@ -327,7 +327,11 @@ export async function retryDue(deps: DispatchDeps, limit = 100): Promise<number>
 /** Up to `limit` deliveries, one client's after another's in turn (each client's oldest first): one client's backlog never fills a sweep. */
 export function fairShare(due: readonly Delivery[], limit: number): Delivery[] {
   const byClient = new Map<string, Delivery[]>();
-  for (const delivery of due) byClient.set(delivery.client_id, [...(byClient.get(delivery.client_id) ?? []), delivery]);
+  for (const delivery of due) {
+    const queue = byClient.get(delivery.client_id);
+    if (queue) queue.push(delivery);
+    else byClient.set(delivery.client_id, [delivery]);
+  }
   const queues = [...byClient.values()];
   const picked: Delivery[] = [];
   for (let round = 0; picked.length < limit && queues.some((queue) => round < queue.length); round++) {
