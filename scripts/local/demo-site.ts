@@ -8,13 +8,14 @@ import { AppError } from '#shared/platform/errors.js';
 import { parseJsonBody } from '#shared/platform/http/json-body.js';
 import { parseInput } from '#shared/platform/http/validation.js';
 import { WEBHOOK_ENDPOINT_ID } from '#shared/webhooks/schemas.js';
-import { buildWidget } from '../../widget/build.js';
+import { buildPageScripts, buildWidget } from '../../widget/build.js';
 import { adminBordereauxPage } from '../../widget/pages/admin-bordereaux-page.js';
 import { adminClaimsPage } from '../../widget/pages/admin-claims-page.js';
 import { checkoutPage } from '../../widget/pages/checkout-page.js';
 import { claimPage } from '../../widget/pages/claim-page.js';
 import { dashboardPage } from '../../widget/pages/dashboard-page.js';
 import { FAVICON_SVG } from '../../widget/pages/favicon.js';
+import { PAGE_SCRIPTS, pageScriptPath } from '../../widget/pages/page-kit.js';
 import type { StaticRoute } from './local-gateway.js';
 import { buildApiReference } from '../api-reference.js';
 import { pageSecurityHeaders } from './page-headers.js';
@@ -141,6 +142,17 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
       headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' },
       body: await buildWidget(),
     }),
+    // Each page's own script (widget/pages/scripts/), bundled on first ask: the pages run no inline script.
+    ...Object.fromEntries(
+      PAGE_SCRIPTS.map((name): [string, StaticRoute] => [
+        `GET ${pageScriptPath(name)}`,
+        async () => ({
+          status: 200,
+          headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' },
+          body: (await buildPageScripts())[name],
+        }),
+      ]),
+    ),
 
     // The merchant's back-end: always sends the widget's token. Without one (the widget could not
     // reach the API) it does not call the API at all: an order without a token is an opt-in

@@ -1,4 +1,5 @@
 import { FAVICON_LINK } from './favicon.js';
+import { pageDataBlock, pageScriptTag } from './page-kit.js';
 /**
  * The demo checkout page at `/` of `npm start`: a cart, the widget, and a "Place order" button that
  * sends the order to the demo back-end (`POST /demo/place-order`), which calls the API the way a
@@ -7,7 +8,8 @@ import { FAVICON_LINK } from './favicon.js';
  * customer is a made-up `demo+<cart>@example.com` (example.com takes no mail); after a protected
  * order the page links to `/claim` with the order number filled in and says which e-mail to give, so
  * the whole tour (checkout → claim → the operator decides → the customer sees it) can be walked.
- * The e-mail stays out of the link: an address does not belong in a URL.
+ * The e-mail stays out of the link: an address does not belong in a URL. Its script is
+ * scripts/checkout.ts (served at /assets/checkout.js); the demo client's public key reaches it as data.
  */
 export function checkoutPage(publicKey: string): string {
   return `<!doctype html>
@@ -44,68 +46,9 @@ ${FAVICON_LINK}
 <p id="customer-line">Ordering as <span id="customer-email"></span> (a made-up address for the demo).</p>
 <p>The same cart in another currency, priced in its minor unit: <a href="/?currency=USD">USD</a> · <a href="/?currency=JPY">JPY</a> · <a href="/?currency=KWD">KWD</a></p>
 </main>
+${pageDataBlock({ public_key: publicKey })}
 <script src="/widget.js"></script>
-<script>
-  const params = new URLSearchParams(location.search);
-  const apiBase = params.get('api') || location.origin;
-  let cart;
-  let widgetFailed = false;
-  const events = [];
-  // The same two seats in three currencies, in each one's minor unit (ISO 4217: 2, 0 and 3 digits).
-  const PRICES = { USD: ['120.00', '35.50'], JPY: ['15000', '4500'], KWD: ['36.500', '10.750'] };
-  const currency = PRICES[params.get('currency')] ? params.get('currency') : 'USD';
-  const price = (amount) => {
-    const digits = amount.includes('.') ? amount.length - amount.indexOf('.') - 1 : 0;
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
-  };
-  const ticket = (ref, name, cost) => ({ reference_number: ref, name, cost, event: { name: 'Spring Concert', start_date: '2027-04-10', start_time: '19:30', location: 'City Hall' } });
-  function newCart() {
-    const n = Math.floor(Math.random() * 1e6).toString(36);
-    const customer = { email: 'demo+' + n + '@example.com' };
-    cart = { order_number: 'DEMO-' + Date.now().toString(36).toUpperCase() + '-' + n, currency, customer, items: [ticket(n + '-a', 'Seat A' + (1 + Math.floor(Math.random() * 30)), PRICES[currency][0]), ticket(n + '-b', 'Seat B' + (1 + Math.floor(Math.random() * 30)), PRICES[currency][1])] };
-    document.getElementById('cart').innerHTML = cart.items.map((i) => '<tr><td>' + i.name + '</td><td class="cost">' + price(i.cost) + '</td></tr>').join('');
-    widgetFailed = false;
-    document.getElementById('result').hidden = true;
-    document.getElementById('claim-next').hidden = true;
-    document.getElementById('customer-email').textContent = customer.email;
-    OrderProtection.configure({
-      apiKey: ${JSON.stringify(publicKey)},
-      baseUrl: apiBase,
-      currency: cart.currency,
-      items: cart.items,
-      container: '#protection',
-      locale: 'en-US',
-      loadedCb: () => events.push('loaded'),
-      optInCb: () => events.push('opt_in'),
-      optOutCb: () => events.push('opt_out'),
-      updatedCb: () => events.push('updated'),
-      onErrorCb: () => { widgetFailed = true; events.push('error'); },
-    });
-  }
-  window.demoEvents = events;
-  document.getElementById('new-cart').addEventListener('click', newCart);
-  document.getElementById('place-order').addEventListener('click', async () => {
-    const result = document.getElementById('result');
-    const token = OrderProtection.get('token');
-    if (!token && !widgetFailed) {
-      result.hidden = false;
-      result.textContent = 'Please choose whether to protect your order.';
-      return;
-    }
-    const res = await fetch('/demo/place-order', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...cart, token }) });
-    const outcome = await res.json();
-    result.hidden = false;
-    result.textContent = outcome.summary;
-    result.dataset.outcome = outcome.outcome;
-    // Only a protected order has something to claim.
-    if (outcome.outcome === 'protected') {
-      document.getElementById('claim-link').href = '/claim?' + new URLSearchParams({ order_number: cart.order_number });
-      document.getElementById('claim-email').textContent = cart.customer.email;
-      document.getElementById('claim-next').hidden = false;
-    }
-  });
-  newCart();
-</script>
+${pageScriptTag('checkout')}
 </body>
 </html>`;
 }

@@ -48,6 +48,24 @@ export interface ClaimPagesScriptOptions {
 const literal = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 /**
+ * The pages' scripts: each page's TypeScript module under `widget/pages/scripts/`, bundled by
+ * `widget/build.ts` (buildPageScripts) and served by npm start at `/assets/<name>.js`. A page runs
+ * no inline script (its CSP says `script-src 'self'`): it names its module with pageScriptTag and
+ * passes what the server knows in pageDataBlock, as data.
+ */
+export const PAGE_SCRIPTS = ['checkout'] as const;
+export type PageScript = (typeof PAGE_SCRIPTS)[number];
+export const pageScriptPath = (name: PageScript): string => `/assets/${name}.js`;
+/** The `<script src>` of the page's own module, where its inline script was: it runs once the page above it is parsed. */
+export const pageScriptTag = (name: PageScript): string => `<script src="${pageScriptPath(name)}"></script>`;
+/**
+ * What the server gives the page's script (a public key, say), as JSON in a data block the browser
+ * never runs (`type="application/json"`); the module reads it with pageData() (scripts/kit.ts).
+ * `<` is escaped, so no `</script>` can end the block early.
+ */
+export const pageDataBlock = (value: unknown): string => `<script type="application/json" id="page-data">${literal(value)}</script>`;
+
+/**
  * The browser helpers both pages' scripts start with, as JS source indented for the pages'
  * `(() => { ... })()`. It needs the page's `#error` (role=alert) and `#announce` (role=status).
  */

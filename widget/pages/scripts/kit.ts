@@ -1,0 +1,190 @@
+import type { components, operations } from '../../../clients/typescript/src/schema.generated.js';
+
+/**
+ * What the pages' scripts share, in the browser (each page's module under widget/pages/scripts/ is
+ * bundled with what it uses of this one by widget/build.ts and served at /assets/<page>.js):
+ * - the API's shapes, from the client's types generated from openapi.yaml (types only: nothing of
+ *   the client is bundled), so a page reads an answer as the contract says it is;
+ * - `pageData()`: what the server put in the page's `<script type="application/json" id="page-data">`
+ *   (data, never code: the pages' CSP runs no inline script);
+ * - `$`, `el`, the labels of reasons and statuses, money and date formatting;
+ * - `claimPagesKit(options)`: what the claim pages (/claim, /admin/claims, /admin/bordereaux) do
+ *   alike: `announce`, `clearError` / `showError` (the API's message in the alert, focus on the field
+ *   it names if it is shown), `request` (fetch with the API's error envelope, plus the HTTP status,
+ *   turned into a PageError) and `run` (one action at a time, its error shown). The options are what
+ *   the pages say differently (their words for a failed request, an error code that names a field);
+ * - `operatorPagesKit()`: claimPagesKit with the operator pages' words, the operator key (kept in
+ *   sessionStorage: a reload keeps it, closing the tab forgets it) and `api`, which sends it.
+ * API strings reach the DOM only as text: `el(tag, text)` and every helper here set `textContent`.
+ */
+export type Schemas = components['schemas'];
+/** The JSON body of an operation's 200 answer. */
+export type Ok<Op extends keyof operations> = operations[Op]['responses'] extends { 200: { content: { 'application/json': infer T } } } ? T : never;
+
+/** The page's element with this id (every id a script names is in its page's HTML). */
+export function $<T extends HTMLElement = HTMLElement>(id: string): T {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`#${id} is not on this page`);
+  return node as T;
+}
+
+/** A new element, with its text (as text, never HTML). */
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** What the server injected into the page, as JSON in `<script type="application/json" id="page-data">`. */
+export function pageData<T>(): T {
+  return JSON.parse($('page-data').textContent ?? '') as T;
+}
+
+export const REASONS: Record<Schemas['ClaimReason'], string> = {
+  illness: 'Illness',
+  injury: 'Injury',
+  travel_disruption: 'Travel disruption',
+  bereavement: 'Bereavement',
+  severe_weather: 'Severe weather',
+  other: 'Other',
+};
+export const STATUSES: Record<Schemas['ClaimStatus'], string> = {
+  Submitted: 'Submitted',
+  DocumentsRequested: 'Documents requested',
+  Approved: 'Approved',
+  Denied: 'Denied',
+  Withdrawn: 'Withdrawn',
+  Paid: 'Paid',
+};
+/** A value's label, or the value itself when the map has none (a status newer than this page). */
+export const label = <K extends string>(map: Record<K, string>, value: K): string => map[value] || value;
+
+/** The API's decimal string, formatted exactly (never a float) with the digits it has: its currency's ISO 4217 minor unit. */
+export function money(amount: string, currency: string): string {
+  try {
+    const digits = amount.includes('.') ? amount.length - amount.indexOf('.') - 1 : 0;
+    // Intl formats the decimal string itself, exactly (a string the API sends as money is a numeric literal).
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
+      amount as `${number}`,
+    );
+  } catch {
+    return currency + ' ' + amount;
+  }
+}
+/** A timestamp to the minute, in UTC. */
+export const when = (at: string): string => at.slice(0, 16).replace('T', ' ') + ' UTC';
+export const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What a page shows in its alert: the API's error (its message, code and param, the HTTP status) or a page's own. */
+export class PageError extends Error {
+  readonly code: string | undefined;
+  readonly param: string | undefined;
+  readonly status: number | undefined;
+  constructor(message: string, details: { code?: string | undefined; param?: string | undefined; status?: number | undefined } = {}) {
+    super(message);
+    this.code = details.code;
+    this.param = details.param;
+    this.status = details.status;
+  }
+}
+
+export interface ClaimPagesKitOptions {
+  /** The alert's text when fetch itself fails (no answer at all). */
+  unreachable: string;
+  /** The alert's text for a failed answer without the API's error envelope; `{status}` becomes the HTTP status. */
+  failed: string;
+  /** Whether such an answer's own top-level `message` (API Gateway's, e.g. "Forbidden") comes before `failed`. */
+  answerMessage: boolean;
+  /** Error codes that name a field whatever their `param`: code → the field's element id. */
+  fieldByCode?: Record<string, string>;
+}
+/** The fields an action's error may name: param (or its start, as policy_numbers is of policy_numbers[0]) → the field. */
+export type Fields = Record<string, () => HTMLElement | undefined>;
+export type Method = 'GET' | 'POST';
+
+/** The claim pages' helpers; the page needs its `#error` (role=alert) and `#announce` (role=status). */
+export function claimPagesKit(options: ClaimPagesKitOptions) {
+  const fieldByCode = options.fieldByCode ?? {};
+  const errorBox = $('error');
+  let invalid: HTMLElement[] = [];
+  const announce = (text: string): void => {
+    $('announce').textContent = text;
+  };
+  function clearError(): void {
+    errorBox.textContent = '';
+    for (const field of invalid) field.removeAttribute('aria-invalid');
+    invalid = [];
+  }
+  // The API's own message, in the alert; focus goes to the field it names, else to the alert.
+  function showError(err: unknown, fields: Fields = {}): void {
+    announce('');
+    errorBox.textContent = (err instanceof Error && err.message) || 'Something went wrong. Please try again.';
+    const param = (err instanceof PageError && err.param) || '';
+    const code = (err instanceof PageError && err.code) || '';
+    const byCode = Object.hasOwn(fieldByCode, code) ? fieldByCode[code] : undefined;
+    const name = Object.keys(fields).find((prefix) => param === prefix || param.startsWith(prefix + '[') || param.startsWith(prefix + '.'));
+    const named = byCode ? document.getElementById(byCode) : name ? fields[name]?.() : undefined;
+    // A field the page no longer shows (its form went away with the claim's new state) cannot take the focus.
+    const field = named && named.getClientRects().length > 0 ? named : undefined;
+    if (field) {
+      field.setAttribute('aria-invalid', 'true');
+      invalid.push(field);
+      field.focus();
+    } else {
+      errorBox.focus();
+    }
+  }
+
+  // A failed answer throws a PageError with the API's error envelope ({ message, code, param }) or a
+  // message of the page's own, and the answer's HTTP status (none when no answer came at all).
+  async function request<T>(method: Method, path: string, body?: unknown, authorization?: string): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (authorization) headers.authorization = authorization;
+    let res: Response;
+    try {
+      res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch {
+      throw new PageError(options.unreachable);
+    }
+    const data = (await res.json().catch(() => null)) as { error?: { message?: string; code?: string; param?: string }; message?: string } | null;
+    if (!res.ok) {
+      const error = data?.error;
+      if (error) throw new PageError(error.message ?? '', { code: error.code, param: error.param, status: res.status });
+      throw new PageError((options.answerMessage && data?.message) || options.failed.replace('{status}', String(res.status)), { status: res.status });
+    }
+    return data as T;
+  }
+  // One action at a time (a second click while one runs does nothing); what it throws goes to showError.
+  let busy = false;
+  async function run(action: () => unknown, fields?: Fields): Promise<void> {
+    if (busy) return;
+    busy = true;
+    clearError();
+    try {
+      await action();
+    } catch (err) {
+      showError(err, fields);
+    } finally {
+      busy = false;
+    }
+  }
+  return { announce, clearError, showError, request, run };
+}
+
+/** The operator pages' kit (/admin/claims, /admin/bordereaux): a missing or wrong operator credential puts the focus on the key. */
+export function operatorPagesKit() {
+  const kit = claimPagesKit({
+    unreachable: 'The API could not be reached.',
+    failed: 'The API answered {status}.',
+    answerMessage: true,
+    fieldByCode: { operator_credentials_required: 'operator-key' },
+  });
+  const STORED_KEY = 'order-protection.operator-key';
+  const keyField = $<HTMLInputElement>('operator-key');
+  keyField.value = sessionStorage.getItem(STORED_KEY) || '';
+  const keepKey = (): void => sessionStorage.setItem(STORED_KEY, keyField.value);
+  keyField.addEventListener('input', keepKey);
+  const api = <T>(method: Method, path: string, body?: unknown): Promise<T> => kit.request<T>(method, path, body, 'Operator ' + keyField.value.trim());
+  return { ...kit, api, keepKey };
+}
