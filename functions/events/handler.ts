@@ -8,11 +8,11 @@ import { EmptyRequest } from '#shared/platform/http/schemas.js';
 import { EVENT_ID, ListEventsQuery } from '#shared/webhooks/schemas.js';
 import { parseInput } from '#shared/platform/http/validation.js';
 import { webhookDeps } from '#shared/webhooks/webhook-deps.js';
-import type { Delivery } from '#shared/webhooks/dispatch-webhooks.js';
+import type { Delivery } from '#shared/webhooks/ports.js';
 import type { WebhookEvent } from '#shared/webhooks/webhook-events.js';
 
 const deps = webhookDeps();
-const listDeps = { deliveries: deps.deliveries, cursors: { seal: sealCursor, open: openCursor } };
+const listDeps = { eventLog: deps.eventLog, cursors: { seal: sealCursor, open: openCursor } };
 const notFound = () => new NotFoundError('event_not_found', 'No event with this id.', 'id');
 
 /** An event as the delivery log shows it: its body, whether it was delivered, and every attempt. */
@@ -46,7 +46,7 @@ export const handler = httpHandler(
     const id = event.pathParameters?.id ?? '';
     if (!EVENT_ID.test(id)) throw notFound();
     if (event.routeKey === 'GET /api/v2/events/{id}') {
-      const kept = await deps.deliveries.event(clientId, id);
+      const kept = await deps.eventLog.event(clientId, id);
       if (!kept) throw notFound();
       return jsonResponse(200, view(kept.event, kept.deliveries));
     }

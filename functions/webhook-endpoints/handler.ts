@@ -19,16 +19,20 @@ import { EmptyRequest } from '#shared/platform/http/schemas.js';
 import { parseInput } from '#shared/platform/http/validation.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { DynamoWebhookEndpoints } from '#shared/webhooks/dynamo-webhook-endpoints.js';
-import { DynamoWebhookDeliveries } from '#shared/webhooks/dynamo-webhook-deliveries.js';
+import { DynamoDeliveryQueue } from '#shared/webhooks/dynamo-delivery-queue.js';
+import { DynamoEventLog } from '#shared/webhooks/dynamo-event-log.js';
 import { cancelPendingDeliveries } from '#shared/webhooks/dispatch-webhooks.js';
 import { webhookUrlPolicy } from '#shared/webhooks/webhook-url-policy.js';
 
 const config = loadConfig();
 const endpoints = new DynamoWebhookEndpoints(sharedDocumentClient(), config.tableName);
-const deliveries = new DynamoWebhookDeliveries(sharedDocumentClient(), config.tableName);
+const stores = {
+  eventLog: new DynamoEventLog(sharedDocumentClient(), config.tableName),
+  deliveries: new DynamoDeliveryQueue(sharedDocumentClient(), config.tableName),
+};
 const deps = (): EndpointDeps => ({
   endpoints,
-  cancelPending: (clientId, endpointId) => cancelPendingDeliveries(deliveries, clientId, endpointId, systemClock.now()),
+  cancelPending: (clientId, endpointId) => cancelPendingDeliveries(stores, clientId, endpointId, systemClock.now()),
   clock: systemClock,
   newId: () => prefixedId('we'),
   newEventId: () => prefixedId('evt'),

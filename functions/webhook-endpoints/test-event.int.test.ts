@@ -1,13 +1,13 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
-import { dispatchChanges, type DeliveryStore } from '#shared/webhooks/dispatch-webhooks.js';
+import { dispatchChanges, recordEvent } from '#shared/webhooks/dispatch-webhooks.js';
+import type { DeliveryQueue } from '#shared/webhooks/ports.js';
 import { recordChanges } from '#shared/platform/dynamo/stream-events.js';
 import { webhookDeps } from '#shared/webhooks/webhook-deps.js';
 import { localClient } from '../../scripts/local/local-stack.js';
 import { startStreamPump } from '../../scripts/local/local-streams.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
-import { DynamoWebhookDeliveries } from '#shared/webhooks/dynamo-webhook-deliveries.js';
 import { DynamoWebhookEndpoints } from '#shared/webhooks/dynamo-webhook-endpoints.js';
 import { TEST_EVENT_WINDOW_MS, TEST_EVENTS_PER_CLIENT, TEST_EVENTS_PER_ENDPOINT } from '#shared/webhooks/webhook-endpoints.js';
 import { startReceiver, type Delivery, type Receiver } from '../../test/support/receiver.js';
@@ -225,7 +225,6 @@ describe('deleting an endpoint', () => {
     await quiet();
     expect((await endpointsCall(shop.client_id, 'DELETE', `/${gone.id}`)).status).toBe(204);
 
-    const store = new DynamoWebhookDeliveries(sharedDocumentClient(), service.tables.main);
     const event = {
       id: 'evt_latelatelatelatelatelate',
       type: 'order.created' as const,
@@ -234,7 +233,7 @@ describe('deleting an endpoint', () => {
       order_id: 'ord_late',
       data: {},
     };
-    await store.record(event, [{ id: gone.id, url: first.url }], new Date());
+    await recordEvent(webhookDeps(), event, [{ id: gone.id, url: first.url }], new Date());
     await service.runScheduled('webhooks-retry');
     expect(first.received).toEqual([]);
     const kept = await eventsCall(shop.client_id, `/${event.id}`);
@@ -261,7 +260,7 @@ describe('deleting an endpoint', () => {
     const deps = webhookDeps();
     const real = deps.deliveries;
     let deleted = 0;
-    const deliveries: DeliveryStore = Object.assign(Object.create(real) as DeliveryStore, {
+    const deliveries: DeliveryQueue = Object.assign(Object.create(real) as DeliveryQueue, {
       firstPending: async (clientId: string, orderId: string, endpointId: string) => {
         if (deleted++ === 0) expect((await endpointsCall(shop.client_id, 'DELETE', `/${gone.id}`)).status).toBe(204);
         return real.firstPending(clientId, orderId, endpointId);

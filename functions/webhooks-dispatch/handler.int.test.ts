@@ -3,10 +3,11 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { createServer } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attemptDelivery, dispatchChanges, retryDue, type DeliveryStore, type SendWebhook } from '#shared/webhooks/dispatch-webhooks.js';
+import { attemptDelivery, dispatchChanges, recordEvent, retryDue, type SendWebhook } from '#shared/webhooks/dispatch-webhooks.js';
+import type { DeliveryQueue } from '#shared/webhooks/ports.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { recordChanges } from '#shared/platform/dynamo/stream-events.js';
-import { DynamoWebhookDeliveries } from '#shared/webhooks/dynamo-webhook-deliveries.js';
+import { DynamoEventLog } from '#shared/webhooks/dynamo-event-log.js';
 import { webhookDeps } from '#shared/webhooks/webhook-deps.js';
 import { startReceiver, type Delivery, type Receiver } from '../../test/support/receiver.js';
 import { cartItems, quoteFor, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
@@ -187,7 +188,7 @@ describe('a receiver that fails', () => {
     expect(new Set(received.map((r) => r.headers['webhook-id'])).size).toBe(1);
 
     const eventId = received[0]!.headers['webhook-id'] as string;
-    const kept = await new DynamoWebhookDeliveries(sharedDocumentClient(), service.tables.main).event(clientId, eventId);
+    const kept = await new DynamoEventLog(sharedDocumentClient(), service.tables.main).event(clientId, eventId);
     expect(kept!.deliveries).toHaveLength(1);
     expect(kept!.deliveries[0]!.status).toBe('delivered');
     expect(kept!.deliveries[0]!.attempts.map((a) => a.status_code)).toEqual([500, 500, 200]);
@@ -330,7 +331,7 @@ describe('the URL rules at delivery (SSRF)', () => {
     await service.drainStreams(); // its own order.created goes out first: this test sends by hand
     received.length = 0;
     const deps = webhookDeps();
-    const store = new DynamoWebhookDeliveries(sharedDocumentClient(), service.tables.main);
+    const store = new DynamoEventLog(sharedDocumentClient(), service.tables.main);
     const event = {
       id: 'evt_ssrfssrfssrfssrfssrfssrf',
       type: 'order.created' as const,
@@ -339,7 +340,7 @@ describe('the URL rules at delivery (SSRF)', () => {
       order_id: order.service_order_id,
       data: { service_order_id: order.service_order_id },
     };
-    const [delivery] = await store.record(event, [{ id: endpointId, url: receiverUrl }], new Date(Date.now() + 60_000));
+    const [delivery] = await recordEvent(deps, event, [{ id: endpointId, url: receiverUrl }], new Date(Date.now() + 60_000));
     const sent: string[] = [];
     const spy: SendWebhook = (url, headers, body, timeoutMs) => {
       sent.push(url);
@@ -478,7 +479,7 @@ describe('a delivery woken for the sweep while its dispatcher is about to send i
     // runs right then, while the dispatcher's lane goes on to send order.canceled itself.
     const deps = webhookDeps();
     const real = deps.deliveries;
-    const deliveries: DeliveryStore = Object.assign(Object.create(real) as DeliveryStore, {
+    const deliveries: DeliveryQueue = Object.assign(Object.create(real) as DeliveryQueue, {
       wakeNext: async (client: string, orderId: string, endpointId: string, now: Date) => {
         await real.wakeNext(client, orderId, endpointId, now);
         await retryDue({ ...deps, deliveries: real });

@@ -1,8 +1,19 @@
 import type { Clock } from '../platform/clock.js';
 import type { RecordChange } from '../platform/record-change.js';
-import { signingSecrets, TEST_EVENT_TYPE, type WebhookEndpoint } from './webhook-endpoints.js';
-import { DISABLE_AFTER_FAILING_MS, eventBody, eventOf, isFor, nextAttemptAt, optOutEventOf, orderSequence, type WebhookEvent } from './webhook-events.js';
+import { signingSecrets, type WebhookEndpoint } from './webhook-endpoints.js';
+import {
+  DISABLE_AFTER_FAILING_MS,
+  eventBody,
+  eventOf,
+  isFor,
+  nextAttemptAt,
+  orderSequence,
+  TEST_EVENT_TYPE,
+  type ChangeSource,
+  type WebhookEvent,
+} from './webhook-events.js';
 import { checkWebhookUrl, type ResolveHost, type WebhookUrlPolicy } from './webhook-url.js';
+import type { Attempt, Delivery, DeliveryQueue, EndpointDirectory, EventLog } from './ports.js';
 
 /**
  * Delivering webhooks: each event to every enabled endpoint of its client that subscribes to its
@@ -20,84 +31,15 @@ import { checkWebhookUrl, type ResolveHost, type WebhookUrlPolicy } from './webh
  * next batch (another client's events) by that bound at most.
  *
  * A delivery is sent only under a lease (`lease_until`): the dispatcher's from the moment it records
- * the delivery, the sweep's when it takes a due one. Nothing else sends it, wakes it or cancels it
+ * the delivery, the sweep's when it leases a due one. Nothing else sends it, wakes it or cancels it
  * meanwhile, so one attempt is one send, logged (issue 35.13). Right before the request the sender
  * reads the endpoint again (consistently): a delete that committed before is never sent to (35.9).
+ *
+ * Storage is reached through the ports of ports.ts: the event log (what happened, how its
+ * deliveries ended) and the delivery queue (what is still to send, under whose lease).
  */
-export interface Attempt {
-  at: string;
-  endpoint_id: string;
-  status_code?: number;
-  error?: string;
-  duration_ms: number;
-}
 
-export interface Delivery {
-  client_id: string;
-  event_id: string;
-  endpoint_id: string;
-  url: string;
-  /** `canceled`: its endpoint was deleted before it was delivered (nothing is sent after). */
-  status: 'pending' | 'delivered' | 'failed' | 'canceled';
-  attempts: Attempt[];
-  /** When the next attempt is due (pending only). */
-  next_at?: string;
-  /** Who may send it until `lease_until`: the dispatcher that recorded it, or the sweep that took it. */
-  leased_by?: 'dispatch' | 'sweep';
-  lease_until?: string;
-}
-
-/** A page of the delivery log: events newest first, each with whether all its deliveries succeeded (null while none has ended). */
-export interface EventPage {
-  events: (WebhookEvent & { delivery_success: boolean | null })[];
-  /** Where the next page starts, when there is one. */
-  next?: string;
-}
-
-export interface DeliveryStore {
-  /**
-   * Keeps the event and a pending delivery per endpoint, once: a repeat (the stream again) finds
-   * those kept. The deliveries are leased to the dispatcher until `dueBy`, then due for the retry
-   * sweep, should no attempt follow.
-   */
-  record(event: WebhookEvent, endpoints: readonly Pick<WebhookEndpoint, 'id' | 'url'>[], dueBy: Date): Promise<Delivery[]>;
-  /** Adds an attempt, moves the delivery and ends its lease, only if it is pending and has not moved since it was read; false otherwise. */
-  recordAttempt(delivery: Delivery, attempt: Attempt, next: Pick<Delivery, 'status' | 'next_at'>): Promise<boolean>;
-  /** Pending deliveries due by `now`, oldest first (at most `limit` from each shard of the retry index). */
-  due(now: Date, limit: number): Promise<Delivery[]>;
-  /** Takes a due delivery for the sweep's attempt until `until` (due again then), unless another holds a lease on it or it moved; the leased delivery, or undefined. */
-  lease(delivery: Delivery, now: Date, until: Date): Promise<Delivery | undefined>;
-  event(clientId: string, eventId: string): Promise<{ event: WebhookEvent & { delivery_success?: boolean }; deliveries: Delivery[] } | undefined>;
-  /** Notes a delivery that ended (delivered) or an attempt that failed, for the event's delivery_success. */
-  noteOutcome(clientId: string, eventId: string, delivered: boolean): Promise<void>;
-  /** Notes a delivery canceled (its endpoint deleted): it no longer counts toward the event's delivery_success (issue 35.14). */
-  noteCanceled(clientId: string, eventId: string): Promise<void>;
-  listEvents(clientId: string, query: { after?: string; type?: string; deliverySuccess?: boolean; limit: number }): Promise<EventPage>;
-  /** The event id of the order's oldest pending delivery to the endpoint (events of an order go out in order). */
-  firstPending(clientId: string, orderId: string, endpointId: string): Promise<string | undefined>;
-  /** Keeps a pending delivery waiting, without an attempt, until `until` (its lease ends: the sweep takes it then). */
-  hold(delivery: Delivery, until: Date): Promise<void>;
-  /** Makes the order's next pending delivery to the endpoint due now, unless someone holds a lease on it (it is being sent). */
-  wakeNext(clientId: string, orderId: string, endpointId: string, now: Date): Promise<void>;
-  /**
-   * Ends a pending delivery without an attempt (its endpoint is gone), only if it has not moved since
-   * it was read and, unless `leased` (the caller holds its lease), nobody holds a lease on it at `now`; false otherwise.
-   */
-  cancel(delivery: Delivery, now: Date, leased?: boolean): Promise<boolean>;
-  /** Every pending delivery to the endpoint. */
-  pendingTo(clientId: string, endpointId: string): Promise<Delivery[]>;
-  /** Makes the event due again now for these endpoints (a delivery each, made if missing); how many. */
-  requeue(clientId: string, eventId: string, endpoints: readonly Pick<WebhookEndpoint, 'id' | 'url'>[], now: Date): Promise<number>;
-}
-
-export interface EndpointDirectory {
-  list(clientId: string): Promise<WebhookEndpoint[]>;
-  get(clientId: string, id: string): Promise<WebhookEndpoint | undefined>;
-  /** Notes a failed (or a successful) delivery, and whether the failure was a timeout; returns when the endpoint has been failing since, if it is. */
-  noteResult(clientId: string, id: string, ok: boolean, at: Date, timedOut?: boolean): Promise<string | undefined>;
-  disable(clientId: string, id: string): Promise<void>;
-}
-
+/** What one request of a delivery gave. */
 export interface SendResult {
   status_code?: number;
   error?: string;
@@ -107,7 +49,10 @@ export interface SendResult {
 export type SendWebhook = (url: string, headers: Record<string, string>, body: string, timeoutMs?: number) => Promise<SendResult>;
 
 export interface DispatchDeps {
-  deliveries: DeliveryStore;
+  /** The events and how their deliveries ended (GET /events). */
+  eventLog: EventLog;
+  /** The deliveries still to send, each under a lease. */
+  deliveries: DeliveryQueue;
   endpoints: EndpointDirectory;
   /** The order number of an order (events of orders carry it; items do not hold it). */
   orderNumber: (clientId: string, orderId: string) => Promise<string | undefined>;
@@ -212,16 +157,40 @@ export async function inLanes(
   );
 }
 
+/** The two stores a delivery lives in: the event log and the delivery queue. */
+export type Stores = Pick<DispatchDeps, 'eventLog' | 'deliveries'>;
+
+/**
+ * Keeps the event and a pending delivery per endpoint, once: a repeat (the stream gives the change
+ * again) finds the event kept and carries on with its deliveries. Deliveries first, the event
+ * last: an event in the log means its deliveries are all queued; should queuing them fail, the
+ * event is not kept and the stream's next try queues them again. The deliveries are leased to the
+ * dispatcher until `dueBy`, then due for the retry sweep, should no attempt follow.
+ */
+export async function recordEvent(
+  stores: Stores,
+  event: WebhookEvent,
+  endpoints: readonly Pick<WebhookEndpoint, 'id' | 'url'>[],
+  dueBy: Date,
+): Promise<Delivery[]> {
+  const kept = await stores.eventLog.event(event.client_id, event.id);
+  if (kept) return kept.deliveries;
+  const deliveries = await stores.deliveries.enqueue(event, endpoints, dueBy);
+  await stores.eventLog.keep(event, deliveries.length);
+  return deliveries;
+}
+
 /**
  * The stream consumer: the events a batch of changes announces, each recorded (with a delivery
  * per subscribed endpoint, leased to this run and due for the sweep in LEASE_MS should this run
  * die) and then sent: across clients, orders and endpoints at once, an order's events to an
  * endpoint in order, each a first try of FIRST_TRY_TIMEOUT_MS. An endpoint already failing gets
  * no first try here, and a client one of whose first tries was slow gets no more in this batch:
- * their deliveries are the sweep's, due at once. Main table: changes of orders (`eventOf`);
- * metrics table: new opt-out records (`optOutEventOf`, whose order number is sealed in the record).
+ * their deliveries are the sweep's, due at once. `source`: the main table's stream (orders, items,
+ * claims, test requests) or the metrics table's (new opt-out records, whose order number is sealed
+ * in the record); webhook-events.ts's table says which change makes which event.
  */
-export async function dispatchChanges(deps: DispatchDeps, changes: readonly RecordChange[], source: 'orders' | 'checkouts' = 'orders'): Promise<void> {
+export async function dispatchChanges(deps: DispatchDeps, changes: readonly RecordChange[], source: ChangeSource = 'orders'): Promise<void> {
   const started = deps.clock.now().getTime();
   const dueBy = new Date(started + LEASE_MS);
   const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
@@ -235,7 +204,7 @@ export async function dispatchChanges(deps: DispatchDeps, changes: readonly Reco
   const sends: (LaneTask & { sequence: string })[] = [];
   const toSweep: Delivery[] = [];
   for (const change of changes) {
-    const found = source === 'orders' ? eventOf(change, deps.eventId) : optOutEventOf(change, deps.eventId);
+    const found = eventOf(change, deps.eventId, source);
     if (!found) continue;
     if (!endpointsOf.has(found.client_id)) endpointsOf.set(found.client_id, deps.endpoints.list(found.client_id));
     const endpoints = (await endpointsOf.get(found.client_id)!).filter((e) => e.status === 'enabled' && isFor(found, e));
@@ -243,10 +212,10 @@ export async function dispatchChanges(deps: DispatchDeps, changes: readonly Reco
     // An opt-out's number stays sealed in what is kept; attemptDelivery opens it into the body it sends.
     const orderNumber = found.sealed_order_number === undefined && found.type !== TEST_EVENT_TYPE ? await orderNumberOf(found) : undefined;
     const event = withOrderNumber(found, orderNumber);
-    const deliveries = await deps.deliveries.record(event, endpoints, dueBy);
+    const deliveries = await recordEvent(deps, event, endpoints, dueBy);
     for (const delivery of deliveries) {
       // Ours: recorded by this run or by an earlier run of this batch (Lambda gives a batch to one
-      // run at a time), while that lease runs; one the sweep took or may take, or one attempted
+      // run at a time), while that lease runs; one the sweep leased or may lease, or one attempted
       // already, is the sweep's.
       const ours = delivery.leased_by === 'dispatch' && Date.parse(delivery.lease_until ?? '') > started;
       if (delivery.status !== 'pending' || delivery.attempts.length > 0 || !ours) continue;
@@ -312,7 +281,7 @@ export async function retryDue(deps: DispatchDeps, limit = 100): Promise<number>
         // A lease for LEASE_MS: a sweep that dies leaves it due again after that.
         const leased = await deps.deliveries.lease(delivery, deps.clock.now(), new Date(deps.clock.now().getTime() + LEASE_MS));
         if (!leased) return 'done';
-        const kept = await deps.deliveries.event(delivery.client_id, delivery.event_id);
+        const kept = await deps.eventLog.event(delivery.client_id, delivery.event_id);
         if (!kept) return 'done';
         await attemptDelivery(deps, kept.event, leased, { leased: true });
         attempted++;
@@ -341,7 +310,7 @@ export function fairShare(due: readonly Delivery[], limit: number): Delivery[] {
 }
 
 /**
- * One attempt of a delivery: under its lease (`leased`: the caller holds it; else it is taken here,
+ * One attempt of a delivery: under its lease (`leased`: the caller holds it; else it is leased here,
  * and nothing is sent when another holds it), in its order's turn, the URL rules checked again, the
  * endpoint read again (consistently) right before the request, so a delete that committed before
  * is never sent to. `timeoutMs`: how long the request waits (the dispatcher's first try is shorter).
@@ -394,7 +363,7 @@ export async function attemptDelivery(
     next = at ? { status: 'pending', next_at: at.toISOString() } : { status: 'failed' };
   }
   if (await deps.deliveries.recordAttempt(delivery, attempt, next)) {
-    await deps.deliveries.noteOutcome(delivery.client_id, delivery.event_id, ok);
+    await deps.eventLog.noteOutcome(delivery.client_id, delivery.event_id, ok);
     if (next.status !== 'pending') {
       // "Failed" for the alarm: the schedule spent, not a merchant's own 410 or deleted endpoint.
       if (next.status === 'delivered') deps.observe('delivered', 1);
@@ -420,15 +389,15 @@ export async function attemptDelivery(
  * delete cancels the pending deliveries nobody is sending; this catches the one being sent).
  */
 async function cancelDelivery(deps: DispatchDeps, event: WebhookEvent, delivery: Delivery, now: Date): Promise<Delivery> {
-  if (await cancelled(deps.deliveries, delivery, now, true)) await deps.deliveries.wakeNext(delivery.client_id, event.order_id, delivery.endpoint_id, now);
+  if (await cancelled(deps, delivery, now, true)) await deps.deliveries.wakeNext(delivery.client_id, event.order_id, delivery.endpoint_id, now);
   const { next_at: _dropped, leased_by: _by, lease_until: _until, ...ended } = delivery;
   return { ...ended, status: 'canceled' };
 }
 
 /** Ends a pending delivery without an attempt; it no longer counts toward its event's success. False when it had moved meanwhile, or another holds its lease. */
-async function cancelled(deliveries: DeliveryStore, delivery: Delivery, now: Date, leased = false): Promise<boolean> {
-  if (!(await deliveries.cancel(delivery, now, leased))) return false;
-  await deliveries.noteCanceled(delivery.client_id, delivery.event_id);
+async function cancelled(stores: Stores, delivery: Delivery, now: Date, leased = false): Promise<boolean> {
+  if (!(await stores.deliveries.cancel(delivery, now, leased))) return false;
+  await stores.eventLog.noteCanceled(delivery.client_id, delivery.event_id);
   return true;
 }
 
@@ -437,9 +406,9 @@ async function cancelled(deliveries: DeliveryStore, delivery: Delivery, now: Dat
  * sent is left to its sender, which reads the endpoint again right before its request and cancels
  * it (nothing is sent after). How many were canceled here.
  */
-export async function cancelPendingDeliveries(deliveries: DeliveryStore, clientId: string, endpointId: string, now: Date): Promise<number> {
+export async function cancelPendingDeliveries(stores: Stores, clientId: string, endpointId: string, now: Date): Promise<number> {
   let canceled = 0;
-  for (const delivery of await deliveries.pendingTo(clientId, endpointId)) if (await cancelled(deliveries, delivery, now)) canceled++;
+  for (const delivery of await stores.deliveries.pendingTo(clientId, endpointId)) if (await cancelled(stores, delivery, now)) canceled++;
   return canceled;
 }
 
@@ -456,12 +425,15 @@ const withOrderNumber = (event: WebhookEvent, orderNumber: string | undefined): 
 
 /** POST /events/{id}/redeliver: due again now at every enabled endpoint that subscribes to it; how many (the retry sweep sends them). */
 export async function redeliver(
-  deps: Pick<DispatchDeps, 'deliveries' | 'endpoints' | 'clock'>,
+  deps: Pick<DispatchDeps, 'eventLog' | 'deliveries' | 'endpoints' | 'clock'>,
   clientId: string,
   eventId: string,
 ): Promise<number | undefined> {
-  const kept = await deps.deliveries.event(clientId, eventId);
+  const kept = await deps.eventLog.event(clientId, eventId);
   if (!kept) return undefined;
   const endpoints = (await deps.endpoints.list(clientId)).filter((e) => e.status === 'enabled' && isFor(kept.event, e));
-  return deps.deliveries.requeue(clientId, eventId, endpoints, deps.clock.now());
+  const queued = await deps.deliveries.requeue(kept, endpoints, deps.clock.now());
+  // Counted afresh once they are all due again: the event is a success only once they all are.
+  if (queued > 0) await deps.eventLog.noteRequeued(clientId, eventId, queued);
+  return queued;
 }

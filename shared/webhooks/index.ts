@@ -3,5 +3,5 @@
  * signed deliveries with retries, and the delivery log. Nothing else imports webhooks: they only
  * read what other features write.
  */
-export { EVENT_TYPES } from './webhook-endpoints.js';
-export type { EventType } from './webhook-endpoints.js';
+export { EVENT_TYPES } from './webhook-events.js';
+export type { EventType } from './webhook-events.js';

@@ -1,6 +1,6 @@
-import type { EventPage, DeliveryStore } from './dispatch-webhooks.js';
+import type { EventLog, EventPage } from './ports.js';
 import type { ListCursors } from '../platform/list-cursors.js';
-import type { LoggedEventType } from './webhook-endpoints.js';
+import type { LoggedEventType } from './webhook-events.js';
 
 /**
  * GET /events: the delivery log, newest first, a page at a time, optionally of one type and of
@@ -14,7 +14,7 @@ export interface ListEventsQuery {
 }
 
 export interface ListEventsDeps {
-  deliveries: Pick<DeliveryStore, 'listEvents'>;
+  eventLog: Pick<EventLog, 'list'>;
   cursors: ListCursors;
 }
 
@@ -25,6 +25,6 @@ export async function listEvents(
 ): Promise<{ events: EventPage['events']; nextCursor?: string }> {
   const filters = { list: 'events', type: query.type, delivery_success: query.delivery_success === undefined ? undefined : String(query.delivery_success) };
   const after = query.cursor === undefined ? undefined : await deps.cursors.open(clientId, filters, query.cursor);
-  const page = await deps.deliveries.listEvents(clientId, { after, type: query.type, deliverySuccess: query.delivery_success, limit: query.limit });
+  const page = await deps.eventLog.list(clientId, { after, type: query.type, deliverySuccess: query.delivery_success, limit: query.limit });
   return { events: page.events, ...(page.next === undefined ? {} : { nextCursor: await deps.cursors.seal(clientId, filters, page.next) }) };
 }

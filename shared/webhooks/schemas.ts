@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { listPage, MAX_STRING } from '../platform/http/schemas.js';
-import { EVENT_TYPES, LOGGED_EVENT_TYPES } from './webhook-endpoints.js';
+import { EVENT_TYPES, LOGGED_EVENT_TYPES } from './webhook-events.js';
 
 /** The webhooks' request schemas and path ids. */
 /** POST /webhook_endpoints: a URL (checked against the URL rules by the use case), the events (all when absent), a note. */

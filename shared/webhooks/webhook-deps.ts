@@ -7,7 +7,8 @@ import { SWEEP_BUDGET_MS, type DispatchDeps } from './dispatch-webhooks.js';
 import { webhookUrlPolicy } from './webhook-url-policy.js';
 import { systemClock } from '../platform/clock.js';
 import { sharedDocumentClient } from '../platform/dynamo/dynamo-client.js';
-import { DynamoWebhookDeliveries, orderNumberOf } from './dynamo-webhook-deliveries.js';
+import { DynamoDeliveryQueue } from './dynamo-delivery-queue.js';
+import { DynamoEventLog, orderNumberOf } from './dynamo-event-log.js';
 import { sendWebhook } from './webhook-sender.js';
 import { DynamoWebhookEndpoints } from './dynamo-webhook-endpoints.js';
 import { countMetric, gaugeMetric } from '../platform/http/metrics.js';
@@ -22,7 +23,8 @@ export function webhookDeps(): DispatchDeps {
   const doc = sharedDocumentClient();
   const scale = Number(process.env.WEBHOOK_RETRY_SCALE ?? 1);
   return {
-    deliveries: new DynamoWebhookDeliveries(doc, config.tableName),
+    eventLog: new DynamoEventLog(doc, config.tableName),
+    deliveries: new DynamoDeliveryQueue(doc, config.tableName),
     endpoints: new DynamoWebhookEndpoints(doc, config.tableName),
     orderNumber: (clientId, orderId) => orderNumberOf(doc, config.tableName, clientId, orderId),
     openOrderNumber,

@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError, RateLimitError, ValidationError } from '../platform/errors.js';
 import type { Clock } from '../platform/clock.js';
 import { checkWebhookUrl, type ResolveHost, type WebhookUrlPolicy } from './webhook-url.js';
+import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from './webhook-events.js';
 
 /**
  * A merchant's webhook endpoints (api.md "Webhooks"): at most MAX_ENDPOINTS per client, each with
@@ -8,30 +9,10 @@ import { checkWebhookUrl, type ResolveHost, type WebhookUrlPolicy } from './webh
  * signing beside the new one for SECRET_OVERLAP_MS, so a receiver can switch without a gap; the
  * next rotation waits until that overlap ends (409 `rotation_in_progress` saying when).
  */
-export const EVENT_TYPES = [
-  'order.created',
-  'order.opted_out',
-  'order.canceled',
-  'policy.upgraded',
-  'policy.downgraded',
-  'policy.exchanged',
-  'policy.canceled',
-  'policy.voided',
-  'claim.submitted',
-  'claim.approved',
-  'claim.denied',
-  'claim.paid',
-  'claim.withdrawn',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-/** The event POST /webhook_endpoints/{id}/test sends one endpoint alone: nobody subscribes to it, so it is not an EventType. */
-export const TEST_EVENT_TYPE = 'webhook_endpoint.test';
-/** Every type the delivery log holds. */
-export const LOGGED_EVENT_TYPES = [...EVENT_TYPES, TEST_EVENT_TYPE] as const;
-export type LoggedEventType = (typeof LOGGED_EVENT_TYPES)[number];
-
 export const MAX_ENDPOINTS = 16;
+/** DynamoDB's BatchWriteItem takes at most this many items: an event's deliveries, one per endpoint, are written in one. */
+export const BATCH_WRITE_MAX_ITEMS = 25;
+if (MAX_ENDPOINTS > BATCH_WRITE_MAX_ITEMS) throw new Error('webhook limits: an event’s deliveries (one per endpoint) fit one BatchWrite');
 /** Test events one endpoint may be sent per TEST_EVENT_WINDOW_MS (a fixed window): more is 429 `too_many_test_events` with Retry-After. */
 export const TEST_EVENTS_PER_ENDPOINT = 5;
 /**
@@ -141,8 +122,11 @@ export async function createEndpoint(
   return endpoint;
 }
 
+/** Tries of a rotation whose endpoint changes under it before it answers 409 `conflict`. */
+const ROTATION_ATTEMPTS = 5;
+
 export async function rotateSecret(deps: EndpointDeps, clientId: string, id: string): Promise<WebhookEndpoint> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  for (let attempt = 0; attempt < ROTATION_ATTEMPTS; attempt++) {
     const endpoint = await deps.endpoints.get(clientId, id);
     if (!endpoint) throw endpointNotFound();
     const now = deps.clock.now();

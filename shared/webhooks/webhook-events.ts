@@ -2,7 +2,6 @@ import type { RecordChange } from '../platform/record-change.js';
 import { formatMoney, type Minor } from '../platform/money/index.js';
 import { claimInMinorUnits, type Claim, type ClaimStatus } from '../claims/index.js';
 import { headerInMinorUnits, itemInMinorUnits, type Order, type OrderItem, type Policy } from '../orders/index.js';
-import { TEST_EVENT_TYPE, type EventType, type LoggedEventType, type WebhookEndpoint } from './webhook-endpoints.js';
 
 /**
  * The webhooks a change announces, derived from the change's own records as the table's stream
@@ -11,10 +10,13 @@ import { TEST_EVENT_TYPE, type EventType, type LoggedEventType, type WebhookEndp
  * more. An event's id is derived from the stream record's id, so a record delivered again gives
  * the same event (and the same `webhook-id`). `data` holds ids, statuses and amounts (with
  * the `currency` they are in): never a customer's personal data.
+ *
+ * Each event type is one entry of WEBHOOK_EVENTS below: which stream, which record and which
+ * change of it make the event, and how its data is built. EVENT_TYPES, what an endpoint may
+ * subscribe to, is the table's types but the test event.
  */
-export interface WebhookEvent {
+export interface EventFacts {
   id: string;
-  type: LoggedEventType;
   created: string;
   client_id: string;
   /** The order the event is about (events of one order are delivered in order); a test event's lane is `test_<endpoint id>`. */
@@ -25,6 +27,21 @@ export interface WebhookEvent {
    * opened only into the body of each delivery (`order.opted_out` names it; nothing at rest does).
    */
   sealed_order_number?: string;
+}
+
+/** Which stream a change comes from: the main table's (orders, their items, claims, test requests) or the metrics table's (checkout records). */
+export type ChangeSource = 'orders' | 'checkouts';
+
+/** One event type: the change that makes it and the event it makes. */
+export interface EventRule {
+  /** The stream whose changes make it (its consumer: webhooks-dispatch for `orders`, webhooks-optouts for `checkouts`). */
+  source: ChangeSource;
+  /** The record whose change makes it (its `entity`; the consumer's `stream.entities` in shared/platform/functions.ts must name it). */
+  entity: 'order' | 'item' | 'claim' | 'webhook_test' | 'checkout';
+  /** Whether this change of such a record makes the event. */
+  when: (change: RecordChange) => boolean;
+  /** The event, without its type; undefined when the record lacks what it needs. `eventId` turns the change's id into the event's. */
+  make: (change: RecordChange, eventId: (changeId: string) => string) => EventFacts | undefined;
 }
 
 /**
@@ -47,158 +64,189 @@ const policyView = (policy: Policy, money: (minor: Minor) => string, withRefund 
   ...(withRefund && policy.refund_due !== undefined ? { refund_due: money(policy.refund_due) } : {}),
 });
 
-/** order.created's amounts: the header's subtotal in its currency's digits. */
-const orderCreatedData = (image: Record<string, unknown>) => {
-  const header = headerInMinorUnits(image as unknown as Pick<Order, 'currency' | 'subtotal'>);
-  return { currency: header.currency, subtotal: formatMoney(header.subtotal, header.currency) };
-};
-
-const CHANGE_EVENT = { upgrade: 'policy.upgraded', downgrade: 'policy.downgraded', exchange: 'policy.exchanged' } as const;
-
 /**
- * The event one changed record announces, if any, without its order number (the dispatcher adds
- * it from the order's header: items do not carry it). `eventId` turns the change's id into the
- * event's.
+ * An event of one of an order's records (its header or an item), none when the change names no
+ * order. `created`: when the change happened, as the record says (to the millisecond); the
+ * stream's own time (to the second) when it says nothing. `data` starts with the order's id; the
+ * dispatcher puts the order's number before it (items do not carry it).
  */
-export function eventOf(change: RecordChange, eventId: (changeId: string) => string): WebhookEvent | undefined {
-  const record = change.after ?? change.before;
-  if (!record) return undefined;
-  if (record.entity === 'claim') return claimEventOf(change, eventId);
-  if (record.entity === 'webhook_test') return testEventOf(change);
+function orderEvent(change: RecordChange, eventId: (changeId: string) => string, when: unknown, data: Record<string, unknown>): EventFacts | undefined {
   const where = change.order;
   if (!where) return undefined;
-  // When the change happened, as the change itself says (to the millisecond); the stream's own time is only to the second.
-  const at = (when: unknown) => (typeof when === 'string' ? when : change.at);
-  const base = { id: eventId(change.changeId), created: change.at, ...where };
-  const data = (rest: Record<string, unknown>) => ({ service_order_id: where.order_id, ...rest });
-
-  if (record.entity === 'order') {
-    if (change.kind === 'INSERT') {
-      return {
-        ...base,
-        created: at(change.after!.created),
-        type: 'order.created',
-        data: data(orderCreatedData(change.after!)),
-      };
-    }
-    if (change.kind === 'MODIFY' && change.after?.canceled_at && !change.before?.canceled_at) {
-      return { ...base, created: at(change.after.canceled_at), type: 'order.canceled', data: data({}) };
-    }
-    return undefined;
-  }
-  if (record.entity !== 'item') return undefined;
-  const before = change.before as unknown as OrderItem | undefined;
-  // A policy event's amounts (premium, refund_due, replaces.premium, premium_delta) are in `currency`, named beside them.
-  const {
-    item: after,
-    currency,
-    money,
-  } = change.after ? itemMoney(change.after as unknown as OrderItem) : { item: undefined, currency: undefined, money: undefined };
-  if (change.kind === 'INSERT' && after?.policy.change_type) {
-    const { policy } = after;
-    const delta = policy.premium_delta ?? 0;
-    return {
-      ...base,
-      created: at(policy.created),
-      type: CHANGE_EVENT[policy.change_type!],
-      data: data({
-        currency,
-        policy: policyView(policy, money),
-        ...(policy.replaces ? { replaces: { policy_number: policy.replaces, premium: money(policy.premium - delta) } } : {}),
-        premium_delta: money(delta),
-      }),
-    };
-  }
-  if (change.kind === 'MODIFY' && before?.policy.status === 'Issued' && after && (after.policy.status === 'Canceled' || after.policy.status === 'Void')) {
-    return {
-      ...base,
-      created: at(after.policy.history.at(-1)?.at),
-      type: after.policy.status === 'Canceled' ? 'policy.canceled' : 'policy.voided',
-      data: data({ currency, policy: policyView(after.policy, money, true) }),
-    };
-  }
-  return undefined;
+  return { id: eventId(change.changeId), created: typeof when === 'string' ? when : change.at, ...where, data: { service_order_id: where.order_id, ...data } };
 }
 
+/** order.created's amounts: the header's subtotal in its currency's digits. */
+const orderCreated: EventRule['make'] = (change, eventId) => {
+  const header = headerInMinorUnits(change.after as unknown as Pick<Order, 'currency' | 'subtotal'>);
+  return orderEvent(change, eventId, change.after!.created, { currency: header.currency, subtotal: formatMoney(header.subtotal, header.currency) });
+};
+
+/** A new policy that replaces one (upgrade, downgrade, exchange): the new policy, what it replaces, the premium's difference, in `currency`. */
+const policyChanged = (changeType: NonNullable<Policy['change_type']>): EventRule => ({
+  source: 'orders',
+  entity: 'item',
+  when: (change) => change.kind === 'INSERT' && (change.after as unknown as OrderItem | undefined)?.policy.change_type === changeType,
+  make: (change, eventId) => {
+    const { item, currency, money } = itemMoney(change.after as unknown as OrderItem);
+    const { policy } = item;
+    const delta = policy.premium_delta ?? 0;
+    return orderEvent(change, eventId, policy.created, {
+      currency,
+      policy: policyView(policy, money),
+      ...(policy.replaces ? { replaces: { policy_number: policy.replaces, premium: money(policy.premium - delta) } } : {}),
+      premium_delta: money(delta),
+    });
+  },
+});
+
+/** An Issued policy canceled or voided: the policy with what the merchant refunds (`refund_due`), in `currency`. */
+const policyEnded = (status: 'Canceled' | 'Void'): EventRule => ({
+  source: 'orders',
+  entity: 'item',
+  when: (change) =>
+    change.kind === 'MODIFY' &&
+    (change.before as unknown as OrderItem | undefined)?.policy.status === 'Issued' &&
+    (change.after as unknown as OrderItem | undefined)?.policy.status === status,
+  make: (change, eventId) => {
+    const { item, currency, money } = itemMoney(change.after as unknown as OrderItem);
+    return orderEvent(change, eventId, item.policy.history.at(-1)?.at, { currency, policy: policyView(item.policy, money, true) });
+  },
+});
+
 /**
- * `webhook_endpoint.test`, from a new test request (POST /webhook_endpoints/{id}/test): its id is
- * the one the request answered with. Its lane is `test_<endpoint id>`, not an order's, so it
- * neither waits behind an order's pending events nor holds them up.
+ * A claim's move, from the claim's record: its facts only. The description and messages live in
+ * another record and never reach an event; the reason is left out too (with the order it would
+ * tell the merchant about a customer's health). `claim.submitted` is a new claim: one answered
+ * after a request for documents goes back to Submitted without a second one.
  */
-function testEventOf(change: RecordChange): WebhookEvent | undefined {
-  const record = change.after;
-  if (change.kind !== 'INSERT' || !record) return undefined;
-  const { event_id: id, client_id: clientId, endpoint_id: endpointId, created } = record;
-  if (typeof id !== 'string' || typeof clientId !== 'string' || typeof endpointId !== 'string' || typeof created !== 'string') return undefined;
-  return { id, type: TEST_EVENT_TYPE, created, client_id: clientId, order_id: `test_${endpointId}`, data: { endpoint_id: endpointId } };
+const claimMoved = (status: ClaimStatus): EventRule => ({
+  source: 'orders',
+  entity: 'claim',
+  when: (change) => {
+    const after = change.after as unknown as Claim | undefined;
+    if (after?.status !== status) return false;
+    if (change.kind === 'INSERT') return true;
+    return change.kind === 'MODIFY' && status !== 'Submitted' && (change.before as unknown as Claim | undefined)?.status !== status;
+  },
+  make: (change, eventId) => {
+    const claim = claimInMinorUnits(change.after as unknown as Claim);
+    return {
+      id: eventId(change.changeId),
+      created: claim.updated,
+      client_id: claim.client_id,
+      order_id: claim.service_order_id,
+      data: {
+        service_order_id: claim.service_order_id,
+        claim: {
+          claim_id: claim.claim_id,
+          status: claim.status,
+          currency: claim.currency,
+          amount_claimed: formatMoney(claim.amount_claimed, claim.currency),
+          amount_approved: claim.amount_approved === undefined ? null : formatMoney(claim.amount_approved, claim.currency),
+          payout_reference: claim.payout_reference ?? null,
+          policy_numbers: claim.policies.map((policy) => policy.policy_number),
+        },
+      },
+    };
+  },
+});
+
+/**
+ * Every webhook event type, one entry each, in the order endpoints list them (openapi.yaml's
+ * EventType); the test event last. Adding a type: its entry here, its case in
+ * webhook-events.test.ts, its body in openapi.yaml's `webhooks` (and EventType), then
+ * `npm run generate:client`.
+ */
+export const WEBHOOK_EVENTS = {
+  'order.created': { source: 'orders', entity: 'order', when: (change) => change.kind === 'INSERT', make: orderCreated },
+  /**
+   * A new opt-out's checkout record on the metrics table's stream: the order number is in the
+   * record only sealed (`order_ref`), for the dispatcher to open into each body. The order's "id"
+   * is the order number's hash (an opt-out creates no order).
+   */
+  'order.opted_out': {
+    source: 'checkouts',
+    entity: 'checkout',
+    when: (change) => change.kind === 'INSERT' && change.after?.opt_in === false && change.after.counted_by === 'stream',
+    make: (change, eventId) => {
+      const record = change.after!;
+      if (typeof record.order_ref !== 'string' || typeof record.client_id !== 'string' || typeof record.order_hash !== 'string') return undefined;
+      return {
+        id: eventId(change.changeId),
+        created: typeof record.logged_at === 'string' ? record.logged_at : change.at,
+        client_id: record.client_id,
+        order_id: record.order_hash,
+        sealed_order_number: record.order_ref,
+        data: { currency: record.currency, subtotal: record.subtotal },
+      };
+    },
+  },
+  'order.canceled': {
+    source: 'orders',
+    entity: 'order',
+    when: (change) => change.kind === 'MODIFY' && Boolean(change.after?.canceled_at) && !change.before?.canceled_at,
+    make: (change, eventId) => orderEvent(change, eventId, change.after!.canceled_at, {}),
+  },
+  'policy.upgraded': policyChanged('upgrade'),
+  'policy.downgraded': policyChanged('downgrade'),
+  'policy.exchanged': policyChanged('exchange'),
+  'policy.canceled': policyEnded('Canceled'),
+  'policy.voided': policyEnded('Void'),
+  'claim.submitted': claimMoved('Submitted'),
+  'claim.approved': claimMoved('Approved'),
+  'claim.denied': claimMoved('Denied'),
+  'claim.paid': claimMoved('Paid'),
+  'claim.withdrawn': claimMoved('Withdrawn'),
+  /**
+   * A new test request (POST /webhook_endpoints/{id}/test): its id is the one the request answered
+   * with. Its lane is `test_<endpoint id>`, not an order's, so it neither waits behind an order's
+   * pending events nor holds them up.
+   */
+  'webhook_endpoint.test': {
+    source: 'orders',
+    entity: 'webhook_test',
+    when: (change) => change.kind === 'INSERT' && change.after !== undefined,
+    make: (change) => {
+      const { event_id: id, client_id: clientId, endpoint_id: endpointId, created } = change.after!;
+      if (typeof id !== 'string' || typeof clientId !== 'string' || typeof endpointId !== 'string' || typeof created !== 'string') return undefined;
+      return { id, created, client_id: clientId, order_id: `test_${endpointId}`, data: { endpoint_id: endpointId } };
+    },
+  },
+} satisfies Record<string, EventRule>;
+
+/** Every type the delivery log holds. */
+export type LoggedEventType = keyof typeof WEBHOOK_EVENTS;
+export const LOGGED_EVENT_TYPES = Object.keys(WEBHOOK_EVENTS) as readonly LoggedEventType[];
+/** The event POST /webhook_endpoints/{id}/test sends one endpoint alone: nobody subscribes to it, so it is not an EventType. */
+export const TEST_EVENT_TYPE = 'webhook_endpoint.test' satisfies LoggedEventType;
+export type EventType = Exclude<LoggedEventType, typeof TEST_EVENT_TYPE>;
+/** What an endpoint may subscribe to (all by default, in this order). */
+export const EVENT_TYPES = LOGGED_EVENT_TYPES.filter((type): type is EventType => type !== TEST_EVENT_TYPE);
+
+export interface WebhookEvent extends EventFacts {
+  type: LoggedEventType;
+}
+
+const RULES = Object.entries(WEBHOOK_EVENTS) as [LoggedEventType, EventRule][];
+
+/**
+ * The event a changed record of the `source` stream announces, if any: the entry of its record
+ * whose change it is. An order's events come without their order number (the dispatcher adds it
+ * from the order's header: items do not carry it). `eventId` turns the change's id into the event's.
+ */
+export function eventOf(change: RecordChange, eventId: (changeId: string) => string, source: ChangeSource = 'orders'): WebhookEvent | undefined {
+  const entity = (change.after ?? change.before)?.entity;
+  const found = RULES.find(([, rule]) => rule.source === source && rule.entity === entity && rule.when(change));
+  if (!found) return undefined;
+  const [type, rule] = found;
+  const facts = rule.make(change, eventId);
+  return facts && { ...facts, type };
 }
 
 /** Whether an endpoint is sent the event: a test event its own endpoint alone, any other every endpoint subscribing to its type. */
-export const isFor = (event: Pick<WebhookEvent, 'type' | 'data'>, endpoint: Pick<WebhookEndpoint, 'id' | 'events'>): boolean =>
+export const isFor = (event: Pick<WebhookEvent, 'type' | 'data'>, endpoint: { id: string; events: readonly EventType[] }): boolean =>
   event.type === TEST_EVENT_TYPE ? event.data.endpoint_id === endpoint.id : endpoint.events.includes(event.type);
-
-const CLAIM_EVENT: Partial<Record<ClaimStatus, EventType>> = {
-  Submitted: 'claim.submitted',
-  Approved: 'claim.approved',
-  Denied: 'claim.denied',
-  Paid: 'claim.paid',
-  Withdrawn: 'claim.withdrawn',
-};
-
-/**
- * `claim.submitted` (a new claim), `claim.approved`, `claim.denied`, `claim.paid`, `claim.withdrawn` (its status moved
- * there), from the claim's record: its facts only. The description and messages live in another
- * record and never reach an event; the reason is left out too (with the order it would tell the
- * merchant about a customer's health). A claim answered after a request for documents goes back to
- * Submitted without a second `claim.submitted`.
- */
-function claimEventOf(change: RecordChange, eventId: (changeId: string) => string): WebhookEvent | undefined {
-  const after = change.after && claimInMinorUnits(change.after as unknown as Claim);
-  const before = change.before as unknown as Claim | undefined;
-  if (!after || (change.kind !== 'INSERT' && change.kind !== 'MODIFY')) return undefined;
-  if (change.kind === 'MODIFY' && (before?.status === after.status || after.status === 'Submitted')) return undefined;
-  const type = CLAIM_EVENT[after.status];
-  if (!type) return undefined;
-  return {
-    id: eventId(change.changeId),
-    type,
-    created: after.updated,
-    client_id: after.client_id,
-    order_id: after.service_order_id,
-    data: {
-      service_order_id: after.service_order_id,
-      claim: {
-        claim_id: after.claim_id,
-        status: after.status,
-        currency: after.currency,
-        amount_claimed: formatMoney(after.amount_claimed, after.currency),
-        amount_approved: after.amount_approved === undefined ? null : formatMoney(after.amount_approved, after.currency),
-        payout_reference: after.payout_reference ?? null,
-        policy_numbers: after.policies.map((policy) => policy.policy_number),
-      },
-    },
-  };
-}
-
-/**
- * `order.opted_out`, from a new opt-out's checkout record on the metrics table's stream: the
- * order number is in the record only sealed (`order_ref`), for the dispatcher to open. The
- * order's "id" is the order number's hash (an opt-out creates no order).
- */
-export function optOutEventOf(change: RecordChange, eventId: (changeId: string) => string): WebhookEvent | undefined {
-  const record = change.after;
-  if (change.kind !== 'INSERT' || !record || record.entity !== 'checkout' || record.opt_in !== false || record.counted_by !== 'stream') return undefined;
-  if (typeof record.order_ref !== 'string' || typeof record.client_id !== 'string' || typeof record.order_hash !== 'string') return undefined;
-  return {
-    id: eventId(change.changeId),
-    type: 'order.opted_out',
-    created: typeof record.logged_at === 'string' ? record.logged_at : change.at,
-    client_id: record.client_id,
-    order_id: record.order_hash,
-    sealed_order_number: record.order_ref,
-    data: { currency: record.currency, subtotal: record.subtotal },
-  };
-}
 
 /**
  * Where an event stands among its order's events, for delivering them in order: by when it
@@ -230,3 +278,6 @@ export function nextAttemptAt(attempts: number, from: Date, random: () => number
 
 /** Five days of failures disable an endpoint (api.md). */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
+
+/** Events and their deliveries are kept 30 days (the delivery log), then DynamoDB's TTL removes them. */
+export const LOG_KEEP_SECONDS = 30 * 24 * 60 * 60;

@@ -44,7 +44,7 @@ export const EVENT_LIST_INDEX = 'events-by-client';
  * delivery is sent only when it is the first of its order to its endpoint (events in order).
  */
 export const HOLD_INDEX = 'pending-by-order';
-/** Main-table index of webhook deliveries waiting for a retry: `retry_key` = RETRY#<nn> (16 shards), `retry_at` = when it is due. */
+/** Main-table index of webhook deliveries waiting for a retry: `retry_key` = RETRY#<nn> (RETRY_SHARDS shards, keys.ts), `retry_at` = when it is due. */
 export const RETRY_INDEX = 'webhook-retries';
 
 /** Main-table index of claims by status, oldest first (the operator's queue): `queue_key` = CLAIMS#<status>, `queue_sort` = <created>#<claim id>. */
