@@ -16,18 +16,24 @@ export function cancellationCodes(err: unknown): string[] | undefined {
 export const isOnlyConflict = (codes: readonly string[]): boolean =>
   codes.includes('TransactionConflict') && codes.every((code) => code === 'None' || code === 'TransactionConflict');
 
+/** Tries of a transaction that only conflicts with concurrent ones cancel, the first included; the last cancellation is then the caller's to read. */
+export const MAX_CONFLICT_ATTEMPTS = 10;
+/** The most a retry waits, per attempt made so far (the wait is a random part of it). */
+const CONFLICT_JITTER_MS = 10;
+
 /**
  * Runs a transaction, retrying (with jitter) while it is cancelled only by conflicts with
- * concurrent transactions. Other cancellations and errors are the caller's to read.
+ * concurrent transactions, at most `attempts` tries in all. Other cancellations and errors, and
+ * the last conflict, are the caller's to read.
  */
-export async function retryOnConflict<T>(run: () => Promise<T>, attempts = 10): Promise<T> {
+export async function retryOnConflict<T>(run: () => Promise<T>, attempts = MAX_CONFLICT_ATTEMPTS): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await run();
     } catch (err) {
       const codes = cancellationCodes(err);
       if (!codes || !isOnlyConflict(codes) || attempt >= attempts) throw err;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * CONFLICT_JITTER_MS * attempt));
     }
   }
 }
