@@ -1,7 +1,8 @@
 import { ChangeRejectedError, ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import type { Clock } from '../platform/clock.js';
+import { MAX_TRANSACTION_ACTIONS } from '../platform/limits.js';
 import type { Order, OrderItem } from './order.js';
-import type { OrderStore } from './ports.js';
+import type { OrderReader, OrderWriter } from './ports.js';
 
 /**
  * A test helper (docs/api.md "Test mode"): an order and its policies made `days` older, so that a
@@ -11,9 +12,10 @@ import type { OrderStore } from './ports.js';
  * webhook events already sent, which keep the moment things happened.
  */
 export const MAX_ADVANCE_DAYS = 400;
-/** The advance is one transaction (at most 100 writes): the order's header and each of its item records. */
-export const MAX_ADVANCE_ITEMS = 99;
+/** The advance is one transaction: the order's header and each of its item records, within DynamoDB's MAX_TRANSACTION_ACTIONS. */
+export const MAX_ADVANCE_ITEMS = MAX_TRANSACTION_ACTIONS - 1;
 const DAY_MS = 86_400_000;
+/** Reads and tries of an advance while concurrent writes keep making its read stale; then 409 order_busy. */
 const ATTEMPTS = 3;
 
 const earlier = (at: string, ms: number): string => new Date(Date.parse(at) - ms).toISOString();
@@ -42,7 +44,7 @@ export function advancedOrder(order: Order, days: number, now: Date): Order {
 }
 
 export async function advanceOrder(
-  deps: { orders: Pick<OrderStore, 'get' | 'rewriteTimes'>; clock: Clock },
+  deps: { orders: OrderReader & Pick<OrderWriter, 'rewriteTimes'>; clock: Clock },
   clientId: string,
   orderId: string,
   days: number,

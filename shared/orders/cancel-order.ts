@@ -4,11 +4,11 @@ import { refuseIfClaimed, isCurrent, type Order, type OrderItem, type PolicyStat
 import { ChangeRejectedError } from '../platform/errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { IdempotencyReceipt } from '../platform/idempotency-receipts.js';
-import type { OrderStore } from './ports.js';
+import type { OrderReader, OrderWriter } from './ports.js';
 import { legacyLookPeriod, refuseAfterVoidWindow, settled, TARGET, type CancelReason, type SettleAction } from './settle-policy.js';
 
 export interface CancelOrderDeps {
-  orders: Pick<OrderStore, 'get' | 'settlePolicies'>;
+  orders: OrderReader & Pick<OrderWriter, 'settlePolicies'>;
   /** Read only to void a policy stored without its window: the client's look period. */
   clients: Pick<ClientStore, 'get'>;
   clock: Clock;

@@ -6,7 +6,7 @@ import { refuseIfClaimed, classifyChange, isCurrent, type Order, type OrderItem 
 import { ChangeRejectedError } from '../platform/errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { IdempotencyReceipt } from '../platform/idempotency-receipts.js';
-import type { OrderStore, PlannedChange } from './ports.js';
+import type { OrderReader, OrderWriter, PlannedChange } from './ports.js';
 
 export interface ItemChange {
   name: string;
@@ -17,7 +17,7 @@ export interface ItemChange {
 }
 
 export interface ChangeOrderDeps {
-  orders: Pick<OrderStore, 'get' | 'applyChanges'>;
+  orders: OrderReader & Pick<OrderWriter, 'applyChanges'>;
   clock: Clock;
   ids: Ids;
 }

@@ -7,7 +7,7 @@ import type { Customer, Order, OrderEvent, OrderItem } from './order.js';
 import type { Clock } from '../platform/clock.js';
 import type { IdempotencyReceipt } from '../platform/idempotency-receipts.js';
 import type { MetricsStore } from '../conversion/index.js';
-import type { OrderStore } from './ports.js';
+import type { OrderWriter } from './ports.js';
 import type { QuoteReader } from '../quotes/index.js';
 import { assertItemsMatchSeal, premiumTotal, priceItems, type PricedItem, type QuoteSeal } from '../quotes/index.js';
 
@@ -32,7 +32,7 @@ export interface CreateOrderInput {
 }
 
 export interface CreateOrderDeps {
-  orders: Pick<OrderStore, 'create'>;
+  orders: Pick<OrderWriter, 'create'>;
   metrics: MetricsStore;
   /** Read for a protected order: its look period, which fixes its policies' void window (and, without a token, its rate). */
   clients: Pick<ClientStore, 'get'>;

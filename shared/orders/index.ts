@@ -5,4 +5,4 @@
 export { isCurrent, refuseIfClaimed } from './order.js';
 export { headerInMinorUnits, itemInMinorUnits } from './stored-amounts.js';
 export type { Order, OrderItem, Policy, PolicyEvent, PolicyStatus } from './order.js';
-export type { FoundPolicy, ItemsWanted, OrderExcerpt, OrderExcerpts, OrderStore } from './ports.js';
+export type { FoundPolicy, ItemsWanted, OrderExcerpt, OrderExcerpts, OrderReader, OrderStore } from './ports.js';

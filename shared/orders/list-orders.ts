@@ -1,6 +1,6 @@
 import type { Order, PolicyStatus } from './order.js';
 import type { ListCursors, ListFilters } from '../platform/list-cursors.js';
-import type { OrderLister, OrderStore } from './ports.js';
+import type { OrderLister, OrderReader } from './ports.js';
 
 /**
  * GET /orders: a client's orders, newest first, a page at a time. Filters: created in
@@ -18,7 +18,7 @@ export interface ListOrdersQuery {
 }
 
 export interface ListOrdersDeps {
-  orders: OrderLister & Pick<OrderStore, 'get'>;
+  orders: OrderLister & OrderReader;
   cursors: ListCursors;
   /** The service_order_id of the order with this merchant number, if one was created. */
   orderIdByNumber(clientId: string, orderNumber: string): Promise<string | undefined>;

@@ -1,6 +1,6 @@
 import { formatMoney, fromHundredths, inMinorUnits } from '../platform/money/index.js';
 import type { Customer, Order, OrderEvent, OrderItem } from './order.js';
-import type { FoundPolicy, OrderStore } from './ports.js';
+import type { FoundPolicy, OrderReader } from './ports.js';
 import type { OrderReplay } from '../platform/idempotency-receipts.js';
 import { emptyResponse, jsonResponse } from '../platform/http/envelope.js';
 import type { Replayer } from '../platform/http/idempotency.js';
@@ -90,7 +90,7 @@ function answeredOrderView(order: Order, replay: OrderReplay) {
 
 /** Replays Idempotency-Keys of the order routes (`statusCode`: what the first answer was). */
 export const orderReplayer =
-  (orders: Pick<OrderStore, 'get'>, statusCode: number): Replayer =>
+  (orders: OrderReader, statusCode: number): Replayer =>
   async (replay, clientId) => {
     if (!replay) return emptyResponse(204);
     const order = await orders.get(clientId, replay.service_order_id);

@@ -2,15 +2,22 @@ import type { CheckoutRecord } from '../conversion/index.js';
 import type { IdempotencyReceipt } from '../platform/idempotency-receipts.js';
 import type { Order, OrderItem, Policy, PolicyEvent } from './order.js';
 
-/** The ports of the orders' use cases; `dynamo-order-store.ts` implements them over DynamoDB. */
+/**
+ * The ports of the orders' use cases, each as narrow as a use case needs; the adapters over
+ * DynamoDB are store/dynamo-order-writes.ts, store/dynamo-order-reads.ts and
+ * store/dynamo-order-lists.ts (dynamo-order-store.ts wires them into one object for the functions).
+ */
 
-export interface OrderStore {
+export interface OrderReader {
+  get(clientId: string, orderId: string): Promise<Order | undefined>;
+}
+
+export interface OrderWriter {
   /**
-   * Writes the order with all its items, its checkout record and the day's opt-in count, all or
-   * nothing. Throws ConflictError `order_exists` when the client already used the order_number.
+   * Writes the order with all its items, its checkout record and the Idempotency-Key receipt (if
+   * any), all or nothing. Throws ConflictError `order_exists` when the client already used the order_number.
    */
   create(order: Order, checkout: CheckoutRecord, receipt?: IdempotencyReceipt): Promise<void>;
-  get(clientId: string, orderId: string): Promise<Order | undefined>;
   /**
    * Commits planned changes on the order as it was read (same `version`), all or nothing.
    * Throws ChangeRejectedError when a condition no longer holds.
@@ -33,6 +40,9 @@ export interface OrderStore {
    */
   rewriteTimes(before: Order, after: Order): Promise<void>;
 }
+
+/** An order read and written whole (the claims read it; each orders use case picks what it needs). */
+export interface OrderStore extends OrderReader, OrderWriter {}
 
 /** A page of a client's orders, newest first; `next` is where the next page starts, absent on the last. */
 export interface OrderPage {
@@ -63,12 +73,18 @@ export interface PolicyLister {
   listPolicies(clientId: string, query: { createdGte?: string; createdLt?: string; after?: string; status?: string; limit: number }): Promise<PolicyPage>;
 }
 
-export interface PolicyStore {
+export interface PolicyFinder {
   /** The policy of this client with this number, read consistently; undefined when there is none. */
   findPolicy(clientId: string, policyNumber: string): Promise<FoundPolicy | undefined>;
+}
+
+export interface PolicySettler {
   /** Replaces the policy with `next` only if it is still Issued (one conditional write); false when it was not. */
   settlePolicy(clientId: string, found: FoundPolicy, next: Policy): Promise<boolean>;
 }
+
+/** A policy found by its number and settled on its own (cancel or void of one policy). */
+export interface PolicyStore extends PolicyFinder, PolicySettler {}
 
 /** An order's items to describe: the order, and the reference numbers of the items wanted. */
 export interface ItemsWanted {
