@@ -10,7 +10,7 @@
  *   CLAIM#<claim_id>                       / CLAIM              a claim's facts (status, amounts, policies, history)
  *   CLAIM#<claim_id>                       / TEXT               its description and messages (TTL: 90 days after it closes)
  *   ATTEMPTS#<scope>                       / WINDOW#<n>         failed claim-session attempts in a 15-minute window (TTL)
- *   CLIENT#<client_id>#LEDGER#<YYYY-MM>#<nn> / <created>#<le_id> a ledger entry (64 shards a client and month)
+ *   CLIENT#<client_id>#LEDGER#<YYYY-MM>#<nn> / <created>#<le_id> a ledger entry (LIST_SHARDS shards a client and month)
  *   CLIENT#<client_id>#LEDGER_ENTRY#<le_id> / LEDGER_ENTRY    that the entry exists, and where (its key): its id alone decides
  *   CLIENT#<client_id>#STATEMENT#<YYYY-MM> / CURRENCY#<c>#<day> a statement's figures of one currency and day
  *   LEDGER#<YYYY-MM>                       / CLIENT#<client_id> the clients with a move in the month (for the bordereaux)
@@ -67,10 +67,12 @@ export function orderOfPartition(partitionKey: unknown): { client_id: string; or
  * 10,000 checkouts/s for one client, about half opt in, and an opt-in writes about 3.5 records to
  * the order-list index (header + 2.5 items) and 2.5 to the policy-list index: ≈ 17,500 index
  * writes/s ÷ 64 ≈ 270/s a key (policy list: 12,500 ÷ 64 ≈ 200/s), headroom for uneven hashing under
- * the goal of 500/s. A list page then Queries all 64 shards and merges them (`shard-merge.ts`),
+ * the goal of 500/s. A list page then Queries all LIST_SHARDS shards and merges them (`shard-merge.ts`),
  * which lists can afford: they are rare next to checkouts.
  */
 export const LIST_SHARDS = 64;
+/** A shard is named in its key with SHARD_DIGITS decimal digits (`<nn>`), so there are at most 10^SHARD_DIGITS of them. */
+const SHARD_DIGITS = 2;
 
 /**
  * The shard (0..LIST_SHARDS-1) of a list record: FNV-1a (32-bit) of `text`, scaled down so that its
@@ -84,7 +86,7 @@ export function listShard(text: string): number {
   return Math.floor(((hash >>> 0) * LIST_SHARDS) / 0x1_0000_0000);
 }
 
-const shardSuffix = (shard: number): string => String(shard).padStart(2, '0');
+const shardSuffix = (shard: number): string => String(shard).padStart(SHARD_DIGITS, '0');
 
 /**
  * The order-list index's keys of an order's records: the client's orders, newest first, each
@@ -147,7 +149,7 @@ export const checkoutKey = (clientId: string, orderHash: string): Key => ({ PK: 
 export const dayCounterKey = (clientId: string, day: string): Key => ({ PK: `CLIENT#${clientId}`, SK: `DAY#${day}` });
 export const DAY_PREFIX = 'DAY#';
 
-/** A client's webhook endpoints, one partition (at most 16), and its count of them. */
+/** A client's webhook endpoints, one partition (at most MAX_ENDPOINTS, shared/webhooks), and its count of them. */
 export const webhookEndpointKey = (clientId: string, id: string): Key => ({ PK: `CLIENT#${clientId}#WEBHOOKS`, SK: `ENDPOINT#${id}` });
 export const webhookCountKey = (clientId: string): Key => ({ PK: `CLIENT#${clientId}#WEBHOOKS`, SK: 'COUNT' });
 /** The test events asked for one endpoint in one window (TEST_EVENTS_PER_ENDPOINT), beside the client's endpoints. */
@@ -173,14 +175,14 @@ export const webhookTestKey = (clientId: string, eventId: string): Key => ({ PK:
 /**
  * The retry index's shards: a pending delivery is in one of RETRY_SHARDS partitions (hash of its
  * event id). Every delivery enters it when recorded (due for the sweep should no attempt follow)
- * and leaves it when it ends: two index writes a delivery, so at 10,000 deliveries/s 64 shards
- * take about 310 writes/s each.
+ * and leaves it when it ends: two index writes a delivery, so at 10,000 deliveries/s RETRY_SHARDS
+ * shards take 20,000 ÷ RETRY_SHARDS writes/s each (about 310), far below a key's 1,000.
  */
 export const RETRY_SHARDS = 64;
-export const retryKey = (eventId: string): string => `RETRY#${String(listShard(eventId) % RETRY_SHARDS).padStart(2, '0')}`;
+export const retryKey = (eventId: string): string => `RETRY#${shardSuffix(listShard(eventId) % RETRY_SHARDS)}`;
 
 /** The events index's keys of an event record: the client's events, newest first, in the shard of its order. */
-export const eventListKey = (clientId: string, shard: number): string => `CLIENT#${clientId}#EVENTS#${String(shard).padStart(2, '0')}`;
+export const eventListKey = (clientId: string, shard: number): string => `CLIENT#${clientId}#EVENTS#${shardSuffix(shard)}`;
 export const eventListSort = (created: string, eventId: string): string => `${created}#${eventId}`;
 
 /** The hold index's keys of a pending delivery: an order's pending deliveries to one endpoint, oldest event first. */
@@ -203,3 +205,17 @@ export const claimQueueSort = (created: string, claimId: string): string => `${c
 
 /** Failed claim-session attempts of one scope in one window (TTL). */
 export const attemptWindowKey = (scope: string, window: number): Key => ({ PK: `ATTEMPTS#${scope}`, SK: `WINDOW#${window}` });
+
+/**
+ * The relations the shard counts break (none when they hold): every shard has a name of `digits`
+ * digits, and a retry shard is a list shard modulo the retry shards, so they spread evenly only
+ * if their count divides the list shards'. Pure: a test tries other numbers.
+ */
+export function shardViolations(listShards: number, retryShards: number, digits: number = SHARD_DIGITS): string[] {
+  return [
+    ...(listShards > 10 ** digits ? [`${listShards} list shards cannot all be named with ${digits} digits`] : []),
+    ...(listShards % retryShards !== 0 ? [`${retryShards} retry shards do not divide ${listShards} list shards`] : []),
+  ];
+}
+const violations = shardViolations(LIST_SHARDS, RETRY_SHARDS);
+if (violations.length > 0) throw new Error(`keys.ts: ${violations.join('; ')}`);

@@ -24,7 +24,7 @@ export const POLICY_INDEX = 'policy-number';
 /**
  * Main-table index of every record of a client's orders, newest order first: `list_key` =
  * CLIENT#<client_id>#ORDERS#<nn>, `list_sort` = <created>#<order_id>#<SK>. The key is write-sharded
- * (<nn>: one of LIST_SHARDS = 64 shards, two digits, from the order id) so that an on-sale's
+ * (<nn>: one of LIST_SHARDS shards, two digits, from the order id) so that an on-sale's
  * checkouts are no hot key; every record of an order is in the same shard. All attributes are
  * projected, so one Query of a shard returns whole orders (header and items); a list page merges
  * every shard (keys.ts, shard-merge.ts).
@@ -36,7 +36,7 @@ export const ORDER_LIST_INDEX = 'orders-by-client';
  */
 export const POLICY_LIST_INDEX = 'policies-by-client';
 
-/** Main-table index of a client's webhook events, newest first: `elist_key` = CLIENT#<client>#EVENTS#<nn> (64 shards), `elist_sort` = <created>#<event id>. */
+/** Main-table index of a client's webhook events, newest first: `elist_key` = CLIENT#<client>#EVENTS#<nn> (LIST_SHARDS shards), `elist_sort` = <created>#<event id>. */
 export const EVENT_LIST_INDEX = 'events-by-client';
 /**
  * Main-table index of pending webhook deliveries by order and endpoint, oldest event first:
