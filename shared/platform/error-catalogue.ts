@@ -77,7 +77,7 @@ export const ERROR_CATALOGUE = {
   too_many_test_events: { status: 429, when: '5 test events for this webhook endpoint, or 20 for all this client’s endpoints, in a minute (`Retry-After`)' },
   rate_limited: {
     status: 429,
-    when: 'DynamoDB throttled the write; retry with backoff (API Gateway\'s own stage throttling answers `{"message":"Too Many Requests"}`)',
+    when: 'DynamoDB throttled the write, or left part of a batch read unprocessed through its retries; retry with backoff (API Gateway\'s own stage throttling answers `{"message":"Too Many Requests"}`)',
   },
   internal_error: { status: 500, when: 'our fault; no internals, the `request_id` is in the log' },
   // Locally only: the demo pages' own checks, and what Node's HTTP parser refuses (API Gateway answers those itself deployed).
