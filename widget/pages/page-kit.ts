@@ -53,7 +53,7 @@ const literal = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c
  * no inline script (its CSP says `script-src 'self'`): it names its module with pageScriptTag and
  * passes what the server knows in pageDataBlock, as data.
  */
-export const PAGE_SCRIPTS = ['checkout', 'dashboard', 'claim'] as const;
+export const PAGE_SCRIPTS = ['checkout', 'dashboard', 'claim', 'admin-claims'] as const;
 export type PageScript = (typeof PAGE_SCRIPTS)[number];
 export const pageScriptPath = (name: PageScript): string => `/assets/${name}.js`;
 /** The `<script src>` of the page's own module, where its inline script was: it runs once the page above it is parsed. */
