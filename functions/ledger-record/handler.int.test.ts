@@ -87,11 +87,9 @@ describe('the ledger', () => {
     // 160 checkouts, 40 of them sent twice (a replay under the same key, or the same number again).
     const first = await Promise.all(Array.from({ length: 160 }, (_, i) => place(i)));
     const again = await Promise.all(Array.from({ length: 40 }, (_, i) => place(i * 4)));
+    expect(first.filter((res) => res.status !== 201 && res.status !== 204).map((res) => res.body)).toEqual([]);
     expect(again.every((res) => [201, 204, 409].includes(res.status))).toBe(true);
-    // Every order made, once: a checkout DynamoDB Local refused under this load (its lock timeout, a
-    // 500 that DynamoDB itself would not give) may be made by its second sending instead.
-    const made = new Map([...first, ...again].filter((res) => res.status === 201).map((res) => [res.json.service_order_id as string, res.json]));
-    const orders = [...made.values()];
+    const orders = first.filter((res) => res.status === 201).map((res) => res.json);
     await service.drainStreams(); // part of the work reaches the ledger before the rest happens
 
     // 100 more moves at once: upgrades, downgrades, voids, cancels, order voids and cancels.
@@ -168,14 +166,8 @@ describe('the ledger', () => {
 
     // Every policy issued at checkout once (the 40 repeats added none), every change and void once.
     const byType = (type: string) => entries.filter((entry) => entry.type === type);
-    // One entry per policy sold: at least two per order an answer named, at most two per opt-in
-    // checkout sent (128 of the 160). Under a full run's load DynamoDB Local may commit a checkout
-    // and still answer an error, so the answers alone may name fewer; reconcile (below) holds the
-    // entries against the policies the table holds.
-    const written = byType('premium_written');
-    expect(new Set(written.map((entry) => entry.policy_number)).size).toBe(written.length);
-    expect(written.length).toBeGreaterThanOrEqual(orders.length * 2);
-    expect(written.length).toBeLessThanOrEqual(2 * Array.from({ length: 160 }, (_, i) => i).filter((i) => i % 5 !== 0).length);
+    const policiesSold = orders.length * 2;
+    expect(byType('premium_written')).toHaveLength(policiesSold);
     expect(byType('premium_adjusted')).toHaveLength(40);
     expect(byType('claim_approved')).toHaveLength(20);
     expect(byType('claim_paid')).toHaveLength(10);

@@ -23,8 +23,15 @@ export interface HandlerResult {
 /** The functions behind routes, from the function catalogue. */
 export type FunctionName = RoutedFunctionName;
 
-/** A context of its own per call, as Lambda gives each invocation (the middleware keeps request state on it). */
-const lambdaContext = () => ({ awsRequestId: 'test', functionName: 'test', getRemainingTimeInMillis: () => 10_000 }) as unknown as Context;
+/**
+ * A context of its own per call, as Lambda gives each invocation (the middleware keeps request state
+ * on it). Its time left is a test's, not a function's: a test here sends up to hundreds of calls at
+ * once into one process, where each deployed call has a Lambda of its own, so a call's time says
+ * nothing about the function's timeout. (With 10 s, Middy's early answer before the timeout turned
+ * checkouts that a busy run kept waiting into 500s after their writes had committed.)
+ */
+const TEST_CALL_MS = 120_000;
+const lambdaContext = () => ({ awsRequestId: 'test', functionName: 'test', getRemainingTimeInMillis: () => TEST_CALL_MS }) as unknown as Context;
 
 export async function startService() {
   const tables = await freshTables();
