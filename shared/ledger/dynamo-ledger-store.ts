@@ -14,6 +14,7 @@ import {
   statementKey,
   statementPartition,
   storedRecord,
+  type Key,
 } from '../platform/dynamo/keys.js';
 import { transactUnlessRefused, unlessConditionFails } from '../platform/dynamo/transactions.js';
 import { shardedList, shardLimit, sortRange, takeRecords } from '../platform/dynamo/sharded-list.js';
@@ -30,6 +31,10 @@ const WRITE_CONCURRENCY = 16;
 export const FILTERED_SHARD_READ = 50;
 /** Entries an export reads from a shard at a time: 64 pages of this many stay a few MB. */
 const EXPORT_SHARD_PAGE = 100;
+
+/** An entry's id record: its id is taken, by the entry at `key` (and by an opening balance, when `opening`). */
+const idRecord = (entry: LedgerEntry, key: Key, opening: boolean) =>
+  storedRecord(ledgerEntryIdKey(entry.client_id, entry.id), 'ledger_entry_id', { entry_pk: key.PK, entry_sk: key.SK, ...(opening ? { opening: true } : {}) });
 
 /**
  * The ledger on the main table: an entry is a record of its client's month (sharded, newest first
@@ -142,20 +147,10 @@ export class DynamoLedgerStore implements LedgerStore, LedgerExportSource {
       await Promise.all(
         entries.slice(start, start + WRITE_CONCURRENCY).map(async (entry) => {
           const key = ledgerKey(entry.client_id, entry.period, entry.id, entry.created);
-          const idKey = ledgerEntryIdKey(entry.client_id, entry.id);
-          const claimed = await unlessConditionFails(
-            this.doc.send(
-              new PutCommand({
-                TableName: this.tableName,
-                Item: storedRecord(idKey, 'ledger_entry_id', { entry_pk: key.PK, entry_sk: key.SK }),
-                ConditionExpression: 'attribute_not_exists(PK)',
-              }),
-            ),
-          );
-          if (!claimed) {
-            const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: idKey, ConsistentRead: true }));
-            if (Item?.opening === true) return void opened.add(entry.id);
-            if (Item?.entry_pk !== key.PK || Item?.entry_sk !== key.SK) return; // written under another key: never twice
+          const held = await this.takeId(entry, key, false);
+          if (held) {
+            if (held.opening === true) return void opened.add(entry.id);
+            if (held.entry_pk !== key.PK || held.entry_sk !== key.SK) return; // written under another key: never twice
           }
           const written = await unlessConditionFails(
             this.doc.send(
@@ -187,7 +182,7 @@ export class DynamoLedgerStore implements LedgerStore, LedgerExportSource {
         {
           Put: {
             TableName: this.tableName,
-            Item: storedRecord(ledgerEntryIdKey(entry.client_id, entry.id), 'ledger_entry_id', { entry_pk: key.PK, entry_sk: key.SK, opening: true }),
+            Item: idRecord(entry, key, true),
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
@@ -220,19 +215,19 @@ export class DynamoLedgerStore implements LedgerStore, LedgerExportSource {
    */
   async adopt(entry: LedgerEntry & { opening?: boolean }): Promise<'written' | 'had' | 'duplicate'> {
     const key = ledgerKey(entry.client_id, entry.period, entry.id, entry.created);
-    const idKey = ledgerEntryIdKey(entry.client_id, entry.id);
-    const written = await unlessConditionFails(
-      this.doc.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: storedRecord(idKey, 'ledger_entry_id', { entry_pk: key.PK, entry_sk: key.SK, ...(entry.opening === true ? { opening: true } : {}) }),
-          ConditionExpression: 'attribute_not_exists(PK)',
-        }),
-      ),
+    const held = await this.takeId(entry, key, entry.opening === true);
+    if (!held) return 'written';
+    return held.entry_pk === key.PK && held.entry_sk === key.SK ? 'had' : 'duplicate';
+  }
+
+  /** Takes an entry's id for the entry at `key` (its id record, written once): undefined when taken now, else the id record that holds it. */
+  private async takeId(entry: LedgerEntry, key: Key, opening: boolean): Promise<Record<string, unknown> | undefined> {
+    const taken = await unlessConditionFails(
+      this.doc.send(new PutCommand({ TableName: this.tableName, Item: idRecord(entry, key, opening), ConditionExpression: 'attribute_not_exists(PK)' })),
     );
-    if (written) return 'written';
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: idKey, ConsistentRead: true }));
-    return Item?.entry_pk === key.PK && Item?.entry_sk === key.SK ? 'had' : 'duplicate';
+    if (taken) return undefined;
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: ledgerEntryIdKey(entry.client_id, entry.id), ConsistentRead: true }));
+    return Item ?? {};
   }
 
   async addToStatement(source: string, batch: StatementBatch): Promise<void> {
