@@ -18,7 +18,7 @@ import { FAVICON_SVG } from '../../widget/pages/favicon.js';
 import { PAGE_SCRIPTS, pageScriptPath } from '../../widget/pages/page-kit.js';
 import type { StaticRoute } from './local-gateway.js';
 import { buildApiReference } from '../api-reference.js';
-import { pageSecurityHeaders } from './page-headers.js';
+import { apiReferenceSecurityHeaders, pageSecurityHeaders } from './page-headers.js';
 
 /**
  * Only this server's own pages may use the demo: the Host must be the server's own (a
@@ -75,7 +75,11 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
     token = { value: body.token, expires: Date.now() + body.expires_in * 1000 };
     return token.value;
   }
-  const html = (body: string) => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8', ...pageSecurityHeaders(body) }, body });
+  const html = (body: string, security = pageSecurityHeaders()) => ({
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8', ...security },
+    body,
+  });
   const icon = {
     status: 200,
     headers: { 'content-type': 'image/svg+xml', 'cache-control': 'max-age=86400', 'x-content-type-options': 'nosniff' },
@@ -132,8 +136,11 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
     'GET /claim': () => html(claimPage(demo.public_key)),
     'GET /admin/claims': () => html(adminClaimsPage()),
     'GET /admin/bordereaux': () => html(adminBordereauxPage()),
-    // The API reference, built from openapi.yaml by Redocly (with its scripts inlined: nothing from a CDN) on first ask.
-    'GET /docs': async () => html(await apiReference(baseUrl)),
+    // The API reference, built from openapi.yaml by Redocly (with its scripts inlined: nothing from a CDN) on first ask; the one page whose CSP lets in inline scripts, by hash.
+    'GET /docs': async () => {
+      const reference = await apiReference(baseUrl);
+      return html(reference, apiReferenceSecurityHeaders(reference));
+    },
     // The pages' icon (widget/pages/favicon.ts); /favicon.ico for a page that names none, such as /docs.
     'GET /favicon.svg': () => icon,
     'GET /favicon.ico': () => icon,

@@ -1,22 +1,23 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The security headers of every HTML page `npm start` serves: a Content-Security-Policy that lets
- * in only this origin's scripts and the page's own inline `<script>` blocks by their SHA-256 (so
- * an injected script runs nowhere), no framing (`frame-ancestors 'none'`: no clickjacking of the
- * operator's decisions), no plugins, no `<base>` tricks; `nosniff` and a Referrer-Policy that
- * sends no path (a page's URL can hold an order number). Styles may be inline (the pages style
- * elements by attribute); a style cannot run code. The widget script and the API keep their own
- * headers, so a merchant's page that embeds the widget is not bound by these.
+ * The security headers of every HTML page `npm start` serves: a Content-Security-Policy that runs
+ * only this origin's script files (`script-src 'self'`: no inline script, so an injected one runs
+ * nowhere; each page's script is its own file, widget/pages/scripts/, at /assets/<page>.js), no
+ * framing (`frame-ancestors 'none'`: no clickjacking of the operator's decisions), no plugins, no
+ * `<base>` tricks; `nosniff` and a Referrer-Policy that sends no path (a page's URL can hold an
+ * order number). Styles may be inline (the pages style elements by attribute); a style cannot run
+ * code. The widget script and the API keep their own headers, so a merchant's page that embeds the
+ * widget is not bound by these. The one exception is the API reference (/docs): Redoc's bundle is
+ * inlined in it, so apiReferenceSecurityHeaders lets in its inline scripts by their SHA-256.
  */
 /** An inline script: `<script>` or `<script type="module">` with its code (one with `src` is the origin's own file). */
 export const INLINE_SCRIPT = /<script(?: type="module")?>([\s\S]*?)<\/script>/g;
 
-export function pageSecurityHeaders(html: string): Record<string, string> {
-  const hashes = [...html.matchAll(INLINE_SCRIPT)].map(([, code]) => `'sha256-${createHash('sha256').update(code!, 'utf8').digest('base64')}'`);
+function securityHeaders(scriptSources: string[]): Record<string, string> {
   const policy = [
     "default-src 'self'",
-    `script-src 'self' ${hashes.join(' ')}`.trim(),
+    ["script-src 'self'", ...scriptSources].join(' '),
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self' data:",
@@ -32,4 +33,12 @@ export function pageSecurityHeaders(html: string): Record<string, string> {
     'referrer-policy': 'strict-origin-when-cross-origin',
     'x-frame-options': 'DENY',
   };
+}
+
+/** The pages' headers: their scripts are files of this origin, and none is inline. */
+export const pageSecurityHeaders = (): Record<string, string> => securityHeaders([]);
+
+/** The API reference's headers: the pages' policy, plus Redoc's inline scripts of this HTML by their SHA-256. */
+export function apiReferenceSecurityHeaders(html: string): Record<string, string> {
+  return securityHeaders([...html.matchAll(INLINE_SCRIPT)].map(([, code]) => `'sha256-${createHash('sha256').update(code!, 'utf8').digest('base64')}'`));
 }

@@ -1,15 +1,14 @@
 import { FAVICON_LINK } from './favicon.js';
-import { CLAIM_PAGES_CSS, operatorPagesScript } from './page-kit.js';
+import { CLAIM_PAGES_CSS, pageScriptTag } from './page-kit.js';
 
 /**
  * The operator's bordereaux at `/admin/bordereaux` of `npm start`, beside the claims queue: a month
  * and a kind start an export (POST /api/v2/admin/bordereaux), the page reads it every second until
  * it is done or failed, then offers its link (valid 15 minutes; "Get a new link" signs another).
  * The operator key is the one /admin/claims keeps for this tab. Every string from the API goes into
- * the DOM as text.
+ * the DOM as text. Its script is scripts/admin-bordereaux.ts (/assets/admin-bordereaux.js).
  */
 export function adminBordereauxPage(): string {
-  const kit = operatorPagesScript();
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -65,76 +64,7 @@ insurer. Live clients only: test-mode clients (<code>pk_test_</code> keys, such 
 <button type="button" id="refresh-link" class="secondary" hidden>Get a new link</button>
 </section>
 </main>
-<script>
-(() => {
-  // page-kit.ts: $, el, when, announce, clearError, showError, request, run; the operator key and api().
-${kit}
-  $('period').value = new Date().toISOString().slice(0, 7);
-
-  const KIND = { premium: 'Premium', claims: 'Claims' };
-  let shown = null;
-  function show(exported) {
-    shown = exported;
-    const name = KIND[exported.kind] + ' bordereau ' + exported.period;
-    $('result-title').textContent = name;
-    $('result-status').textContent =
-      exported.status === 'running'
-        ? 'Running…'
-        : exported.status === 'failed'
-          ? 'Failed: ' + (exported.failure || 'the export stopped.')
-          : 'Done: ' + exported.rows + (exported.rows === 1 ? ' row' : ' rows') + (exported.period_status === 'open' ? ' (the month is still open).' : '.');
-    const done = exported.status === 'done' && exported.url;
-    $('result-link-line').hidden = !done;
-    $('refresh-link').hidden = !done;
-    $('refresh-link').textContent = 'Get a new link';
-    if (done) {
-      $('result-link').href = exported.url;
-      $('result-link').textContent = 'Download the ' + name.toLowerCase() + ' (CSV)';
-      $('result-expiry').textContent = 'The link works until ' + when(exported.url_expires_at) + '.';
-    }
-    $('result').hidden = false;
-  }
-  const read = (id) => api('GET', '/api/v2/admin/bordereaux/' + encodeURIComponent(id));
-  async function follow(exported) {
-    while (shown && shown.export_id === exported.export_id && shown.status === 'running') {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      try {
-        show(await read(exported.export_id));
-      } catch (err) {
-        // One failed read does not lose the export: the button reads it again (and follows it on).
-        $('refresh-link').textContent = 'Check again';
-        $('refresh-link').hidden = false;
-        throw err;
-      }
-    }
-    if (shown.status === 'done') announce($('result-status').textContent + ' The download link is ready.');
-    else announce($('result-status').textContent);
-  }
-  $('export-form').addEventListener('submit', (event) => {
-    event.preventDefault();
-    sessionStorage.setItem(STORED_KEY, keyField.value);
-    void run(
-      async () => {
-        const started = await api('POST', '/api/v2/admin/bordereaux', { period: $('period').value.trim(), kind: $('kind').value });
-        show(started);
-        $('result-title').focus();
-        announce('Export started.');
-        await follow(started);
-      },
-      { period: () => $('period'), kind: () => $('kind') },
-    );
-  });
-  $('refresh-link').addEventListener('click', () =>
-    void run(async () => {
-      const now = await read(shown.export_id);
-      show(now);
-      if (now.status === 'running') await follow(now);
-      else if (now.status === 'done') announce('A new link, valid 15 minutes.');
-      else announce($('result-status').textContent);
-    }),
-  );
-})();
-</script>
+${pageScriptTag('admin-bordereaux')}
 </body>
 </html>`;
 }
