@@ -14,7 +14,7 @@ export const launchChromium = (): Promise<Browser> =>
 
 /** axe-core's findings on the page as it is now (rule ids and what they hit); none is the goal. */
 export async function accessibilityViolations(page: Page): Promise<string[]> {
-  // Evaluated, not added as a <script>: the pages' Content-Security-Policy refuses inline scripts it has no hash for.
+  // Evaluated, not added as a <script>: the pages' Content-Security-Policy (script-src 'self') refuses every inline script.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source); // once per document
   const results = await page.evaluate(async () => (window as unknown as { axe: typeof axe }).axe.run(document));
   return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
