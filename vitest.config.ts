@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import { TEST_WORKERS } from './test/support/workers.js';
 
 /**
  * Test projects, by where a test lives and what it needs:
  * unit (pure code), integration (handlers and stores over DynamoDB Local), infra (CDK templates),
  * e2e (HTTP against the local server) and browser (the widget in Debian's Chromium).
- * One DynamoDB Local serves the whole run (test/support/global-setup.ts).
+ * A DynamoDB Local per worker serves the whole run (test/support/global-setup.ts).
  */
 
 const shared = { testTimeout: 30_000, hookTimeout: 60_000 };
@@ -12,7 +13,7 @@ const shared = { testTimeout: 30_000, hookTimeout: 60_000 };
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
-    maxWorkers: 2,
+    maxWorkers: TEST_WORKERS,
     env: { POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
     projects: [
       {

@@ -6,11 +6,12 @@ import { localClient } from '../../scripts/local/local-stack.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { createTables, deleteTables, type TableNames } from '#shared/platform/dynamo/table-admin.js';
 
-/** The DynamoDB Local that `test/support/global-setup.ts` started for this test run. */
+/** This worker's DynamoDB Local, of those `test/support/global-setup.ts` started for the run (one per worker). */
 export function testEndpoint(): string {
-  const endpoint = process.env.TEST_DYNAMODB_ENDPOINT;
-  if (!endpoint) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests through vitest (global setup starts DynamoDB Local)');
-  return endpoint;
+  const endpoints = process.env.TEST_DYNAMODB_ENDPOINT?.split(',');
+  if (!endpoints?.[0]) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests through vitest (global setup starts DynamoDB Local)');
+  const worker = Number(process.env.VITEST_POOL_ID ?? '1') - 1;
+  return endpoints[worker % endpoints.length]!;
 }
 
 /**

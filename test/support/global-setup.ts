@@ -1,8 +1,14 @@
 import { createServer } from 'node:net';
 import { startLocalDynamo, type LocalDynamo } from '../../scripts/local/local-stack.js';
 import { startLocalS3, type LocalS3 } from '../../scripts/local/local-s3.js';
+import { TEST_WORKERS } from './workers.js';
 
-/** One DynamoDB Local and one local S3 (s3rver) for the whole test run; each test file makes its own tables and bucket in them. */
+/**
+ * A DynamoDB Local per test worker and one local S3 (s3rver) for the whole run; each test file
+ * makes its own tables and bucket in them. One DynamoDB Local keeps every table in one in-memory
+ * database, so two workers' heaviest files queued behind each other there; with one each, a
+ * worker's writes wait only for its own (test/support/dynamo.ts picks a worker's by VITEST_POOL_ID).
+ */
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
@@ -12,7 +18,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-let dynamo: LocalDynamo | undefined;
+let dynamos: LocalDynamo[] = [];
 let s3: LocalS3 | undefined;
 
 export async function setup(): Promise<void> {
@@ -23,12 +29,12 @@ export async function setup(): Promise<void> {
     process.env.TEST_S3_ACCESS_KEY_ID = s3.credentials.accessKeyId;
     process.env.TEST_S3_SECRET_ACCESS_KEY = s3.credentials.secretAccessKey;
   }
-  if (process.env.TEST_DYNAMODB_ENDPOINT) return; // an outer run already started one
-  dynamo = await startLocalDynamo({ port: await freePort() });
-  process.env.TEST_DYNAMODB_ENDPOINT = dynamo.endpoint;
+  if (process.env.TEST_DYNAMODB_ENDPOINT) return; // an outer run already started them
+  dynamos = await Promise.all(Array.from({ length: TEST_WORKERS }, async () => startLocalDynamo({ port: await freePort() })));
+  process.env.TEST_DYNAMODB_ENDPOINT = dynamos.map((dynamo) => dynamo.endpoint).join(',');
 }
 
 export async function teardown(): Promise<void> {
-  await dynamo?.stop();
+  await Promise.all(dynamos.map((dynamo) => dynamo.stop()));
   await s3?.stop();
 }
