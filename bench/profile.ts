@@ -1,11 +1,8 @@
 import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { startLocalStack } from '../scripts/local/local-stack.js';
-import { generateKeySet } from '#shared/platform/keys/signing-keys.js';
 import { apiEvent } from '../scripts/local/api-events.js';
 import { createFixtures, lambdaContext } from './fixtures.js';
-import { freePort } from './npm-start.js';
+import { startBenchEnvironment } from './environment.js';
 
 /**
  * `npm run bench:profile -- [opt-in] [--no-db]`: where a warm handler's CPU goes. Sends REQUESTS
@@ -20,22 +17,9 @@ const REQUESTS = 4_000;
 const CONCURRENCY = 16;
 const TOP = 30;
 
-process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
-process.env.POWERTOOLS_METRICS_DISABLED = 'true';
-process.env.SIGNING_KEYS = JSON.stringify({
-  access: generateKeySet('access'),
-  quote: generateKeySet('quote'),
-  claim: generateKeySet('claim'),
-  'order-number': generateKeySet('order-number'),
-});
-process.env.BASELINE_JWT_SECRET = randomBytes(32).toString('base64url');
-process.env.TABLE_NAME = 'profile-main';
-process.env.METRICS_TABLE_NAME = 'profile-metrics';
-
 const kind = process.argv.includes('opt-in') ? 'optIn' : 'optOut';
 const noDb = process.argv.includes('--no-db');
-const dynamo = await startLocalStack({ port: await freePort(), tables: { main: 'profile-main', metrics: 'profile-metrics' } });
-process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+const dynamo = await startBenchEnvironment('profile');
 
 interface ProfileNode {
   id: number;

@@ -1,9 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalStack } from '../scripts/local/local-stack.js';
-import { generateKeySet } from '#shared/platform/keys/signing-keys.js';
 import { createFixtures } from './fixtures.js';
 import { Report } from './report.js';
 import { measureBundles } from './sections/bundle.js';
@@ -16,7 +13,7 @@ import { measureCost } from './sections/cost.js';
 import { measureWebhookLatency } from './sections/webhooks.js';
 import { measureIdle } from './sections/idle.js';
 import { measureExport } from './sections/export.js';
-import { freePort } from './npm-start.js';
+import { startBenchEnvironment } from './environment.js';
 
 /**
  * `npm run bench`: bundle sizes, cold imports, DynamoDB round trips, in-process throughput and
@@ -25,23 +22,9 @@ import { freePort } from './npm-start.js';
  * does not hold. Never part of npm test. How each section measures: bench/README.md.
  */
 
-process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
-process.env.POWERTOOLS_METRICS_DISABLED = 'true';
-process.env.SIGNING_KEYS = JSON.stringify({
-  access: generateKeySet('access'),
-  quote: generateKeySet('quote'),
-  claim: generateKeySet('claim'),
-  'order-number': generateKeySet('order-number'),
-});
-// The baselines read it as the service's handlers read theirs: from the environment.
-process.env.BASELINE_JWT_SECRET = randomBytes(32).toString('base64url');
-process.env.TABLE_NAME = 'bench-main';
-process.env.METRICS_TABLE_NAME = 'bench-metrics';
 process.env.WEBHOOK_URLS = 'local'; // the webhooks section's receiver is on 127.0.0.1
-
 const work = mkdtempSync(join(tmpdir(), 'op-bench-'));
-const dynamo = await startLocalStack({ port: await freePort(), tables: { main: 'bench-main', metrics: 'bench-metrics' } });
-process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+const dynamo = await startBenchEnvironment('bench');
 const report = new Report();
 // `npm run bench -- scale cost`: only the sections named (cold import needs bundle's bundles).
 const only = process.argv.slice(2);
