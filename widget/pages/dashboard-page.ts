@@ -15,7 +15,7 @@ export function dashboardPage(): string {
 <title>Conversion · Order Protection</title>
 ${FAVICON_LINK}
 <style>
-  body { font: 16px/1.5 system-ui, sans-serif; max-width: 52rem; margin: 2rem auto; padding: 0 1rem; color: #1d2433; }
+  body { font: 16px/1.5 system-ui, sans-serif; max-width: 72rem; margin: 2rem auto; padding: 0 1rem; color: #1d2433; }
   .in { fill: #2b5fd9; } .out { fill: #c3cbdc; } .rate { fill: none; stroke: #e07a1f; stroke-width: 2; } .rate-dot { fill: #e07a1f; }
   #chart { display: block; max-width: 100%; height: auto; }
   table { border-collapse: collapse; margin-top: 1rem; }
