@@ -19,6 +19,8 @@ const restrict = (patterns) => ({
  * orders), and nothing imports webhooks, which only read what the others wrote.
  */
 const FEATURES = {
+  // Who is signed in and what they may do, and the audit log of staff actions, need nothing else.
+  identity: [],
   // A merchant's terms, keys and tokens need nothing else.
   clients: [],
   // The sanitized checkout record and the day counts stand alone.
@@ -29,13 +31,13 @@ const FEATURES = {
   // writes its checkout record in its own transaction.
   orders: ['clients', 'quotes', 'conversion'],
   // A claim session finds the client and the order; a claim locks its order's policies.
-  claims: ['clients', 'orders'],
+  claims: ['clients', 'orders', 'identity'],
   // Events are read off the orders', claims' and checkout records as the streams carry them.
   webhooks: ['orders', 'claims', 'conversion'],
   // The ledger is read off the orders' and claims' records as the stream carries them.
   ledger: ['orders', 'claims'],
   // A bordereau lists the ledger's month, its claims as they stand, and an older entry's policy facts.
-  bordereaux: ['orders', 'claims', 'ledger'],
+  bordereaux: ['orders', 'claims', 'ledger', 'identity'],
 };
 
 /** Adapters of a feature (DynamoDB, tokens, HTTP shapes, wiring): every other file of it is pure. */

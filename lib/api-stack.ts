@@ -176,7 +176,7 @@ export class ApiStack extends Stack {
     // request from a principal holding ClaimsOperatorPolicy reaches them; API Gateway answers 403 to
     // anything else and passes the caller's identity to the handler.
     const operators = new HttpIamAuthorizer();
-    const authorizerOf = { 'access-token': authorizer, operator: operators } as const;
+    const authorizerOf = { 'access-token': authorizer, staff: operators } as const;
     // Why a route has no API Gateway authorizer: its handler checks the credential itself.
     const openBecause: Record<string, string> = {
       'POST /api/v2/auth/token': 'The token route is where credentials are exchanged for an access token; it checks the secret key itself.',
@@ -190,14 +190,14 @@ export class ApiStack extends Stack {
     // so each route is declared once.
     const operatorRoutes: string[] = [];
     for (const route of routes) {
-      const guard = route.auth === 'access-token' || route.auth === 'operator' ? authorizerOf[route.auth] : undefined;
+      const guard = route.auth === 'access-token' || route.auth === 'staff' ? authorizerOf[route.auth] : undefined;
       const [added] = this.api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
         integration: new HttpLambdaIntegration(`${route.function}-integration`, this.functions[route.function].fn),
         ...(guard ? { authorizer: guard } : {}),
       });
-      if (route.auth === 'operator') operatorRoutes.push(this.api.arnForExecuteApi(route.method, route.path.replace(/\{[^}]+\}/g, '*'), '$default'));
+      if (route.auth === 'staff') operatorRoutes.push(this.api.arnForExecuteApi(route.method, route.path.replace(/\{[^}]+\}/g, '*'), '$default'));
       if (!guard && added) {
         const reason = openBecause[`${route.method} ${route.path}`] ?? openBecause[route.auth];
         if (!reason) throw new Error(`${route.method} ${route.path} has no authorizer and no reason for it`);
@@ -213,7 +213,7 @@ export class ApiStack extends Stack {
       {
         id: 'AwsSolutions-IAM5',
         reason: 'Each resource is one operator route of this API and stage; the wildcard stands for the claim or export id in the path.',
-        appliesTo: [{ regex: '/^Resource::arn:.*:execute-api:.*\\/api\\/v2\\/admin\\/(claims|bordereaux)\\/\\*.*$/g' }],
+        appliesTo: [{ regex: '/^Resource::arn:.*:execute-api:.*\\/api\\/v2\\/admin\\/(claims|bordereaux|audit)\\/\\*.*$/g' }],
       },
     ]);
     new CfnOutput(this, 'ClaimsOperatorPolicyArn', { value: operatorPolicy.managedPolicyArn });

@@ -83,9 +83,9 @@ describe('routes', () => {
       const definition = routes.find((r) => `${r.method} ${r.path}` === route.Properties.RouteKey)!;
       if (definition.auth === 'access-token') {
         expect(route.Properties).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: expect.anything() });
-      } else if (definition.auth === 'operator') {
+      } else if (definition.auth === 'staff') {
         expect(route.Properties.AuthorizationType).toBe('AWS_IAM');
-        expect(route.Properties.RouteKey).toMatch(/^(GET|POST) \/api\/v2\/admin\/(claims|bordereaux)/);
+        expect(route.Properties.RouteKey).toMatch(/^(GET|POST) \/api\/v2\/admin\/(claims|bordereaux|audit)/);
       } else {
         expect(route.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
       }
@@ -98,7 +98,7 @@ describe('routes', () => {
     expect(policies).toHaveLength(1);
     const statements = policies[0]![1].Properties.PolicyDocument.Statement as { Action: string; Resource: unknown[] }[];
     expect(statements.map((s) => s.Action)).toEqual(['execute-api:Invoke']);
-    const operatorRoutes = routes.filter((r) => r.auth === 'operator');
+    const operatorRoutes = routes.filter((r) => r.auth === 'staff');
     expect(statements[0]!.Resource).toHaveLength(operatorRoutes.length);
     const arns = JSON.stringify(statements[0]!.Resource);
     for (const route of operatorRoutes) expect(arns).toContain(`/$default/${route.method}${route.path.replace(/\{[^}]+\}/, '*')}`);

@@ -26,14 +26,14 @@ const CALLERS: Record<RouteDefinition['auth'], { id: string; label: string }> = 
   'access-token': { id: 'merchant', label: 'Merchant back-end' },
   none: { id: 'anyone', label: 'Merchant back-end or customer, before a token' },
   'claim-token': { id: 'customer', label: "Customer's browser (claim page)" },
-  operator: { id: 'staff', label: 'Operator staff and scripts' },
+  staff: { id: 'staff', label: 'Operator staff (console) and scripts' },
 };
 const GATE: Record<RouteDefinition['auth'], string> = {
   'public-key': 'X-Public-Key',
   'access-token': 'JWT authorizer',
   none: 'no authorizer',
   'claim-token': 'claim token',
-  operator: 'IAM (SigV4)',
+  staff: 'JWT authorizer (staff sign-in), then role',
 };
 
 function diagram(): string {

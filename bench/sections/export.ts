@@ -1,3 +1,4 @@
+import { auditRecordOf, newAuditId } from '#shared/identity/index.js';
 import { BatchWriteCommand, GetCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -81,8 +82,9 @@ export async function measureExport(record: Recorder, dynamoEndpoint: string): P
       requested_by: 'bench',
     });
     const [measured, warmUp] = [started(PERIOD), started(WARM_UP_PERIOD)];
-    await exports.create(measured);
-    await exports.create(warmUp);
+    const bench = { sub: 'bench', roles: ['finance' as const], kind: 'script' as const };
+    await exports.create(measured, auditRecordOf(bench, 'bordereau.exported', { type: 'bordereau', id: measured.export_id }, new Date(), newAuditId));
+    await exports.create(warmUp, auditRecordOf(bench, 'bordereau.exported', { type: 'bordereau', id: warmUp.export_id }, new Date(), newAuditId));
     const exportId = measured.export_id;
     const exported = await probe(['export', exportId, warmUp.export_id], env);
     const { Item } = await doc.send(new GetCommand({ TableName: tableName, Key: bordereauKey(exportId) }));

@@ -8,7 +8,8 @@ import { DynamoExportStore } from '#shared/bordereaux/dynamo-export-store.js';
 import { S3Links } from '#shared/bordereaux/s3-links.js';
 import { signingCredentials } from '#shared/platform/s3/s3-client.js';
 import { jsonResponse } from '#shared/platform/http/envelope.js';
-import { httpHandler, operatorOf } from '#shared/platform/http/middleware.js';
+import { httpHandler, staffOf } from '#shared/platform/http/middleware.js';
+import { routeRoles } from '#shared/platform/functions.js';
 import { parseInput } from '#shared/platform/http/validation.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 
@@ -23,19 +24,19 @@ const newId = () => prefixedId('bx');
 const NO_STORE = { 'cache-control': 'no-store' };
 
 /**
- * The operator's bordereaux (IAM-authorized deployed; the operator key locally):
+ * The operator's bordereaux (the staff sign-in, by role: shared/platform/functions.ts):
  * POST /api/v2/admin/bordereaux starts an export (202), GET …/{export_id} reads it, with its link once done.
  */
 export const handler = httpHandler(
   async (event, info) => {
-    const operator = operatorOf(info);
+    const actor = staffOf(info);
     if (event.routeKey === 'POST /api/v2/admin/bordereaux') {
       const request = parseInput(StartExportRequest, event.body);
-      const exported = await startExport({ exports, clock: systemClock, newId }, request, operator);
+      const exported = await startExport({ exports, clock: systemClock, newId }, request, actor);
       return jsonResponse(202, exportView(exported, systemClock.now()), NO_STORE);
     }
     const { exported, ...link } = await readExport({ exports, links, clock: systemClock }, exportIdOf(event.pathParameters));
     return jsonResponse(200, exportView(exported, systemClock.now(), link), NO_STORE);
   },
-  { jsonBody: 'optional', operator: true },
+  { jsonBody: 'optional', staff: routeRoles('bordereaux-admin') },
 );

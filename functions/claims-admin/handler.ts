@@ -5,7 +5,8 @@ import { operatorQueue, withContext } from '#shared/claims/operator-claims.js';
 import { systemClock } from '#shared/platform/clock.js';
 import { operatorClaimSummaryView, operatorClaimView, operatorMovedView } from '#shared/claims/claim-view.js';
 import { jsonResponse } from '#shared/platform/http/envelope.js';
-import { httpHandler, operatorOf } from '#shared/platform/http/middleware.js';
+import { httpHandler, staffOf } from '#shared/platform/http/middleware.js';
+import { routeRoles } from '#shared/platform/functions.js';
 import { ClaimDecisionRequest, claimIdOf, ClaimPaidRequest, ClaimQueueQuery } from '#shared/claims/schemas.js';
 import { parseInput } from '#shared/platform/http/validation.js';
 import { DynamoClaimStore } from '#shared/claims/dynamo-claim-store.js';
@@ -29,12 +30,12 @@ const cursors = {
 };
 
 /**
- * The operator's routes (IAM-authorized deployed; the operator key locally): GET /api/v2/admin/claims
+ * The operator's routes (the staff sign-in, by role: shared/platform/functions.ts): GET /api/v2/admin/claims
  * (the queue), GET …/{id}, POST …/{id}/decision, POST …/{id}/paid.
  */
 export const handler = httpHandler(
   async (event, info) => {
-    const operator = operatorOf(info);
+    const actor = staffOf(info);
     if (event.routeKey === 'GET /api/v2/admin/claims') {
       const query = parseInput(ClaimQueueQuery, event.queryStringParameters ?? {});
       const page = await operatorQueue({ claims, cursors, ...context }, query);
@@ -47,13 +48,13 @@ export const handler = httpHandler(
     const id = claimIdOf(event.pathParameters);
     if (event.routeKey.endsWith('/decision')) {
       const input = parseInput(ClaimDecisionRequest, event.body);
-      return jsonResponse(200, operatorMovedView(await decideClaim(deps, id, input, operator)));
+      return jsonResponse(200, operatorMovedView(await decideClaim(deps, id, input, actor)));
     }
     if (event.routeKey.endsWith('/paid')) {
       const { payout_reference } = parseInput(ClaimPaidRequest, event.body);
-      return jsonResponse(200, operatorMovedView(await payClaim(deps, id, payout_reference, operator)));
+      return jsonResponse(200, operatorMovedView(await payClaim(deps, id, payout_reference, actor)));
     }
     return jsonResponse(200, operatorClaimView(await withContext(context, await readClaim(deps, id))));
   },
-  { jsonBody: 'optional', operator: true },
+  { jsonBody: 'optional', staff: routeRoles('claims-admin') },
 );

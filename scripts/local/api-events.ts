@@ -2,7 +2,8 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '#shared/platform/errors.js';
 import { routes } from '#shared/platform/functions.js';
-import type { AuthorizerContext, OperatorIdentity } from '#shared/platform/http/middleware.js';
+import type { AuthorizerContext, StaffAuthorizerContext } from '#shared/platform/http/middleware.js';
+import { SCOPE_PREFIX, type TokenClaims } from '#shared/platform/staff.js';
 
 /**
  * API Gateway HTTP API (payload 2.0) events, as API Gateway builds them. The route key and path
@@ -26,11 +27,37 @@ export interface ApiEventInput {
   pathParameters?: Record<string, string>;
   clientId?: string;
   authError?: string;
-  /** An IAM-authorized caller (operator routes): what API Gateway puts in `authorizer.iam`. */
+  /** npm start's operator key (staff routes): a script named so, with the claims, finance and admin roles. */
   operator?: string;
+  /** A verified staff access token's claims (staff routes): what API Gateway's JWT authorizer puts in `authorizer.jwt`. */
+  staffClaims?: TokenClaims;
 }
 
-export type ApiEvent = APIGatewayProxyEventV2 & { requestContext: { authorizer?: { lambda?: AuthorizerContext; iam?: OperatorIdentity } } };
+export type ApiEvent = APIGatewayProxyEventV2 & { requestContext: { authorizer?: { lambda?: AuthorizerContext; jwt?: StaffAuthorizerContext } } };
+
+/** The roles npm start's operator key stands for: every staff role but a merchant's. */
+export const OPERATOR_KEY_SCOPES = ['claims', 'finance', 'admin'].map((role) => `${SCOPE_PREFIX}${role}`);
+
+/** The claims the operator key stands for: a script's access token of the staff issuer. */
+export const operatorKeyClaims = (name: string): TokenClaims => ({
+  sub: name,
+  token_use: 'access',
+  client_id: 'operator-key',
+  scope: OPERATOR_KEY_SCOPES.join(' '),
+});
+
+/**
+ * Claims as API Gateway's JWT authorizer hands them to the function: a list claim (Cognito's
+ * groups) becomes one string, `[a b]`; other values are kept.
+ */
+export function apiGatewayClaims(claims: TokenClaims): TokenClaims {
+  return Object.fromEntries(Object.entries(claims).map(([name, value]) => [name, Array.isArray(value) ? `[${value.join(' ')}]` : value]));
+}
+
+const staffContext = (claims: TokenClaims): StaffAuthorizerContext => {
+  const scopes = typeof claims.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : [];
+  return { claims: apiGatewayClaims(claims), scopes: scopes.length ? scopes : null };
+};
 
 /** A path or path parameter, percent-decoded; a malformed escape is 400, as API Gateway answers it. */
 export function decodePath(raw: string): string {
@@ -67,10 +94,12 @@ export function apiEvent(input: ApiEventInput): ApiEvent {
   const body = input.rawBody ?? (input.body === undefined ? undefined : JSON.stringify(input.body));
   const headers = { ...(body === undefined || input.asSent ? {} : { 'content-type': 'application/json' }), ...input.headers };
   const authorizer = input.operator
-    ? { iam: { userArn: `arn:aws:iam::000000000000:user/${input.operator}`, callerId: input.operator } }
-    : input.clientId || input.authError
-      ? { lambda: input.clientId ? { client_id: input.clientId } : { auth_error: input.authError } }
-      : undefined;
+    ? { jwt: staffContext(operatorKeyClaims(input.operator)) }
+    : input.staffClaims
+      ? { jwt: staffContext(input.staffClaims) }
+      : input.clientId || input.authError
+        ? { lambda: input.clientId ? { client_id: input.clientId } : { auth_error: input.authError } }
+        : undefined;
   const query = new URLSearchParams(input.query ?? {}).toString();
   return {
     version: '2.0',

@@ -7,12 +7,15 @@ import { errorResponse } from '#shared/platform/http/envelope.js';
 import { logger } from '#shared/platform/http/logger.js';
 import { describeFailure, MAX_BODY_BYTES } from '#shared/platform/http/middleware.js';
 import { routes, type FunctionName, type Route } from '#shared/platform/functions.js';
-import { apiEvent, decodePath, matchRoute } from './api-events.js';
+import { apiEvent, decodePath, matchRoute, type ApiEventInput } from './api-events.js';
+import { staffIssuerFromEnv, staffTokenVerifier } from '#shared/identity/index.js';
 
 /**
  * What API Gateway does in front of the functions, for local runs: match the route, run the real
- * authorizer on merchant routes, check the operator key on operator routes (deployed: IAM), build the HTTP API v2 event, call the real handler, write its
- * answer. There is no second code path: the handlers are the ones deployed to Lambda.
+ * authorizer on merchant routes, verify the staff sign-in's access token on staff routes (as the
+ * JWT authorizer does deployed, against the local OpenID Provider's keys) or take the operator
+ * key, build the HTTP API v2 event, call the real handler, write its answer. There is no second
+ * code path: the handlers are the ones deployed to Lambda.
  */
 type LambdaHandler = (event: unknown, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 type StaticAnswer = { status: number; headers: Record<string, string>; body: string };
@@ -31,6 +34,17 @@ function isOperatorKey(authorization: string | undefined): boolean {
   if (!expected || !given) return false;
   const [a, b] = [createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest()];
   return timingSafeEqual(a, b);
+}
+
+const BEARER = /^Bearer +([A-Za-z0-9_.-]+)$/i;
+let staffVerifier: ReturnType<typeof staffTokenVerifier> | undefined;
+/** The staff token's claims when it verifies against STAFF_ISSUER's keys (npm start's OpenID Provider), else undefined. */
+async function verifiedStaffClaims(authorization: string | undefined) {
+  const token = BEARER.exec(authorization?.trim() ?? '')?.[1];
+  const issuer = staffIssuerFromEnv();
+  if (!token || !issuer) return undefined;
+  staffVerifier ??= staffTokenVerifier(issuer);
+  return staffVerifier(token);
 }
 
 const handlers = new Map<FunctionName, Promise<LambdaHandler>>();
@@ -101,14 +115,21 @@ async function invoke(
   pathParameters?: Record<string, string>,
 ): Promise<APIGatewayProxyStructuredResultV2> {
   const headers = headersOf(req);
-  let authorizerAnswer: { clientId?: string; authError?: string; operator?: string } = {};
-  // API Gateway's IAM authorization, locally: the operator key npm start printed (else no identity: the handler answers 401).
-  if (route.auth === 'operator' && isOperatorKey(headers.authorization)) authorizerAnswer = { operator: 'local-operator' };
+  let authorizerAnswer: Pick<ApiEventInput, 'clientId' | 'authError' | 'operator' | 'staffClaims'> = {};
+  // API Gateway's JWT authorizer, locally: the staff token verified against the local provider's
+  // keys, or the operator key npm start printed (the scripts' stand-in); else no identity, and the handler answers 401.
+  if (route.auth === 'staff') {
+    if (isOperatorKey(headers.authorization)) authorizerAnswer = { operator: 'operator-key' };
+    else {
+      const claims = await verifiedStaffClaims(headers.authorization);
+      if (claims) authorizerAnswer = { staffClaims: claims };
+    }
+  }
   if (route.auth === 'access-token') {
     // Loaded on first use, like the handlers: a function module may build its clients when it
     // loads, and the local server sets DYNAMODB_ENDPOINT only once DynamoDB Local answers.
     const { handler: authorizer } = await import('../../functions/authorizer/handler.js');
-    const answer = await authorizer({ headers });
+    const answer = await authorizer({ headers, routeKey: `${route.method} ${route.path}` });
     if (!answer.isAuthorized) return { statusCode: 403, headers: { 'content-type': 'application/json' }, body: '{"message":"Forbidden"}' };
     authorizerAnswer = { clientId: answer.context.client_id, authError: answer.context.auth_error };
   }

@@ -1,3 +1,4 @@
+import type { AuditRecord, StaffIdentity } from '../identity/index.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Claim } from '../claims/index.js';
@@ -160,11 +161,26 @@ describe('exports', () => {
 
   it('start only for a month that has begun, under a key of their own', async () => {
     const created: BordereauExport[] = [];
-    const deps = { exports: { create: async (e: BordereauExport) => void created.push(e) }, clock, newId: () => 'bx_1' };
-    const started = await startExport(deps, { period: '2026-11', kind: 'premium' }, 'ops');
-    expect(started).toMatchObject({ export_id: 'bx_1', status: 'running', requested_by: 'ops', created: '2026-11-25T12:00:00.000Z' });
+    const audits: AuditRecord[] = [];
+    const deps = {
+      exports: { create: async (e: BordereauExport, audit: AuditRecord) => void (created.push(e), audits.push(audit)) },
+      clock,
+      newId: () => 'bx_1',
+    };
+    const finance: StaffIdentity = { sub: 'u-1', email: 'fin@example.com', roles: ['finance'], kind: 'person' };
+    const started = await startExport(deps, { period: '2026-11', kind: 'premium' }, finance);
+    expect(started).toMatchObject({ export_id: 'bx_1', status: 'running', requested_by: 'fin@example.com', created: '2026-11-25T12:00:00.000Z' });
+    // The staff action's audit record goes with the export's record, to be written in one transaction.
+    expect(audits).toEqual([
+      expect.objectContaining({
+        actor: { sub: 'u-1', email: 'fin@example.com' },
+        action: 'bordereau.exported',
+        target: { type: 'bordereau', id: 'bx_1', detail: 'premium 2026-11' },
+        at: '2026-11-25T12:00:00.000Z',
+      }),
+    ]);
     expect(objectKeyOf(started)).toBe('bordereaux/2026-11/premium-bx_1.csv');
-    await expect(startExport(deps, { period: '2026-12', kind: 'premium' }, 'ops')).rejects.toMatchObject({ code: 'validation_failed', param: 'period' });
+    await expect(startExport(deps, { period: '2026-12', kind: 'premium' }, finance)).rejects.toMatchObject({ code: 'validation_failed', param: 'period' });
     expect(created).toHaveLength(1);
   });
 

@@ -1,4 +1,5 @@
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { auditPut, type AuditRecord } from '../identity/index.js';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { bordereauKey, recordFields, storedRecord } from '../platform/dynamo/keys.js';
 import { unlessConditionFails } from '../platform/dynamo/transactions.js';
 import type { BordereauExport } from './bordereau.js';
@@ -14,12 +15,19 @@ export class DynamoExportStore implements ExportStore {
     private readonly tableName: string,
   ) {}
 
-  async create(exported: BordereauExport): Promise<void> {
+  async create(exported: BordereauExport, audit: AuditRecord): Promise<void> {
     await this.doc.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: storedRecord(bordereauKey(exported.export_id), 'bordereau', exported),
-        ConditionExpression: 'attribute_not_exists(PK)',
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: storedRecord(bordereauKey(exported.export_id), 'bordereau', exported),
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          auditPut(this.tableName, audit),
+        ],
       }),
     );
   }

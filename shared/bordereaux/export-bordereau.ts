@@ -1,3 +1,4 @@
+import { actorLabel, auditRecordOf, newAuditId, type StaffIdentity } from '../identity/index.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import type { Clock } from '../platform/clock.js';
 import { periodOf, statementStatus } from '../ledger/index.js';
@@ -29,7 +30,7 @@ const CLAIMS_AT_ONCE = 100;
 export async function startExport(
   deps: { exports: Pick<ExportStore, 'create'>; clock: Clock; newId: () => string },
   request: { period: string; kind: BordereauKind },
-  operator: string,
+  actor: StaffIdentity,
 ): Promise<BordereauExport> {
   const now = deps.clock.now();
   if (request.period < FIRST_PERIOD)
@@ -42,9 +43,16 @@ export async function startExport(
     kind: request.kind,
     status: 'running',
     created: now.toISOString(),
-    requested_by: operator,
+    requested_by: actorLabel(actor),
   };
-  await deps.exports.create(exported);
+  const audit = auditRecordOf(
+    actor,
+    'bordereau.exported',
+    { type: 'bordereau', id: exported.export_id, detail: `${request.kind} ${request.period}` },
+    now,
+    newAuditId,
+  );
+  await deps.exports.create(exported, audit);
   return exported;
 }
 

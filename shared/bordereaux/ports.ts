@@ -1,10 +1,12 @@
+import type { AuditRecord } from '../identity/index.js';
 import type { Claim } from '../claims/index.js';
 import type { LedgerEntry, LedgerExportSource } from '../ledger/index.js';
 import type { BordereauExport, PolicyFacts } from './bordereau.js';
 
 /** The exports, one record each: started running, finished once (done or failed). */
 export interface ExportStore {
-  create(exported: BordereauExport): Promise<void>;
+  /** The export's record and the audit record of the staff action that started it, in one transaction. */
+  create(exported: BordereauExport, audit: AuditRecord): Promise<void>;
   get(exportId: string): Promise<BordereauExport | undefined>;
   /** Moves a running export to its end; false when it is not running any more (an earlier run finished it). */
   finish(exportId: string, outcome: Pick<BordereauExport, 'status' | 'finished' | 'rows' | 'object_key' | 'failure' | 'period_status'>): Promise<boolean>;

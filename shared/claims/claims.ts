@@ -1,3 +1,4 @@
+import { actorLabel, auditRecordOf, newAuditId, type AuditAction, type AuditRecord, type StaffIdentity } from '../identity/index.js';
 import { ConflictError, NotFoundError, RateLimitError } from '../platform/errors.js';
 import {
   claimableItems,
@@ -146,7 +147,13 @@ export async function readClaim(deps: ClaimDeps, claimId: string, session?: { cl
  * refused (by the rule the new state breaks, else 409 `claim_changed`) and never applied to a state
  * its sender did not see.
  */
-async function move(deps: ClaimDeps, claimId: string, session: { clientId: string; orderId: string } | undefined, next: (stored: StoredClaim) => Transition) {
+async function move(
+  deps: ClaimDeps,
+  claimId: string,
+  session: { clientId: string; orderId: string } | undefined,
+  next: (stored: StoredClaim) => Transition,
+  audit?: (after: Claim) => AuditRecord,
+) {
   const stored = await readClaim(deps, claimId, session);
   const transition = next(stored);
   if (transition.unchanged) return stored;
@@ -160,6 +167,7 @@ async function move(deps: ClaimDeps, claimId: string, session: { clientId: strin
     ...(transition.message ? { message: transition.message } : {}),
     ...(transition.closes && after.closed_at ? { eraseAt: eraseAt(after.closed_at) } : {}),
     ...(transition.policies ? { policies: transition.policies } : {}),
+    ...(audit ? { audit: audit(after) } : {}),
   });
   if (written) {
     const messages = [...(stored.text?.messages ?? []), ...(transition.message ? [transition.message] : [])];
@@ -182,18 +190,28 @@ const lastOperatorNote = ({ claim, text }: StoredClaim): string | undefined => {
   return last?.from === 'operator' && last.at === claim.updated ? last.text : undefined;
 };
 
-export const decideClaim = (deps: ClaimDeps, claimId: string, input: DecisionInput, operator: string) =>
-  move(deps, claimId, undefined, (stored) => decide(stored.claim, input, deps.clock.now(), operator, lastOperatorNote(stored)));
+/** A staff action's audit record, written with the claim's move (a repeat that changes nothing writes neither). */
+const audited =
+  (deps: ClaimDeps, actor: StaffIdentity, action: AuditAction) =>
+  (after: Claim): AuditRecord =>
+    auditRecordOf(actor, action, { type: 'claim', id: after.claim_id, detail: after.status }, deps.clock.now(), newAuditId);
+
+const decideAs = (deps: ClaimDeps, claimId: string, input: DecisionInput, by: string, audit?: (after: Claim) => AuditRecord) =>
+  move(deps, claimId, undefined, (stored) => decide(stored.claim, input, deps.clock.now(), by, lastOperatorNote(stored)), audit);
+
+/** A decision of the claims staff, with its audit record in the same transaction. */
+export const decideClaim = (deps: ClaimDeps, claimId: string, input: DecisionInput, actor: StaffIdentity) =>
+  decideAs(deps, claimId, input, actorLabel(actor), audited(deps, actor, 'claim.decided'));
 
 /** A test helper: the operator's decision, made by a test client on a claim of its own orders (another client's claim: 404). */
 export async function decideOwnTestClaim(deps: ClaimDeps, clientId: string, claimId: string, input: DecisionInput) {
   const stored = await deps.claims.get(claimId);
   if (!stored || stored.claim.client_id !== clientId) throw claimNotFound();
-  return decideClaim(deps, claimId, input, `test_helper:${clientId}`);
+  return decideAs(deps, claimId, input, `test_helper:${clientId}`);
 }
 
-export const payClaim = (deps: ClaimDeps, claimId: string, payoutReference: string, operator: string) =>
-  move(deps, claimId, undefined, ({ claim }) => markPaid(claim, payoutReference, deps.clock.now(), operator));
+export const payClaim = (deps: ClaimDeps, claimId: string, payoutReference: string, actor: StaffIdentity) =>
+  move(deps, claimId, undefined, ({ claim }) => markPaid(claim, payoutReference, deps.clock.now(), actorLabel(actor)), audited(deps, actor, 'claim.paid'));
 
 export interface QueueDeps {
   claims: Pick<ClaimStore, 'queue'>;

@@ -1,3 +1,4 @@
+import { auditPut } from '../identity/index.js';
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { claimInMinorUnits, type Claim, type ClaimStatus, type ClaimText } from './claim.js';
 import { MINOR_UNITS_MARK } from '../platform/money/index.js';
@@ -136,7 +137,8 @@ export class DynamoClaimStore implements ClaimStore {
       ConditionExpression: 'version = :read',
       ExpressionAttributeValues: { ':read': before.version },
     };
-    const TransactItems = [{ Put: claimPut }, ...(textUpdate ? [textUpdate] : []), ...itemActions, ...header];
+    const audit = write.audit ? [auditPut(this.tableName, write.audit)] : [];
+    const TransactItems = [{ Put: claimPut }, ...(textUpdate ? [textUpdate] : []), ...itemActions, ...header, ...audit];
     return transactUnlessRefused(this.doc, TransactItems);
   }
 

@@ -1,3 +1,4 @@
+import type { AuditRecord } from '../identity/index.js';
 import type { Claim, ClaimMessage, ClaimStatus, ClaimText } from './claim.js';
 import type { Order, OrderItem } from '../orders/index.js';
 
@@ -12,6 +13,8 @@ export interface ClaimWrite {
   message?: ClaimMessage;
   eraseAt?: string;
   policies?: 'claim' | 'release';
+  /** A staff action's audit record, written in the same transaction. */
+  audit?: AuditRecord;
 }
 
 /** A page of the operator's queue, oldest first; `next` is where the next page starts, absent on the last. */

@@ -19,8 +19,9 @@ export const ERROR_CATALOGUE = {
   claim_token_expired: { status: 401, when: 'the claim session has expired (30 minutes); start a new one' },
   operator_credentials_required: {
     status: 401,
-    when: "no operator credential on an operator route (under `npm start`: missing or wrong `Operator` key; deployed, API Gateway's IAM check answers 403 first)",
+    when: "no staff sign-in on an admin route: no valid access token of the staff issuer (under `npm start` also: no right `Operator` key; deployed, API Gateway's JWT authorizer answers its own 401 first)",
   },
+  forbidden_role: { status: 403, when: "signed in, without the route's role (`claims`, `finance`, `admin`; `merchant` on the portal's routes)" },
   test_mode_only: { status: 403, when: 'a test helper (`/api/v2/test_helpers/…`) called with a live client’s token' },
   claim_not_found: { status: 404, when: "no claim with this id (for a customer: none of their session's order)" },
   order_not_found: { status: 404, when: "no such order for this client (another client's order too: never 403)" },

@@ -1,4 +1,5 @@
 import type { KeyKind } from './keys/signing-keys.js';
+import type { StaffRole } from './staff.js';
 import {
   EVENT_LIST_INDEX,
   HOLD_INDEX,
@@ -9,6 +10,11 @@ import {
   CLAIM_QUEUE_INDEX,
   type TableDefinition,
 } from './dynamo/table-definitions.js';
+
+/** Who may call the staff routes (shared/platform/staff.ts names the roles and their duties). */
+const CLAIMS: readonly StaffRole[] = ['claims'];
+const FINANCE: readonly StaffRole[] = ['finance'];
+const ADMIN: readonly StaffRole[] = ['admin'];
 
 /**
  * The function catalogue: every Lambda function of the service, the routes it serves and what it
@@ -21,11 +27,17 @@ export interface RouteDefinition {
   /** API Gateway path syntax, without trailing slash; every path is served with and without one. */
   path: string;
   /**
-   * `access-token`: behind the JWT authorizer. `operator`: IAM-authorized (SigV4) deployed, the
-   * operator key locally. `public-key` / `claim-token` / `none`: no authorizer (the handler checks
-   * the public key or the claim token itself).
+   * `access-token`: behind the merchant routes' authorizer (a client's access token; on `portal`
+   * routes a merchant user's sign-in too). `staff`: API Gateway's JWT authorizer (the staff
+   * sign-in's issuer) deployed, npm start's gateway locally, then the handler checks `roles`.
+   * `public-key` / `claim-token` / `none`: no authorizer (the handler checks the public key or the
+   * claim token itself).
    */
-  auth: 'access-token' | 'operator' | 'claim-token' | 'public-key' | 'none';
+  auth: 'access-token' | 'staff' | 'claim-token' | 'public-key' | 'none';
+  /** `staff` routes: the roles that may call it (any one of them). */
+  roles?: readonly StaffRole[];
+  /** `access-token` routes a merchant user signed in to the portal may call too (with the client its token names). */
+  portal?: boolean;
   /** Browser-facing routes answer CORS preflights. */
   cors?: boolean;
 }
@@ -134,13 +146,13 @@ export const FUNCTIONS = {
   // Query: a month's entries (one per shard, 64) or its statement (one).
   'ledger-read': {
     routes: [
-      { method: 'GET', path: '/api/v2/ledger', auth: 'access-token' },
-      { method: 'GET', path: '/api/v2/statements/{period}', auth: 'access-token' },
+      { method: 'GET', path: '/api/v2/ledger', auth: 'access-token', portal: true },
+      { method: 'GET', path: '/api/v2/statements/{period}', auth: 'access-token', portal: true },
     ],
     tables: { main: ['Query'] },
   },
   'metrics-conversion': {
-    routes: [{ method: 'GET', path: '/api/v2/metrics/conversion', auth: 'access-token' }],
+    routes: [{ method: 'GET', path: '/api/v2/metrics/conversion', auth: 'access-token', portal: true }],
     tables: { metrics: ['Query'] },
   },
   // The order-list index gives a page of whole orders; an order_number is found through its
@@ -176,13 +188,13 @@ export const FUNCTIONS = {
   // needs the action of each part: UpdateItem (the count), PutItem / DeleteItem (the endpoint).
   'webhook-endpoints': {
     routes: [
-      { method: 'POST', path: '/api/v2/webhook_endpoints', auth: 'access-token' },
-      { method: 'GET', path: '/api/v2/webhook_endpoints', auth: 'access-token' },
-      { method: 'GET', path: '/api/v2/webhook_endpoints/{id}', auth: 'access-token' },
-      { method: 'DELETE', path: '/api/v2/webhook_endpoints/{id}', auth: 'access-token' },
-      { method: 'POST', path: '/api/v2/webhook_endpoints/{id}/rotate_secret', auth: 'access-token' },
-      { method: 'POST', path: '/api/v2/webhook_endpoints/{id}/enable', auth: 'access-token' },
-      { method: 'POST', path: '/api/v2/webhook_endpoints/{id}/test', auth: 'access-token' },
+      { method: 'POST', path: '/api/v2/webhook_endpoints', auth: 'access-token', portal: true },
+      { method: 'GET', path: '/api/v2/webhook_endpoints', auth: 'access-token', portal: true },
+      { method: 'GET', path: '/api/v2/webhook_endpoints/{id}', auth: 'access-token', portal: true },
+      { method: 'DELETE', path: '/api/v2/webhook_endpoints/{id}', auth: 'access-token', portal: true },
+      { method: 'POST', path: '/api/v2/webhook_endpoints/{id}/rotate_secret', auth: 'access-token', portal: true },
+      { method: 'POST', path: '/api/v2/webhook_endpoints/{id}/enable', auth: 'access-token', portal: true },
+      { method: 'POST', path: '/api/v2/webhook_endpoints/{id}/test', auth: 'access-token', portal: true },
     ],
     // A test request is one transaction: ConditionCheckItem (the endpoint, enabled) and PutItem.
     // A delete cancels the endpoint's pending deliveries: the retry index (Query) and UpdateItem each.
@@ -193,9 +205,9 @@ export const FUNCTIONS = {
   // again (UpdateItem) for a redelivery; the client's endpoints (Query); list cursors are sealed.
   events: {
     routes: [
-      { method: 'GET', path: '/api/v2/events', auth: 'access-token' },
-      { method: 'GET', path: '/api/v2/events/{id}', auth: 'access-token' },
-      { method: 'POST', path: '/api/v2/events/{id}/redeliver', auth: 'access-token' },
+      { method: 'GET', path: '/api/v2/events', auth: 'access-token', portal: true },
+      { method: 'GET', path: '/api/v2/events/{id}', auth: 'access-token', portal: true },
+      { method: 'POST', path: '/api/v2/events/{id}/redeliver', auth: 'access-token', portal: true },
     ],
     tables: { main: ['Query', 'UpdateItem'] },
     indexes: { main: [EVENT_LIST_INDEX] },
@@ -261,21 +273,27 @@ export const FUNCTIONS = {
   // shown with (BatchGetItem: its order's header and claimed items, its merchant's name).
   'claims-admin': {
     routes: [
-      { method: 'GET', path: '/api/v2/admin/claims', auth: 'operator' },
-      { method: 'GET', path: '/api/v2/admin/claims/{id}', auth: 'operator' },
-      { method: 'POST', path: '/api/v2/admin/claims/{id}/decision', auth: 'operator' },
-      { method: 'POST', path: '/api/v2/admin/claims/{id}/paid', auth: 'operator' },
+      { method: 'GET', path: '/api/v2/admin/claims', auth: 'staff', roles: CLAIMS },
+      { method: 'GET', path: '/api/v2/admin/claims/{id}', auth: 'staff', roles: CLAIMS },
+      { method: 'POST', path: '/api/v2/admin/claims/{id}/decision', auth: 'staff', roles: CLAIMS },
+      { method: 'POST', path: '/api/v2/admin/claims/{id}/paid', auth: 'staff', roles: CLAIMS },
     ],
     tables: { main: ['Query', 'BatchGetItem', 'PutItem', 'UpdateItem'] },
     indexes: { main: [CLAIM_QUEUE_INDEX] },
     keys: ['order-number'],
   },
-  // Bordereaux (docs/bordereaux.md). The operator starts an export (PutItem: its record) and reads it
+  // The audit log (admin): staff actions, newest first (Query on its partition). Each is written by
+  // the function whose change it records, in that change's transaction.
+  'admin-audit': {
+    routes: [{ method: 'GET', path: '/api/v2/admin/audit', auth: 'staff', roles: ADMIN }],
+    tables: { main: ['Query'] },
+  },
+  // Bordereaux (docs/bordereaux.md). Finance starts an export (PutItem: its record and its audit record, one transaction) and reads it
   // (GetItem); a done export's link is presigned here, so this function may GetObject the bordereaux.
   'bordereaux-admin': {
     routes: [
-      { method: 'POST', path: '/api/v2/admin/bordereaux', auth: 'operator' },
-      { method: 'GET', path: '/api/v2/admin/bordereaux/{export_id}', auth: 'operator' },
+      { method: 'POST', path: '/api/v2/admin/bordereaux', auth: 'staff', roles: FINANCE },
+      { method: 'GET', path: '/api/v2/admin/bordereaux/{export_id}', auth: 'staff', roles: FINANCE },
     ],
     tables: { main: ['PutItem', 'GetItem'] },
     bucket: ['read'],
@@ -330,3 +348,12 @@ export type Route = RouteDefinition & { function: RoutedFunctionName };
 export const routes: readonly Route[] = functionNames.flatMap((name) =>
   (FUNCTIONS[name] as FunctionDefinition).routes.map((route) => ({ ...route, function: name as RoutedFunctionName })),
 );
+
+/** The roles that may call a staff function's routes (each staff function's routes share theirs; a test holds it). */
+export function routeRoles(name: FunctionName): readonly StaffRole[] {
+  const roles = (FUNCTIONS[name].routes as readonly RouteDefinition[]).flatMap((route) => route.roles ?? []);
+  return [...new Set(roles)];
+}
+
+/** The merchant routes the portal calls with a merchant user's sign-in (route keys): conversion, statements, the ledger, webhook endpoints and events. */
+export const portalRouteKeys: ReadonlySet<string> = new Set(routes.filter((route) => route.portal).map((route) => `${route.method} ${route.path}`));

@@ -16,6 +16,7 @@
  *   LEDGER#<YYYY-MM>                       / CLIENT#<client_id> the clients with a move in the month (for the bordereaux)
  *   CLIENT#<client_id>#CLAIMS#<YYYY-MM>    / CLAIM#<claim_id>   a claim with a move in the month (for the claims bordereau)
  *   BORDEREAU#<bx_id>                      / BORDEREAU          an export of a month's bordereau
+ *   AUDIT                                  / <at>#<audit_id>    a staff action (shared/identity): who, what, on what
  * metrics table
  *   CHECKOUT#<client_id>#<order_hash>      / CHECKOUT           sanitized checkout record (opt-in or opt-out); order_hash: the order number's HMAC.
  *                                                               One partition per checkout: an on-sale's checkouts share no key.
@@ -139,6 +140,9 @@ export const claimActivityKey = (clientId: string, period: string, claimId: stri
 export const claimActivityPartition = (clientId: string, period: string): string => `CLIENT#${clientId}#CLAIMS#${period}`;
 /** An export of a month's bordereau: its state, its object's key when done. */
 export const bordereauKey = (exportId: string): Key => ({ PK: `BORDEREAU#${exportId}`, SK: 'BORDEREAU' });
+
+export const AUDIT_PARTITION = 'AUDIT';
+export const auditKey = (at: string, auditId: string): Key => ({ PK: AUDIT_PARTITION, SK: `${at}#${auditId}` });
 
 /** The policy-number index's key of an item record (its policy's number, under the client). */
 export const policyLookupKey = (clientId: string, policyNumber: string): string => `CLIENT#${clientId}#POLICY#${policyNumber}`;

@@ -9,6 +9,7 @@ import { errorResponse, NO_STORE } from './envelope.js';
 import { parseJsonBody } from './json-body.js';
 import { logger } from './logger.js';
 import { countMetric, metrics } from './metrics.js';
+import { ForbiddenRoleError, requireRole, staffFromClaims, type StaffIdentity, type StaffRole, type TokenClaims } from '../staff.js';
 
 export const MAX_BODY_BYTES = 256 * 1024;
 
@@ -20,23 +21,24 @@ export interface AuthorizerContext {
 
 export type HttpEvent = Omit<APIGatewayProxyEventV2, 'body'> & {
   body?: unknown;
-  requestContext: APIGatewayProxyEventV2['requestContext'] & { authorizer?: { lambda?: AuthorizerContext; iam?: OperatorIdentity } };
+  requestContext: APIGatewayProxyEventV2['requestContext'] & { authorizer?: { lambda?: AuthorizerContext; jwt?: StaffAuthorizerContext } };
 };
 
 /**
- * The caller of an operator route, as API Gateway's IAM authorization names it (deployed: the
- * SigV4-signed caller; locally: the gateway's check of the operator key).
+ * What API Gateway's JWT authorizer hands a staff route: the access token's claims (a list claim
+ * as one string, `[a b]`) and scopes. Locally npm start's gateway verifies the token the same way
+ * and hands on the same (the operator key: a script's claims with every staff role).
  */
-export interface OperatorIdentity {
-  userArn?: string;
-  callerId?: string;
+export interface StaffAuthorizerContext {
+  claims: TokenClaims;
+  scopes?: string[] | null;
 }
 
 export interface RequestInfo {
   requestId: string;
   clientId?: string;
-  /** The operator's identity on operator routes. */
-  operator?: string;
+  /** Who is signed in, on staff routes. */
+  staff?: StaffIdentity;
 }
 
 /** The calling client of an `authenticated` handler (the middleware has already checked it). */
@@ -54,8 +56,8 @@ export interface HttpHandlerOptions {
   jsonBody?: boolean | 'optional';
   /** Require the authorizer's client id; without it answer 401. */
   authenticated?: boolean;
-  /** Require an operator (IAM-authorized route); without one answer 401. */
-  operator?: boolean;
+  /** A staff route: require a signed-in identity with one of these roles (401 without one, 403 `forbidden_role` with others). */
+  staff?: readonly StaffRole[];
 }
 
 /** Text that looks like an e-mail address or a long number (phone, card) is blanked out. */
@@ -148,6 +150,11 @@ function authenticated(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResu
     before: (request) => {
       const auth = request.event.requestContext.authorizer?.lambda;
       if (!auth?.client_id) {
+        if (auth?.auth_error === 'forbidden_role')
+          throw new ForbiddenRoleError(
+            ['merchant'],
+            "A merchant user's sign-in reaches the portal's routes only (conversion, statements, the ledger, webhooks); the others take the client's access token.",
+          );
         const [code, message] = REFUSALS[auth?.auth_error ?? ''] ?? ['invalid_token', 'A valid access token is required: Authorization: JWT <token>.'];
         throw new AuthenticationError(code, message);
       }
@@ -156,27 +163,19 @@ function authenticated(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResu
   };
 }
 
-/** Operator routes: API Gateway's IAM authorization (or, locally, the gateway's operator-key check) names the caller. */
-function operator(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResultV2, Error, LambdaContext> {
+/** Staff routes: the JWT authorizer's claims (or, locally, the gateway's check of the same token or the operator key), then the role. */
+function staff(roles: readonly StaffRole[]): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResultV2, Error, LambdaContext> {
   return {
     before: (request) => {
-      const iam = request.event.requestContext.authorizer?.iam;
-      const identity = iam?.userArn || iam?.callerId;
-      if (!identity) {
-        throw new AuthenticationError(
-          'operator_credentials_required',
-          'An operator credential is required, and the one sent (if any) is not valid: a SigV4-signed request (deployed) or Authorization: Operator <key> (npm start).',
-        );
-      }
-      if (request.context.info) request.context.info.operator = identity;
+      const identity = requireRole(staffFromClaims(request.event.requestContext.authorizer?.jwt?.claims), roles);
+      if (request.context.info) request.context.info.staff = identity;
     },
   };
 }
 
-/** The calling operator of an `operator` handler (the middleware has already checked it). */
-export function operatorOf(info: RequestInfo): string {
-  if (!info.operator) throw new AuthenticationError('operator_credentials_required', 'An operator credential is required.');
-  return info.operator;
+/** Who called a `staff` handler (the middleware has already checked the role). */
+export function staffOf(info: RequestInfo): StaffIdentity {
+  return requireRole(info.staff, info.staff?.roles ?? []);
 }
 
 /**
@@ -190,7 +189,7 @@ export function httpHandler(handler: HttpHandler, options: HttpHandlerOptions = 
     .use(requestLifecycle())
     .use(httpHeaderNormalizer() as MiddlewareObj<HttpEvent>);
   if (options.authenticated) chain.use(authenticated());
-  if (options.operator) chain.use(operator());
+  if (options.staff) chain.use(staff(options.staff));
   if (options.jsonBody) chain.use(bodyLimit()).use(jsonBody(options.jsonBody === 'optional'));
   return chain.handler((event, context) => handler(event, context.info ?? { requestId: requestIdOf(event) }));
 }

@@ -1,0 +1,39 @@
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { auditKey, AUDIT_PARTITION, recordFields, storedRecord } from '../platform/dynamo/keys.js';
+import type { AuditRecord } from './audit.js';
+import type { AuditLog } from './ports.js';
+
+/**
+ * The audit log on the main table: one partition, sorted by time. Staff actions come a few a
+ * minute, far under a partition's 1,000 writes a second, so one partition keeps "newest first" a
+ * single Query. Records are never changed or deleted by the service.
+ */
+export const auditPut = (tableName: string, record: AuditRecord) => ({
+  Put: {
+    TableName: tableName,
+    Item: storedRecord(auditKey(record.at, record.audit_id), 'audit', record),
+    ConditionExpression: 'attribute_not_exists(PK)',
+  },
+});
+
+export class DynamoAuditLog implements AuditLog {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async page(limit: number, after?: string): Promise<{ records: AuditRecord[]; next?: string }> {
+    const { Items = [], LastEvaluatedKey } = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': AUDIT_PARTITION },
+        ScanIndexForward: false,
+        Limit: limit,
+        ...(after ? { ExclusiveStartKey: { PK: AUDIT_PARTITION, SK: after } } : {}),
+      }),
+    );
+    const records = Items.map((item) => recordFields<AuditRecord>(item));
+    return { records, ...(LastEvaluatedKey ? { next: String(LastEvaluatedKey.SK) } : {}) };
+  }
+}
