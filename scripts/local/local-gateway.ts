@@ -37,14 +37,14 @@ function isOperatorKey(authorization: string | undefined): boolean {
 }
 
 const BEARER = /^Bearer +([A-Za-z0-9_.-]+)$/i;
-let staffVerifier: ReturnType<typeof staffTokenVerifier> | undefined;
+let staffVerifier: { issuer: string; verify: ReturnType<typeof staffTokenVerifier> } | undefined;
 /** The staff token's claims when it verifies against STAFF_ISSUER's keys (npm start's OpenID Provider), else undefined. */
 async function verifiedStaffClaims(authorization: string | undefined) {
   const token = BEARER.exec(authorization?.trim() ?? '')?.[1];
   const issuer = staffIssuerFromEnv();
   if (!token || !issuer) return undefined;
-  staffVerifier ??= staffTokenVerifier(issuer);
-  return staffVerifier(token);
+  if (staffVerifier?.issuer !== issuer.issuer) staffVerifier = { issuer: issuer.issuer, verify: staffTokenVerifier(issuer) };
+  return staffVerifier.verify(token);
 }
 
 const handlers = new Map<FunctionName, Promise<LambdaHandler>>();

@@ -16,6 +16,8 @@ import { answerClientError, localGateway, type StaticRoute } from './local-gatew
 import { startLocalStack, type LocalDynamo } from './local-stack.js';
 import { startLocalS3 } from './local-s3.js';
 import { stackFilePath, type StackFile } from './local-stack-file.js';
+import { demoUsers, startLocalOidc, type StaffFile } from './local-oidc.js';
+import { readStaffFile, writeStaffFile } from './staff-file.js';
 
 /**
  * `npm start`: DynamoDB Local in memory (or DYNAMODB_ENDPOINT), the tables, fresh signing keys, a
@@ -24,8 +26,10 @@ import { stackFilePath, type StackFile } from './local-stack-file.js';
 export interface LocalServer {
   baseUrl: string;
   demo: NewClientKeys;
-  /** The operator key (Authorization: Operator <key>) of the operator routes and the /admin/claims page. */
+  /** The operator key (Authorization: Operator <key>): the scripts' stand-in on the staff routes. */
   operatorKey: string;
+  /** The staff sign-in: the local OpenID Provider's issuer, the pages' client, and the users who may sign in. */
+  staff: StaffFile;
   /** With `seedLiveDemo`: the live-mode demo merchant whose orders fill the bordereaux. */
   liveDemo?: NewClientKeys;
   /** With `seedLiveDemo`: settles once its orders are placed (the server serves meanwhile); rejects if one was refused. */
@@ -41,6 +45,14 @@ export interface LocalServerOptions {
   dynamoEndpoint?: string;
   /** The local S3's port (s3rver on 127.0.0.1); any free one by default (npm start: S3_PORT, else 4568). */
   s3Port?: number;
+  /** The local OpenID Provider's port (127.0.0.1); any free one by default (npm start: OIDC_PORT, else 3100). */
+  oidcPort?: number;
+  /**
+   * Where the staff sign-in's users live (npm start: .local/staff.json): written with the demo users
+   * at start, read at each sign-in, so `npm run staff -- add` adds someone while it runs. Without
+   * it the users are held in memory.
+   */
+  staffFile?: string;
   staticRoutes?: (server: { baseUrl: string; demo: NewClientKeys }) => Record<string, StaticRoute>;
   /**
    * Also create a live-mode demo merchant and place its LIVE_DEMO_ORDERS through the API (npm
@@ -79,6 +91,31 @@ async function seedLiveDemo(baseUrl: string, keys: NewClientKeys): Promise<void>
       { ...order, customer: { first_name: 'Demo', last_name: 'Customer', email: 'demo.customer@example.org' } },
       { authorization: `JWT ${token}`, 'idempotency-key': `seed-${order.order_number}` },
     );
+}
+
+/** The local OpenID Provider with one demo user per group, and the environment the gateway and the authorizer verify its tokens by. */
+async function startSignIn(options: { port: number; pagesOrigin: string; demoClientId: string; staffFile?: string }) {
+  const users = demoUsers(options.demoClientId);
+  const { staffFile } = options;
+  const oidc = await startLocalOidc({
+    port: options.port,
+    pagesOrigin: options.pagesOrigin,
+    users: staffFile ? async () => (await readStaffFile(staffFile)).users : () => Promise.resolve(users),
+  });
+  const staff: StaffFile = {
+    issuer: oidc.issuer,
+    client_id: oidc.clientId,
+    redirect_uri: oidc.redirectUris.console,
+    portal_redirect_uri: oidc.redirectUris.portal,
+    users,
+  };
+  if (staffFile) {
+    await mkdir(dirname(staffFile), { recursive: true });
+    await writeStaffFile(staffFile, staff);
+  }
+  process.env.STAFF_ISSUER = oidc.issuer;
+  process.env.STAFF_AUDIENCES = oidc.clientId;
+  return { oidc, staff };
 }
 
 export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
@@ -138,6 +175,16 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   // No webhook endpoint may point at the API itself or its database (a probe of local ports otherwise).
   const dynamoUrl = new URL(dynamo.endpoint);
   process.env.WEBHOOK_REFUSED_PORTS = [apiPort, Number(dynamoUrl.port || 80), Number(new URL(s3.endpoint).port)].join(',');
+  // The staff sign-in: a real OpenID Provider on 127.0.0.1, whose tokens the gateway verifies (STAFF_ISSUER) as API Gateway's JWT authorizer does deployed.
+  let signIn: Awaited<ReturnType<typeof startSignIn>>;
+  try {
+    signIn = await startSignIn({ port: options.oidcPort ?? 0, pagesOrigin: baseUrl, demoClientId: demo.client_id, staffFile: options.staffFile });
+  } catch (err) {
+    server.close();
+    await Promise.all([schedules.stop(), pumps.stop(), s3.stop()]);
+    await dynamo.stop();
+    throw err;
+  }
   const gateway = localGateway(options.staticRoutes?.({ baseUrl, demo }) ?? {});
   server.on('request', (req, res) => {
     pumps.wake(); // a request may write: its stream records are read at once, not at the next idle poll
@@ -154,10 +201,12 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     demo,
     ...(liveDemo && seeded ? { liveDemo, seeded } : {}),
     operatorKey: process.env.OPERATOR_KEY,
+    staff: signIn.staff,
     server,
     stop: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await signIn.oidc.stop();
       await schedules.stop();
       await pumps.stop();
       await s3.stop();
@@ -173,6 +222,8 @@ async function main(): Promise<void> {
     dynamoPort: Number(process.env.DYNAMODB_PORT ?? 8000),
     dynamoEndpoint: givenEndpoint,
     s3Port: Number(process.env.S3_PORT ?? 4568),
+    oidcPort: Number(process.env.OIDC_PORT ?? 3100),
+    staffFile: join(process.cwd(), '.local', 'staff.json'),
     staticRoutes: demoSiteRoutes,
     seedLiveDemo: true,
   });
@@ -222,6 +273,9 @@ async function main(): Promise<void> {
   console.log(`Demo checkout ${local.baseUrl}/   ·   dashboard ${local.baseUrl}/dashboard   ·   widget ${local.baseUrl}/widget.js`);
   console.log(
     `Claims: customer ${local.baseUrl}/claim   ·   operator ${local.baseUrl}/admin/claims (and the bordereaux)\n  operator key ${local.operatorKey}  (Authorization: Operator <key>; also in ${operatorFile})`,
+  );
+  console.log(
+    `Staff sign-in ${local.staff.issuer} (OpenID Provider): console ${local.staff.redirect_uri}   ·   merchant portal ${local.staff.portal_redirect_uri}\n  one demo user per group (${local.staff.users.map((u) => u.email).join(', ')}); passwords in .local/staff.json`,
   );
   const stops = givenEndpoint ? 'the API and the local S3 (the DynamoDB at DYNAMODB_ENDPOINT keeps running)' : 'the API, DynamoDB Local and the local S3';
   console.log(`Keys written to ${demoFile}. Ctrl-C stops ${stops}.`);

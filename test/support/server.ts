@@ -13,7 +13,7 @@ export async function startTestServer(options: Pick<LocalServerOptions, 'staticR
   process.env.TABLE_NAME = `e2e-main-${suffix}`;
   process.env.METRICS_TABLE_NAME = `e2e-metrics-${suffix}`;
   const local = await startLocalServer({ port: 0, dynamoEndpoint: testEndpoint(), ...options });
-  return { baseUrl: local.baseUrl, demo: local.demo, operatorKey: local.operatorKey, seeded: local.seeded, stop: local.stop };
+  return { baseUrl: local.baseUrl, demo: local.demo, operatorKey: local.operatorKey, staff: local.staff, seeded: local.seeded, stop: local.stop };
 }
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 

@@ -721,6 +721,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/admin/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Staff actions, newest first (role admin)
+     * @description Every staff action (a claim decided or paid, a bordereau export started) keeps who did it: the person's subject and e-mail (a script: its subject, e-mail null), written in the same transaction as the change itself, so there is never a change without its record nor a record without its change. A decision repeated exactly (which changes nothing) writes none.
+     */
+    get: operations['listAudit'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   'order.created': {
@@ -964,6 +984,25 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
+    AuditRecord: {
+      audit_id: string;
+      /** Format: date-time */
+      at: string;
+      actor: {
+        /** @description The person's (or script's) subject at the issuer. */
+        sub: string;
+        email: string | null;
+      };
+      /** @enum {unknown} */
+      action: 'claim.decided' | 'claim.paid' | 'bordereau.exported' | 'client.created' | 'client.disabled' | 'staff.created';
+      target: {
+        /** @enum {unknown} */
+        type: 'claim' | 'bordereau' | 'client' | 'staff';
+        id: string;
+        /** @description The claim's status after the action, the export's kind and month. */
+        detail?: string;
+      };
+    };
     BordereauExport: {
       export_id: string;
       period: string;
@@ -1571,15 +1610,13 @@ export interface components {
     };
   };
   responses: {
-    /** @description Deployed only, from API Gateway's IAM authorization (not the error envelope, which API Gateway cannot shape there). */
+    /** @description 403 `forbidden_role`: signed in, without the route's role (`claims`, `finance`, `admin`), in the error envelope. */
     Forbidden: {
       headers: {
         [name: string]: unknown;
       };
       content: {
-        'application/json': {
-          message?: string;
-        };
+        'application/json': components['schemas']['Error'];
       };
     };
     /** @description The error envelope. Every route can answer 400 `invalid_path` (a malformed percent-escape in the path, before authentication), besides the errors its own description names. */
@@ -1719,6 +1756,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       413: components['responses']['Error'];
       415: components['responses']['Error'];
       422: components['responses']['Error'];
@@ -1741,6 +1779,7 @@ export interface operations {
       200: components['responses']['DecodedQuote'];
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
@@ -1769,6 +1808,7 @@ export interface operations {
       200: components['responses']['DecodedQuote'];
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       413: components['responses']['Error'];
       415: components['responses']['Error'];
       422: components['responses']['Error'];
@@ -1791,6 +1831,7 @@ export interface operations {
       200: components['responses']['DecodedQuote'];
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
@@ -1831,6 +1872,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
@@ -1871,6 +1913,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       409: components['responses']['Error'];
       413: components['responses']['Error'];
       415: components['responses']['Error'];
@@ -1902,6 +1945,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       404: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
@@ -1945,6 +1989,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       404: components['responses']['Error'];
       409: components['responses']['Error'];
       413: components['responses']['Error'];
@@ -1993,6 +2038,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       404: components['responses']['Error'];
       409: components['responses']['Error'];
       413: components['responses']['Error'];
@@ -2034,6 +2080,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
@@ -2065,6 +2112,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       404: components['responses']['Error'];
       409: components['responses']['Error'];
       413: components['responses']['Error'];
@@ -2100,6 +2148,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       404: components['responses']['Error'];
       409: components['responses']['Error'];
       413: components['responses']['Error'];
@@ -2135,6 +2184,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       404: components['responses']['Error'];
       409: components['responses']['Error'];
       413: components['responses']['Error'];
@@ -2174,6 +2224,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
@@ -2201,6 +2252,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
@@ -2248,6 +2300,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
@@ -2275,6 +2328,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
     };
@@ -2308,6 +2362,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       409: components['responses']['Error'];
       413: components['responses']['Error'];
       415: components['responses']['Error'];
@@ -2338,6 +2393,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       404: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
@@ -2363,6 +2419,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       404: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
@@ -2390,6 +2447,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       404: components['responses']['Error'];
       409: components['responses']['Error'];
       413: components['responses']['Error'];
@@ -2421,6 +2479,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       404: components['responses']['Error'];
       413: components['responses']['Error'];
       415: components['responses']['Error'];
@@ -2458,6 +2517,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       404: components['responses']['Error'];
       409: components['responses']['Error'];
       413: components['responses']['Error'];
@@ -2507,6 +2567,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
@@ -2534,6 +2595,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       404: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
@@ -2565,6 +2627,7 @@ export interface operations {
       };
       400: components['responses']['Error'];
       401: components['responses']['Error'];
+      403: components['responses']['Error'];
       404: components['responses']['Error'];
       413: components['responses']['Error'];
       415: components['responses']['Error'];
@@ -3027,6 +3090,38 @@ export interface operations {
       401: components['responses']['Error'];
       403: components['responses']['Forbidden'];
       404: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+    };
+  };
+  listAudit: {
+    parameters: {
+      query?: {
+        limit?: string;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the audit log. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['AuditRecord'][];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Forbidden'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
     };
