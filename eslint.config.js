@@ -42,6 +42,7 @@ const FEATURES = {
 
 /** Adapters of a feature (DynamoDB, tokens, HTTP shapes, wiring): every other file of it is pure. */
 const ADAPTERS = [
+  'cognito-*.ts',
   'dynamo-*.ts',
   's3-*.ts',
   '*-tokens.ts',

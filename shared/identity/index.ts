@@ -29,3 +29,4 @@ export { readAudit, type AuditDeps } from './read-audit.js';
 export { AuditQuery } from './schemas.js';
 export { staffIssuerFromEnv } from './staff-issuer.js';
 export { authorizeMerchantUser, type MerchantUserDeps, type MerchantUserCheck } from './merchant-users.js';
+export { validateNewStaffUser, MAX_EMAIL_LENGTH, type NewStaffUser, type StaffDirectory } from './staff-users.js';

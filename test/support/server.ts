@@ -8,7 +8,7 @@ import { accessToken } from './http.js';
  * The local server (`npm start`'s) in this test process, on a free port, over the run's DynamoDB
  * Local with tables of its own. Stopping it leaves DynamoDB Local to the global teardown.
  */
-export async function startTestServer(options: Pick<LocalServerOptions, 'staticRoutes' | 'seedLiveDemo'> = {}) {
+export async function startTestServer(options: Pick<LocalServerOptions, 'staticRoutes' | 'seedLiveDemo' | 'staffFile'> = {}) {
   const suffix = randomBytes(4).toString('hex');
   process.env.TABLE_NAME = `e2e-main-${suffix}`;
   process.env.METRICS_TABLE_NAME = `e2e-metrics-${suffix}`;

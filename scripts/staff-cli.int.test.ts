@@ -1,0 +1,54 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http } from '../test/support/http.js';
+import { startTestServer, type TestServer } from '../test/support/server.js';
+import { signInOverHttp } from '../test/support/sign-in.js';
+
+/** `npm run staff -- add` while npm start runs: the person can sign in at once, with the roles given. */
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), 'staff-'));
+const staffFile = join(dir, 'staff.json');
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ staffFile });
+});
+afterAll(async () => {
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const staff = (...args: string[]) =>
+  run('npm', ['run', '-s', 'staff', '--', ...args], { env: { ...process.env, STAFF_FILE: staffFile } }).then(
+    ({ stdout }) => ({ code: 0, stdout, stderr: '' }),
+    (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
+  );
+
+describe('npm run staff -- add', () => {
+  it('adds a person who signs in at once with the password printed once, and reaches the routes of the groups given', async () => {
+    const added = await staff('add', '--email', 'Nina@Insurer.example', '--group', 'finance', '--json');
+    expect(added.code).toBe(0);
+    const { email, password, groups } = JSON.parse(added.stdout) as { email: string; password: string; groups: string[] };
+    expect({ email, groups }).toEqual({ email: 'nina@insurer.example', groups: ['finance'] });
+    const token = await signInOverHttp(server.staff, { email, password });
+    const auth = { authorization: `Bearer ${token}` };
+    expect((await http('GET', `${server.baseUrl}/api/v2/admin/bordereaux/bx_000000000000000000000000`, { headers: auth })).status).toBe(404);
+    expect((await http('GET', `${server.baseUrl}/api/v2/admin/claims`, { headers: auth })).status).toBe(403);
+  });
+
+  it('refuses a second account for one e-mail, a merchant without its client, and an unknown group, adding nobody', async () => {
+    const again = await staff('add', '--email', 'nina@insurer.example', '--group', 'claims');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('can already sign in');
+    const merchant = await staff('add', '--email', 'sam@venue.example', '--group', 'merchant');
+    expect(merchant.code).toBe(2);
+    expect(merchant.stderr).toContain('client_id: a merchant user is bound to one client');
+    const unknown = await staff('add', '--email', 'x@insurer.example', '--group', 'root');
+    expect(unknown.code).toBe(2);
+    await expect(signInOverHttp(server.staff, { email: 'sam@venue.example', password: 'x' })).rejects.toThrow('401');
+  });
+});
