@@ -1,10 +1,11 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpIamAuthorizer, HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpJwtAuthorizer, HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { OAuthScope, UserPoolClient, UserPoolClientIdentityProvider, ClientAttributes, type IUserPool } from 'aws-cdk-lib/aws-cognito';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -16,6 +17,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { SECRET_ID_VARIABLE, type KeyKind } from '#shared/platform/keys/signing-keys.js';
+import { SCOPE_PREFIX } from '#shared/platform/staff.js';
 import type { TableDefinition } from '#shared/platform/dynamo/table-definitions.js';
 import {
   FUNCTIONS,
@@ -26,8 +28,10 @@ import {
   type FunctionDefinition,
   type FunctionName,
 } from '#shared/platform/functions.js';
+import { IDENTITY_FUNCTIONS, SCRIPT_ROLES, MERCHANT_CLIENT_ATTRIBUTE } from './identity-stack.js';
 import { Observability } from './observability.js';
 import { ServiceFunction } from './service-function.js';
+import { PAGE_PATHS, Web, type WebProps } from './web.js';
 
 type TableId = TableDefinition['id'];
 
@@ -38,7 +42,18 @@ export interface ApiStackProps extends StackProps {
   signingKeys: Record<KeyKind, ISecret>;
   /** The bordereaux bucket (DataStack). */
   bordereaux: IBucket;
+  /** The staff sign-in (IdentityStack): the user pool, its issuer URL, and its hosted sign-in's base URL (`https://<prefix>.auth.<region>.amazoncognito.com`). */
+  identity: { userPool: IUserPool; issuer: string; signInUrl: string };
+  /** What the distribution serves from its bucket (bin/app.ts builds the widget and finds the site). */
+  site: Pick<WebProps, 'widgetCode' | 'siteDirectory' | 'apiReferenceHtml'>;
 }
+
+/** The functions of this stack: all of the catalogue's but the user pool's trigger (IdentityStack). */
+export type ApiFunctionName = Exclude<FunctionName, (typeof IDENTITY_FUNCTIONS)[number]>;
+export const apiFunctionNames = functionNames.filter((name): name is ApiFunctionName => !(IDENTITY_FUNCTIONS as readonly string[]).includes(name));
+
+/** How long the pages' tokens last: an access token an hour (held in memory only), a refresh token a working day. */
+export const PAGES_TOKEN_VALIDITY = { access: Duration.hours(1), refresh: Duration.hours(12) } as const;
 
 /** S3 actions per bucket access of the catalogue, on the bordereaux/ prefix only. */
 const BUCKET_ACTIONS = { read: ['s3:GetObject'], write: ['s3:PutObject', 's3:AbortMultipartUpload'] } as const;
@@ -47,14 +62,17 @@ export const BORDEREAUX_PREFIX = 'bordereaux/';
 /** Stateless: the HTTP API, its authorizer and the functions. Holds no data. */
 export class ApiStack extends Stack {
   readonly api: HttpApi;
-  readonly functions: Record<FunctionName, ServiceFunction>;
+  readonly functions: Record<ApiFunctionName, ServiceFunction>;
+  readonly web: Web;
+  readonly pagesClient: UserPoolClient;
+  readonly scriptsClient: UserPoolClient;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const tracing = this.node.tryGetContext('tracing') === true || this.node.tryGetContext('tracing') === 'true';
 
     // Environment and grants exactly as the function catalogue (shared/platform/functions.ts) lists them.
-    const make = (name: FunctionName): ServiceFunction => {
+    const make = (name: ApiFunctionName): ServiceFunction => {
       const access: FunctionDefinition = FUNCTIONS[name];
       const environment: Record<string, string> = {};
       // Every table it reads, through its own keys or an index, is named in its environment.
@@ -97,7 +115,7 @@ export class ApiStack extends Stack {
       }
       return service;
     };
-    this.functions = Object.fromEntries(functionNames.map((name) => [name, make(name)])) as ApiStack['functions'];
+    this.functions = Object.fromEntries(apiFunctionNames.map((name) => [name, make(name)])) as ApiStack['functions'];
 
     // Stream consumers: the new records of one entity, in batches, in order per shard. The tumbling
     // window makes Lambda name the shard in each event (the day counts' watermark is per shard); no
@@ -148,7 +166,7 @@ export class ApiStack extends Stack {
     for (const { name, schedule } of scheduledFunctions) {
       new Rule(this, `${name}-schedule`, {
         schedule: Schedule.rate(Duration.seconds(schedule.deployedEverySeconds)),
-        targets: [new LambdaFunction(this.functions[name].fn, { retryAttempts: 0 })],
+        targets: [new LambdaFunction(this.functions[name as ApiFunctionName].fn, { retryAttempts: 0 })],
       });
     }
 
@@ -172,11 +190,55 @@ export class ApiStack extends Stack {
         maxAge: Duration.minutes(10),
       },
     });
-    // Operator routes (the claim queue and decisions) are IAM-authorized: only a SigV4-signed
-    // request from a principal holding ClaimsOperatorPolicy reaches them; API Gateway answers 403 to
-    // anything else and passes the caller's identity to the handler.
-    const operators = new HttpIamAuthorizer();
-    const authorizerOf = { 'access-token': authorizer, staff: operators } as const;
+    // The pages (bucket, CloudFront, the API under /api/*); the app clients' callback URLs name its domain.
+    this.web = new Web(this, 'Web', { api: this.api, ...props.site, connectSources: [props.identity.signInUrl] });
+    const { userPool, issuer, signInUrl } = props.identity;
+    const roleScopes = SCRIPT_ROLES.map((role) => OAuthScope.custom(`${SCOPE_PREFIX}${role}`));
+    // People: the console and the portal sign in through the hosted sign-in (authorization code +
+    // PKCE, no secret: a browser keeps none). OpenID and e-mail only: a person's roles are the
+    // groups of their account, never a scope (the trigger strips any role scope from their tokens
+    // too). The client may read the e-mail and the merchant's client, and write no attribute.
+    const pageRedirects = [PAGE_PATHS.console, PAGE_PATHS.portal].map((path) => `${this.web.origin}${path}`);
+    this.pagesClient = new UserPoolClient(this, 'PagesClient', {
+      userPool,
+      userPoolClientName: 'order-protection-pages',
+      generateSecret: false,
+      authFlows: { userSrp: true },
+      oAuth: {
+        flows: { authorizationCodeGrant: true },
+        scopes: [OAuthScope.OPENID, OAuthScope.EMAIL],
+        callbackUrls: pageRedirects,
+        logoutUrls: pageRedirects,
+      },
+      supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
+      preventUserExistenceErrors: true,
+      accessTokenValidity: PAGES_TOKEN_VALIDITY.access,
+      idTokenValidity: PAGES_TOKEN_VALIDITY.access,
+      refreshTokenValidity: PAGES_TOKEN_VALIDITY.refresh,
+      enableTokenRevocation: true,
+      readAttributes: new ClientAttributes().withStandardAttributes({ email: true, emailVerified: true }).withCustomAttributes(MERCHANT_CLIENT_ATTRIBUTE),
+      writeAttributes: new ClientAttributes(),
+    });
+    // Scripts: client credentials with a secret (`aws cognito-idp describe-user-pool-client` shows
+    // it), granted the role scopes; a token asks for the ones it needs.
+    this.scriptsClient = new UserPoolClient(this, 'ScriptsClient', {
+      userPool,
+      userPoolClientName: 'order-protection-scripts',
+      generateSecret: true,
+      oAuth: { flows: { clientCredentials: true }, scopes: roleScopes },
+      supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
+      accessTokenValidity: PAGES_TOKEN_VALIDITY.access,
+      enableTokenRevocation: true,
+    });
+    // Staff routes: API Gateway's JWT authorizer checks the token's signature (the pool's JWKS),
+    // issuer, expiry and client (`client_id` of an access token) before the function runs, and
+    // answers 401 itself; the handler then checks the role (403 forbidden_role). One authorizer a
+    // route, for people (the pages' client) and scripts (client credentials) alike.
+    const staff = new HttpJwtAuthorizer('StaffAuthorizer', issuer, { jwtAudience: [this.pagesClient.userPoolClientId, this.scriptsClient.userPoolClientId] });
+    // The merchant routes' authorizer accepts a merchant user's token (the pages' client) on the portal's routes.
+    this.functions.authorizer.fn.addEnvironment('STAFF_ISSUER', issuer);
+    this.functions.authorizer.fn.addEnvironment('STAFF_AUDIENCES', this.pagesClient.userPoolClientId);
+    const authorizerOf = { 'access-token': authorizer, staff } as const;
     // Why a route has no API Gateway authorizer: its handler checks the credential itself.
     const openBecause: Record<string, string> = {
       'POST /api/v2/auth/token': 'The token route is where credentials are exchanged for an access token; it checks the secret key itself.',
@@ -188,7 +250,6 @@ export class ApiStack extends Stack {
     };
     // HTTP APIs route `/path/` to the `/path` route themselves (a route key may not end in "/"),
     // so each route is declared once.
-    const operatorRoutes: string[] = [];
     for (const route of routes) {
       const guard = route.auth === 'access-token' || route.auth === 'staff' ? authorizerOf[route.auth] : undefined;
       const [added] = this.api.addRoutes({
@@ -197,27 +258,13 @@ export class ApiStack extends Stack {
         integration: new HttpLambdaIntegration(`${route.function}-integration`, this.functions[route.function].fn),
         ...(guard ? { authorizer: guard } : {}),
       });
-      if (route.auth === 'staff') operatorRoutes.push(this.api.arnForExecuteApi(route.method, route.path.replace(/\{[^}]+\}/g, '*'), '$default'));
+      if (route.auth === 'staff' && !route.roles?.length) throw new Error(`${route.method} ${route.path} is a staff route without roles`);
       if (!guard && added) {
         const reason = openBecause[`${route.method} ${route.path}`] ?? openBecause[route.auth];
         if (!reason) throw new Error(`${route.method} ${route.path} has no authorizer and no reason for it`);
         NagSuppressions.addResourceSuppressions(added, [{ id: 'AwsSolutions-APIG4', reason }]);
       }
     }
-    // What the operator's staff are given (attach it to their role or group): invoking the operator routes, nothing else.
-    const operatorPolicy = new ManagedPolicy(this, 'ClaimsOperatorPolicy', {
-      description: 'Order Protection operators: invoke the /api/v2/admin routes (claims, bordereaux) with SigV4, nothing else.',
-      statements: [new PolicyStatement({ actions: ['execute-api:Invoke'], resources: operatorRoutes })],
-    });
-    NagSuppressions.addResourceSuppressions(operatorPolicy, [
-      {
-        id: 'AwsSolutions-IAM5',
-        reason: 'Each resource is one operator route of this API and stage; the wildcard stands for the claim or export id in the path.',
-        appliesTo: [{ regex: '/^Resource::arn:.*:execute-api:.*\\/api\\/v2\\/admin\\/(claims|bordereaux|audit)\\/\\*.*$/g' }],
-      },
-    ]);
-    new CfnOutput(this, 'ClaimsOperatorPolicyArn', { value: operatorPolicy.managedPolicyArn });
-
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY });
     new HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
@@ -255,6 +302,20 @@ export class ApiStack extends Stack {
       streamConsumers: streamFunctions.map(({ name }) => ({ name, fn: this.functions[name].fn, expired: streamQueues[name]! })),
     });
 
+    this.web.publish({
+      issuer,
+      client_id: this.pagesClient.userPoolClientId,
+      authorization_endpoint: `${signInUrl}/oauth2/authorize`,
+      token_endpoint: `${signInUrl}/oauth2/token`,
+      end_session_endpoint: `${signInUrl}/logout`,
+      redirect_uris: { console: pageRedirects[0]!, portal: pageRedirects[1]! },
+      scope: 'openid email',
+      api_base: '/api/v2',
+    });
+
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
+    new CfnOutput(this, 'SiteUrl', { value: this.web.origin });
+    new CfnOutput(this, 'PagesClientId', { value: this.pagesClient.userPoolClientId });
+    new CfnOutput(this, 'ScriptsClientId', { value: this.scriptsClient.userPoolClientId });
   }
 }

@@ -1,13 +1,19 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Alarm, ComparisonOperator, Dashboard, GraphWidget, MathExpression, Metric, TextWidget, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 /**
- * Alarms an operator is paged on, and one dashboard: API traffic and errors, function errors and
+ * Alarms an operator is paged on (every alarm notifies the alarm topic, to which `-c alarmEmail=...`
+ * subscribes an address and docs/deployment.md adds chat or paging), and one dashboard: API traffic and errors, function errors and
  * throttles, DynamoDB system errors, and the business metrics the handlers emit (EMF).
  */
 export interface ObservabilityProps {
@@ -21,21 +27,54 @@ export interface ObservabilityProps {
 
 export class Observability extends Construct {
   readonly alarms: Alarm[] = [];
+  /** Where every alarm goes: encrypted with a key of its own, published to over TLS only. */
+  readonly topic: Topic;
 
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id);
     const period = Duration.minutes(5);
-    const alarm = (name: string, metric: Metric | MathExpression, threshold: number, description: string) =>
-      this.alarms.push(
-        new Alarm(this, name, {
-          metric,
-          threshold,
-          evaluationPeriods: 1,
-          alarmDescription: description,
-          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-          treatMissingData: TreatMissingData.NOT_BREACHING,
-        }),
-      );
+    const account = Stack.of(this).account;
+    // CloudWatch publishes the alarms: it may use the key (the AWS-managed SNS key admits no other
+    // service) and publish to the topic, for this account's alarms only.
+    const key = new Key(this, 'AlarmTopicKey', {
+      description: 'Order Protection: encrypts the alarm topic',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    key.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+        conditions: { StringEquals: { 'aws:SourceAccount': account } },
+      }),
+    );
+    this.topic = new Topic(this, 'AlarmTopic', { displayName: 'Order Protection alarms', masterKey: key, enforceSSL: true });
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: { StringEquals: { 'aws:SourceAccount': account } },
+      }),
+    );
+    const email = this.node.tryGetContext('alarmEmail') as string | undefined;
+    if (email) this.topic.addSubscription(new EmailSubscription(email));
+    const notify = new SnsAction(this.topic);
+    const alarm = (name: string, metric: Metric | MathExpression, threshold: number, description: string) => {
+      const made = new Alarm(this, name, {
+        metric,
+        threshold,
+        evaluationPeriods: 1,
+        alarmDescription: description,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+      // Raised and cleared: whoever is paged also learns that it is over.
+      made.addAlarmAction(notify);
+      made.addOkAction(notify);
+      this.alarms.push(made);
+    };
 
     const requests = props.api.metricCount({ period });
     const serverErrors = props.api.metricServerError({ period });

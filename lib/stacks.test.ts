@@ -3,35 +3,64 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { functionNames, routes } from '#shared/platform/functions.js';
-import { ApiStack } from './api-stack.js';
+import { SCOPE_PREFIX, STAFF_ROLES } from '#shared/platform/staff.js';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { runInNewContext } from 'node:vm';
+import { join } from 'node:path';
+import { MERCHANT_CLIENT_ATTRIBUTE as TRIGGER_ATTRIBUTE } from '../functions/staff-token-claims/handler.js';
+import { apiReferenceSecurityHeaders, pageSecurityHeaders } from '../scripts/local/page-headers.js';
+import { buildWidget } from '../widget/build.js';
+import { ApiStack, apiFunctionNames } from './api-stack.js';
 import { DataStack } from './data-stack.js';
+import { DEFAULT_WEB_RATE_LIMIT, EDGE_REGION, EdgeStack, MANAGED_RULE_GROUPS, WEB_ACL_ARN_PARAMETER } from './edge-stack.js';
+import { IdentityStack, MERCHANT_CLIENT_ATTRIBUTE, PASSWORD_POLICY, RESOURCE_SERVER_ID, SCRIPT_ROLES } from './identity-stack.js';
+import { API_PATH_PATTERN, PAGE_INDEX_FUNCTION, PAGE_PATHS, WIDGET_STABLE_MAX_AGE, WIDGET_VERSIONED_MAX_AGE, siteFrom, widgetVersionedName } from './web.js';
 
 /** CDK assertions on the synthesized templates (bundling skipped: it is not what is under test). */
 let data: Template;
 let api: Template;
+let identity: Template;
+let edge: Template;
 let stacks: Stack[];
+let widgetCode: string;
 
-beforeAll(() => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+/** The app as bin/app.ts makes it (without the pages' folder: the web stack's own test gives one). */
+function makeApp(context: Record<string, unknown> = {}, site: ReturnType<typeof siteFrom> = { widgetCode }) {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
   const dataStack = new DataStack(app, 'Data');
-  const apiStack = new ApiStack(app, 'Api', { tables: dataStack.tables, signingKeys: dataStack.signingKeys, bordereaux: dataStack.bordereaux });
+  const identityStack = new IdentityStack(app, 'Identity');
+  const edgeStack = new EdgeStack(app, 'Edge');
+  const apiStack = new ApiStack(app, 'Api', {
+    tables: dataStack.tables,
+    signingKeys: dataStack.signingKeys,
+    bordereaux: dataStack.bordereaux,
+    identity: { userPool: identityStack.userPool, issuer: identityStack.userPool.userPoolProviderUrl, signInUrl: identityStack.domain.baseUrl() },
+    site,
+  });
+  apiStack.addStackDependency(edgeStack);
   Aspects.of(app).add(new AwsSolutionsChecks());
+  return { dataStack, identityStack, edgeStack, apiStack };
+}
+
+beforeAll(async () => {
+  widgetCode = await buildWidget();
+  const { dataStack, identityStack, edgeStack, apiStack } = makeApp();
   data = Template.fromStack(dataStack);
   api = Template.fromStack(apiStack);
-  stacks = [dataStack, apiStack];
+  identity = Template.fromStack(identityStack);
+  edge = Template.fromStack(edgeStack);
+  stacks = [dataStack, identityStack, edgeStack, apiStack];
 });
 
 describe('cdk-nag AwsSolutions', () => {
-  it('finds no error in either stack (each suppression is justified in the code)', () => {
+  it('finds no error in any stack (each suppression is justified in the code)', () => {
     const errors = stacks.flatMap((stack) => Annotations.fromStack(stack).findError('*', Match.stringLikeRegexp('AwsSolutions-.*')));
     expect(errors.map((e) => `${e.id}: ${JSON.stringify(e.entry.data).slice(0, 120)}`)).toEqual([]);
   });
 
   it('stays clean with tracing on (context tracing=true)', () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], tracing: true } });
-    const dataStack = new DataStack(app, 'Data');
-    const apiStack = new ApiStack(app, 'Api', { tables: dataStack.tables, signingKeys: dataStack.signingKeys, bordereaux: dataStack.bordereaux });
-    Aspects.of(app).add(new AwsSolutionsChecks());
+    const { apiStack } = makeApp({ tracing: true });
     Template.fromStack(apiStack).hasResourceProperties('AWS::Lambda::Function', { TracingConfig: { Mode: 'Active' } });
     expect(Annotations.fromStack(apiStack).findError('*', Match.stringLikeRegexp('AwsSolutions-.*'))).toEqual([]);
   });
@@ -78,31 +107,57 @@ describe('routes', () => {
     ).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
   });
 
-  it('puts the access-token authorizer on every merchant route, IAM on every operator route, and nothing on the others', () => {
+  const authorizerIds = (type: 'JWT' | 'REQUEST') =>
+    resources(api, 'AWS::ApiGatewayV2::Authorizer')
+      .filter(([, a]) => a.Properties.AuthorizerType === type)
+      .map(([id]) => id);
+
+  it('puts the access-token authorizer on every merchant route, the staff JWT authorizer on every staff route, and nothing on the others', () => {
+    const [jwt] = authorizerIds('JWT');
+    const [lambda] = authorizerIds('REQUEST');
+    const staffRoutes = routes.filter((r) => r.auth === 'staff');
+    expect(staffRoutes.length).toBeGreaterThan(0);
     for (const [, route] of routeResources()) {
       const definition = routes.find((r) => `${r.method} ${r.path}` === route.Properties.RouteKey)!;
       if (definition.auth === 'access-token') {
-        expect(route.Properties).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: expect.anything() });
+        expect(route.Properties).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: lambda } });
       } else if (definition.auth === 'staff') {
-        expect(route.Properties.AuthorizationType).toBe('AWS_IAM');
-        expect(route.Properties.RouteKey).toMatch(/^(GET|POST) \/api\/v2\/admin\/(claims|bordereaux|audit)/);
+        // Never IAM, never open: the JWT authorizer, then the handler's role check with the catalogue's roles.
+        expect(route.Properties, route.Properties.RouteKey).toMatchObject({ AuthorizationType: 'JWT', AuthorizerId: { Ref: jwt } });
+        expect(definition.roles?.length, route.Properties.RouteKey).toBeGreaterThan(0);
+        for (const role of definition.roles!) expect(STAFF_ROLES).toContain(role);
+        expect(route.Properties.RouteKey).toMatch(/^(GET|POST) \/api\/v2\/admin\//);
       } else {
         expect(route.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
       }
     }
+    expect(JSON.stringify(api.toJSON())).not.toContain('AWS_IAM');
     expect(routeResources().find(([, r]) => r.Properties.RouteKey === 'POST /api/v2/auth/token')![1].Properties.AuthorizerId).toBeUndefined();
   });
 
-  it('gives the operators a managed policy that invokes the operator routes of this stage and nothing else', () => {
-    const policies = resources(api, 'AWS::IAM::ManagedPolicy');
-    expect(policies).toHaveLength(1);
-    const statements = policies[0]![1].Properties.PolicyDocument.Statement as { Action: string; Resource: unknown[] }[];
-    expect(statements.map((s) => s.Action)).toEqual(['execute-api:Invoke']);
-    const operatorRoutes = routes.filter((r) => r.auth === 'staff');
-    expect(statements[0]!.Resource).toHaveLength(operatorRoutes.length);
-    const arns = JSON.stringify(statements[0]!.Resource);
-    for (const route of operatorRoutes) expect(arns).toContain(`/$default/${route.method}${route.path.replace(/\{[^}]+\}/, '*')}`);
-    expect(arns).not.toMatch(/\/api\/v2\/(orders|claims\/)/);
+  it("checks staff tokens against the user pool: its issuer, the pages' and the scripts' clients as audience, the Authorization header", () => {
+    expect(authorizerIds('JWT')).toHaveLength(1);
+    const [, jwt] = resources(api, 'AWS::ApiGatewayV2::Authorizer').find(([, a]) => a.Properties.AuthorizerType === 'JWT')!;
+    expect(jwt.Properties).toMatchObject({
+      IdentitySource: ['$request.header.Authorization'],
+      JwtConfiguration: {
+        Issuer: { 'Fn::ImportValue': expect.stringMatching(/StaffPool.*ProviderURL/) },
+        Audience: [{ Ref: expect.stringMatching(/^PagesClient/) }, { Ref: expect.stringMatching(/^ScriptsClient/) }],
+      },
+    });
+  });
+
+  it('gives IAM principals no way in any more: no operator managed policy, no policy output', () => {
+    expect(resources(api, 'AWS::IAM::ManagedPolicy')).toEqual([]);
+    expect(JSON.stringify(api.toJSON().Outputs)).not.toMatch(/ClaimsOperatorPolicy|execute-api:Invoke/);
+  });
+
+  it("lets the merchant routes' authorizer accept a merchant user's token: the pool's issuer, the pages' client", () => {
+    const fn = api.findResources('AWS::Lambda::Function')[functionId('authorizer')] as Resource;
+    expect(fn.Properties.Environment.Variables).toMatchObject({
+      STAFF_ISSUER: { 'Fn::ImportValue': expect.stringMatching(/StaffPool.*ProviderURL/) },
+      STAFF_AUDIENCES: { Ref: expect.stringMatching(/^PagesClient/) },
+    });
   });
 
   it('uses a simple-response Lambda authorizer that is never cached', () => {
@@ -173,7 +228,8 @@ describe('least privilege', () => {
     'webhooks-retry': { Main: ['GetItem', 'Query', 'Query', 'UpdateItem'] }, // the table, and the retry and hold indexes (one statement)
     'claims-session': { Main: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'], Metrics: ['GetItem'] },
     'claims-customer': { Main: ['PutItem', 'Query', 'UpdateItem'] },
-    'claims-admin': { Main: ['BatchGetItem', 'PutItem', 'Query', 'Query', 'UpdateItem'] }, // the table (and a claim's order, items and merchant by key) and the claim queue index
+    'claims-admin': { Main: ['BatchGetItem', 'PutItem', 'Query', 'Query', 'UpdateItem'] },
+    'admin-audit': { Main: ['Query'] }, // the audit log's partition, newest first // the table (and a claim's order, items and merchant by key) and the claim queue index
     // The main stream → entries, statements and the bordereaux' marks (plus the stream's read actions).
     'ledger-record': { Main: ['DescribeStream', 'GetItem', 'GetRecords', 'GetShardIterator', 'ListStreams', 'PutItem', 'UpdateItem'] },
     'ledger-read': { Main: ['Query'] },
@@ -185,8 +241,9 @@ describe('least privilege', () => {
     'test-helpers': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
   };
 
-  it('covers every function of the catalogue', () => {
-    expect(Object.keys(expected).sort()).toEqual([...functionNames].sort());
+  it("covers every function of the catalogue that the API stack deploys (the user pool's trigger is the identity stack's)", () => {
+    expect(Object.keys(expected).sort()).toEqual([...apiFunctionNames].sort());
+    expect(functionNames.filter((name) => !apiFunctionNames.includes(name as never))).toEqual(['staff-token-claims']);
   });
 
   it('names each index a function queries exactly, and gives a function reading a table only through an index that table', () => {
@@ -295,7 +352,8 @@ describe('bordereaux', () => {
   const s3Statements = (name: string) => statementsOf(name).filter((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')));
 
   it('are kept in one private bucket of the data stack: encrypted, public access blocked, TLS only, lifecycle rules, retained', () => {
-    expect(resources(api, 'AWS::S3::Bucket')).toHaveLength(0);
+    // The API stack's buckets are the site's and its access logs' (lib/web.ts), never bordereaux.
+    expect(resources(api, 'AWS::S3::Bucket').map(([id]) => id.replace(/[0-9A-F]{8}$/, ''))).toEqual(['WebLogs', 'WebSite']);
     const buckets = resources(data, 'AWS::S3::Bucket');
     expect(buckets).toHaveLength(1);
     data.hasResource('AWS::S3::Bucket', {
@@ -334,7 +392,7 @@ describe('bordereaux', () => {
       Action: ['s3:PutObject', 's3:AbortMultipartUpload'],
       Resource: { 'Fn::Join': ['', [{ 'Fn::ImportValue': expect.stringMatching(/Bordereaux.*Arn/) }, '/bordereaux/*']] },
     });
-    for (const name of functionNames.filter((name) => !name.startsWith('bordereaux-'))) expect(s3Statements(name), name).toEqual([]);
+    for (const name of apiFunctionNames.filter((name) => !name.startsWith('bordereaux-'))) expect(s3Statements(name), name).toEqual([]);
     for (const name of ['bordereaux-admin', 'bordereaux-export']) {
       const fn = api.findResources('AWS::Lambda::Function')[functionId(name)] as Resource;
       expect(fn.Properties.Environment.Variables.BORDEREAUX_BUCKET).toEqual({ 'Fn::ImportValue': expect.stringMatching(/ExportsOutputRefBordereaux/) });
@@ -368,20 +426,323 @@ describe('observability', () => {
     api.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
   });
 
-  it('has no managed policies: each function role writes only to its own log group', () => {
-    for (const [, role] of resources(api, 'AWS::IAM::Role')) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+  it("has no managed policies: each function role writes only to its own log group (CDK's two deploy-time helpers aside)", () => {
+    const managed = resources(api, 'AWS::IAM::Role')
+      .filter(([, role]) => role.Properties.ManagedPolicyArns !== undefined)
+      .map(([id]) => id);
+    // The site copier (BucketDeployment) and the web ACL lookup (AwsCustomResource), both made by CDK.
+    expect(managed.sort()).toEqual([expect.stringMatching(/^AWS679f53fac002430cb0da5b7982bd2287/), expect.stringMatching(/^CustomCDKBucketDeployment/)]);
+    for (const [, role] of resources(identity, 'AWS::IAM::Role')) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
   });
 });
 
 describe('functions', () => {
   it('run nodejs22.x on arm64, each with its own log group with retention, JSON logs and no platform lines below WARN', () => {
-    for (const [, fn] of resources(api, 'AWS::Lambda::Function').filter(([, f]) => f.Properties.Handler === 'index.handler')) {
+    const service = [...resources(api, 'AWS::Lambda::Function'), ...resources(identity, 'AWS::Lambda::Function')].filter(([, f]) => f.Properties.LoggingConfig);
+    expect(service).toHaveLength(functionNames.length);
+    for (const [, fn] of service) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         LoggingConfig: { LogGroup: expect.anything(), LogFormat: 'JSON', SystemLogLevel: 'WARN', ApplicationLogLevel: 'INFO' },
       });
     }
-    expect(resources(api, 'AWS::Logs::LogGroup').every(([, group]) => typeof group.Properties.RetentionInDays === 'number')).toBe(true);
+    for (const template of [api, identity])
+      expect(resources(template, 'AWS::Logs::LogGroup').every(([, group]) => typeof group.Properties.RetentionInDays === 'number')).toBe(true);
+  });
+});
+
+describe('the staff sign-in (identity stack)', () => {
+  it('is a retained user pool without self sign-up, with MFA required (TOTP), strong passwords and the Essentials plan', () => {
+    identity.hasResource('AWS::Cognito::UserPool', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+        MfaConfiguration: 'ON',
+        EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
+        Policies: {
+          PasswordPolicy: {
+            MinimumLength: PASSWORD_POLICY.minLength,
+            PasswordHistorySize: PASSWORD_POLICY.historySize,
+            RequireLowercase: true,
+            RequireNumbers: true,
+            RequireSymbols: true,
+            RequireUppercase: true,
+            TemporaryPasswordValidityDays: PASSWORD_POLICY.temporaryPasswordDays,
+          },
+        },
+        UserPoolTier: 'ESSENTIALS',
+        DeletionProtection: 'ACTIVE',
+      }),
+    });
+    expect(PASSWORD_POLICY.minLength).toBeGreaterThanOrEqual(12);
+  });
+
+  it('binds a merchant user to one client by an attribute only an administrator sets, which the trigger reads', () => {
+    const [, pool] = resources(identity, 'AWS::Cognito::UserPool')[0]!;
+    expect(pool.Properties.Schema).toContainEqual(expect.objectContaining({ Name: MERCHANT_CLIENT_ATTRIBUTE, Mutable: false, AttributeDataType: 'String' }));
+    expect(`custom:${MERCHANT_CLIENT_ATTRIBUTE}`).toBe(TRIGGER_ATTRIBUTE);
+    // The pages' client may read it and write nothing at all.
+    api.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      ClientName: 'order-protection-pages',
+      ReadAttributes: Match.arrayWith([`custom:${MERCHANT_CLIENT_ATTRIBUTE}`, 'email']),
+      WriteAttributes: [],
+    });
+  });
+
+  it('runs staff-token-claims before issuing a token (event version 2), from the identity stack, not the API stack', () => {
+    const [triggerId] = resources(identity, 'AWS::Lambda::Function').find(([id]) => id.startsWith('stafftokenclaims'))!;
+    identity.hasResourceProperties('AWS::Cognito::UserPool', {
+      LambdaConfig: { PreTokenGenerationConfig: { LambdaVersion: 'V2_0', LambdaArn: { 'Fn::GetAtt': [triggerId, 'Arn'] } } },
+    });
+    identity.hasResourceProperties('AWS::Lambda::Permission', { Principal: 'cognito-idp.amazonaws.com', FunctionName: { 'Fn::GetAtt': [triggerId, 'Arn'] } });
+    expect(resources(api, 'AWS::Lambda::Function').filter(([id]) => id.startsWith('stafftokenclaims'))).toEqual([]);
+  });
+
+  it('has a group per role, the order-protection resource server with a scope per script role, and a hosted sign-in domain', () => {
+    const groups = resources(identity, 'AWS::Cognito::UserPoolGroup').map(([, g]) => g.Properties.GroupName as string);
+    expect(groups.sort()).toEqual([...STAFF_ROLES].sort());
+    identity.hasResourceProperties('AWS::Cognito::UserPoolResourceServer', {
+      Identifier: RESOURCE_SERVER_ID,
+      Scopes: SCRIPT_ROLES.map((role) => ({ ScopeName: role, ScopeDescription: Match.anyValue() })),
+    });
+    expect(`${RESOURCE_SERVER_ID}/`).toBe(SCOPE_PREFIX);
+    identity.hasResourceProperties('AWS::Cognito::UserPoolDomain', { Domain: Match.anyValue(), ManagedLoginVersion: 1 });
+  });
+});
+
+describe('the app clients', () => {
+  const client = (name: string) => resources(api, 'AWS::Cognito::UserPoolClient').find(([, c]) => c.Properties.ClientName === name)![1].Properties;
+
+  it('give the pages authorization code (PKCE: public, no secret) with OpenID and e-mail only, and come back to the console and the portal', () => {
+    const pages = client('order-protection-pages');
+    expect(pages).toMatchObject({
+      GenerateSecret: false,
+      AllowedOAuthFlows: ['code'],
+      AllowedOAuthScopes: ['openid', 'email'],
+      SupportedIdentityProviders: ['COGNITO'],
+    });
+    // No role scope: a person's role is a group, or anyone could ask for order-protection/admin.
+    expect(JSON.stringify(pages.AllowedOAuthScopes)).not.toContain(SCOPE_PREFIX);
+    const urls = JSON.stringify(pages.CallbackURLs);
+    expect(urls).toMatch(/"https:\/\/",\{"Fn::GetAtt":\["WebDistribution[0-9A-F]+","DomainName"\]\},"\/admin\/"/);
+    expect(urls).toContain('"/portal/"');
+    expect(pages.LogoutURLs).toEqual(pages.CallbackURLs);
+  });
+
+  it('give scripts client credentials with a secret and the role scopes, nothing else', () => {
+    expect(client('order-protection-scripts')).toMatchObject({
+      GenerateSecret: true,
+      AllowedOAuthFlows: ['client_credentials'],
+      AllowedOAuthScopes: SCRIPT_ROLES.map((role) => `${SCOPE_PREFIX}${role}`),
+    });
+    expect(client('order-protection-scripts').CallbackURLs).toBeUndefined();
+  });
+});
+
+describe('the pages (bucket, CloudFront, web ACL)', () => {
+  const distribution = () => resources(api, 'AWS::CloudFront::Distribution')[0]![1].Properties.DistributionConfig;
+  const behaviour = (pattern: string) => distribution().CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === pattern);
+  const policy = (ref: { Ref: string }) =>
+    (api.findResources('AWS::CloudFront::ResponseHeadersPolicy')[ref.Ref] as Resource).Properties.ResponseHeadersPolicyConfig;
+
+  it('serves a private bucket through Origin Access Control, HTTPS only, TLS 1.2 or later, with logs', () => {
+    api.resourceCountIs('AWS::CloudFront::Distribution', 1);
+    const [siteId] = resources(api, 'AWS::S3::Bucket').find(([id]) => id.startsWith('WebSite'))!;
+    api.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: Match.anyValue(),
+      LoggingConfiguration: { DestinationBucketName: Match.anyValue(), LogFilePrefix: 'site/' },
+    });
+    api.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: Match.objectLike({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always' }),
+    });
+    const origins = distribution().Origins as { S3OriginConfig?: unknown; OriginAccessControlId?: unknown; DomainName: unknown }[];
+    const s3 = origins.filter((o) => o.S3OriginConfig);
+    expect(s3).toHaveLength(1);
+    expect(s3[0]!.OriginAccessControlId).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/OriginAccessControl/), 'Id'] });
+    // The bucket lets CloudFront read, for this distribution only, and refuses plain HTTP; no public principal is allowed anything.
+    const [, bucketPolicy] = resources(api, 'AWS::S3::BucketPolicy').find(([, p]) => JSON.stringify(p.Properties.Bucket).includes(siteId))!;
+    const statements = bucketPolicy.Properties.PolicyDocument.Statement as { Effect: string; Principal: unknown; Condition?: unknown; Action: unknown }[];
+    expect(statements.filter((s) => s.Effect === 'Allow')).toEqual([
+      expect.objectContaining({
+        Principal: { Service: 'cloudfront.amazonaws.com' },
+        Action: 's3:GetObject',
+        Condition: { StringEquals: { 'AWS:SourceArn': expect.anything() } },
+      }),
+    ]);
+    expect(statements).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
+    const config = distribution();
+    for (const b of [config.DefaultCacheBehavior, ...config.CacheBehaviors]) expect(b.ViewerProtocolPolicy).toBe('redirect-to-https');
+    expect(config.Logging).toEqual({ Bucket: { 'Fn::GetAtt': [expect.stringMatching(/^WebLogs/), 'RegionalDomainName'] }, Prefix: 'cloudfront/' });
+  });
+
+  it('requires TLS 1.2 or later on a domain of its own (context siteDomain and siteCertificateArn), which the sign-in then sends people back to', () => {
+    const certificate = 'arn:aws:acm:us-east-1:111122223333:certificate/00000000-0000-0000-0000-000000000000';
+    const { apiStack } = makeApp({ siteDomain: 'pages.example.com', siteCertificateArn: certificate });
+    const template = Template.fromStack(apiStack);
+    const config = resources(template, 'AWS::CloudFront::Distribution')[0]![1].Properties.DistributionConfig;
+    expect(config.Aliases).toEqual(['pages.example.com']);
+    expect(config.ViewerCertificate).toEqual({ AcmCertificateArn: certificate, MinimumProtocolVersion: 'TLSv1.2_2021', SslSupportMethod: 'sni-only' });
+    template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      ClientName: 'order-protection-pages',
+      CallbackURLs: ['https://pages.example.com/admin/', 'https://pages.example.com/portal/'],
+    });
+    // Without them: CloudFront's default certificate on the cloudfront.net name.
+    expect(distribution().ViewerCertificate).toBeUndefined();
+    expect(distribution().Aliases).toBeUndefined();
+  });
+
+  it("sends with every page exactly npm start's security headers, its connect-src widened to the sign-in only", () => {
+    const headers = policy(distribution().DefaultCacheBehavior.ResponseHeadersPolicyId).SecurityHeadersConfig;
+    const local = pageSecurityHeaders();
+    const csp = headers.ContentSecurityPolicy.ContentSecurityPolicy['Fn::Join'][1] as unknown[];
+    // The policy as deployed, with the sign-in's host name (a deploy-time value) written as <sign-in>.
+    const deployed = csp
+      .map((part) => (typeof part === 'string' ? part : '<token>'))
+      .join('')
+      .replace('https://<token>.auth.<token>.amazoncognito.com', 'https://<sign-in>');
+    expect(deployed).toBe(local['content-security-policy']!.replace("connect-src 'self'", "connect-src 'self' https://<sign-in>"));
+    expect(headers).toMatchObject({
+      ContentSecurityPolicy: { Override: true },
+      ContentTypeOptions: { Override: true },
+      FrameOptions: { FrameOption: local['x-frame-options'], Override: true },
+      ReferrerPolicy: { ReferrerPolicy: local['referrer-policy'], Override: true },
+    });
+    expect(local['x-content-type-options']).toBe('nosniff');
+    // The same policy on /docs while no API reference is built into the site (with one, its own: see below).
+    expect(behaviour('/docs*').ResponseHeadersPolicyId).toEqual(distribution().DefaultCacheBehavior.ResponseHeadersPolicyId);
+  });
+
+  it("maps a page path to its folder's index.html at the edge, and leaves files alone", () => {
+    // Run as CloudFront would: the function's source alone, in a context of its own.
+    const handler = runInNewContext(`${PAGE_INDEX_FUNCTION}; handler`) as (event: { request: { uri: string } }) => { uri: string };
+    const map = (uri: string) => handler({ request: { uri } }).uri;
+    expect(map('/admin/')).toBe('/admin/index.html');
+    expect(map('/portal/')).toBe('/portal/index.html');
+    expect(map('/claim')).toBe('/claim/index.html');
+    expect(map('/docs')).toBe('/docs/index.html');
+    expect(map('/admin/claims')).toBe('/admin/claims/index.html');
+    expect(map('/config.json')).toBe('/config.json');
+    expect(map('/assets/claim.js')).toBe('/assets/claim.js');
+    for (const b of [distribution().DefaultCacheBehavior, behaviour('/docs*')])
+      expect(b.FunctionAssociations).toEqual(
+        [{ EventType: 'viewer-request', FunctionARN: Match.anyValue() }].map(() => expect.objectContaining({ EventType: 'viewer-request' })),
+      );
+  });
+
+  it('passes /api/* to the HTTP API uncached, with every viewer header (Authorization too) but Host, and every method', () => {
+    const apiBehaviour = behaviour(API_PATH_PATTERN);
+    expect(apiBehaviour).toMatchObject({
+      CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', // Managed-CachingDisabled
+      OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac', // Managed-AllViewerExceptHostHeader
+      AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
+    });
+    const origin = (distribution().Origins as { Id: string; DomainName: unknown; CustomOriginConfig?: { OriginProtocolPolicy: string } }[]).find(
+      (o) => o.Id === apiBehaviour.TargetOriginId,
+    )!;
+    expect(JSON.stringify(origin.DomainName)).toMatch(/"Ref":"Api[0-9A-F]+"\},".execute-api."/);
+    expect(origin.CustomOriginConfig?.OriginProtocolPolicy).toBe('https-only');
+  });
+
+  it('serves the widget under a stable name cached for minutes and a versioned name cached for a year, immutable', () => {
+    const cache = (ref: { Ref: string }) => (api.findResources('AWS::CloudFront::CachePolicy')[ref.Ref] as Resource).Properties.CachePolicyConfig;
+    const stable = behaviour(PAGE_PATHS.widget);
+    const versioned = behaviour('/widget.*.js');
+    expect(cache(stable.CachePolicyId)).toMatchObject({ DefaultTTL: WIDGET_STABLE_MAX_AGE.toSeconds(), MaxTTL: WIDGET_STABLE_MAX_AGE.toSeconds() });
+    expect(cache(versioned.CachePolicyId)).toMatchObject({ DefaultTTL: WIDGET_VERSIONED_MAX_AGE.toSeconds() });
+    expect(policy(stable.ResponseHeadersPolicyId).CustomHeadersConfig.Items).toEqual([
+      { Header: 'cache-control', Value: `public, max-age=${WIDGET_STABLE_MAX_AGE.toSeconds()}`, Override: true },
+    ]);
+    expect(policy(versioned.ResponseHeadersPolicyId).CustomHeadersConfig.Items).toEqual([
+      { Header: 'cache-control', Value: `public, max-age=${WIDGET_VERSIONED_MAX_AGE.toSeconds()}, immutable`, Override: true },
+    ]);
+    expect(widgetVersionedName(widgetCode)).toMatch(/^widget\.[0-9a-f]{16}\.js$/);
+    expect(widgetVersionedName(`${widgetCode} `)).not.toBe(widgetVersionedName(widgetCode));
+  });
+
+  it('writes /config.json at deploy time (issuer, client id, sign-in endpoints) with the widget, never pruning, and invalidates the distribution', () => {
+    const [, deployment] = resources(api, 'Custom::CDKBucketDeployment')[0]!;
+    expect(deployment.Properties).toMatchObject({ Prune: false, DistributionPaths: ['/*'], DestinationBucketName: { Ref: expect.stringMatching(/^WebSite/) } });
+    // widget.js, widget.<hash>.js, config.json: the last is JSON with deploy-time values filled in.
+    expect(deployment.Properties.SourceObjectKeys).toHaveLength(3);
+    const markers = JSON.stringify(deployment.Properties.SourceMarkers[2]);
+    expect(markers).toMatch(/StaffPool.*ProviderURL/);
+    expect(markers).toMatch(/"Ref":"PagesClient[0-9A-F]+"/);
+    expect(markers).toMatch(/StaffPoolSignIn/);
+    expect(deployment.Properties.SourceMarkersConfig[2]).toEqual({ jsonEscape: true });
+  });
+
+  it("is guarded by the edge stack's web ACL (us-east-1): AWS managed rules and a rate limit per IP", () => {
+    expect(stacks.find((s) => s.stackName === 'Edge')!.region).toBe(EDGE_REGION);
+    const [, acl] = resources(edge, 'AWS::WAFv2::WebACL')[0]!;
+    expect(acl.Properties.Scope).toBe('CLOUDFRONT');
+    const rules = acl.Properties.Rules as { Name: string; Statement: Record<string, any> }[];
+    expect(rules.map((r) => r.Statement.ManagedRuleGroupStatement?.Name).filter(Boolean)).toEqual([...MANAGED_RULE_GROUPS]);
+    expect(rules.find((r) => r.Statement.RateBasedStatement)!.Statement.RateBasedStatement).toEqual({ Limit: DEFAULT_WEB_RATE_LIMIT, AggregateKeyType: 'IP' });
+    const [aclId] = resources(edge, 'AWS::WAFv2::WebACL')[0]!;
+    edge.hasResourceProperties('AWS::SSM::Parameter', { Name: WEB_ACL_ARN_PARAMETER, Value: { 'Fn::GetAtt': [aclId, 'Arn'] } });
+    // The distribution's web ACL is what the lookup read from that parameter, in us-east-1.
+    const [lookupId, lookup] = resources(api, 'Custom::AWS')[0]!;
+    expect(JSON.stringify(lookup.Properties.Create)).toContain(`\\"Name\\":\\"${WEB_ACL_ARN_PARAMETER}\\"`);
+    expect(JSON.stringify(lookup.Properties.Create)).toContain(`\\"region\\":\\"${EDGE_REGION}\\"`);
+    expect(distribution().WebACLId).toEqual({ 'Fn::GetAtt': [lookupId, 'Parameter.Value'] });
+  });
+
+  it("gives the API reference its own headers when the site holds one: npm start's, with its inline scripts' hashes", async () => {
+    const site = mkdtempSync(join(tmpdir(), 'site-'));
+    mkdirSync(join(site, 'docs'));
+    const html = '<!doctype html><title>API</title><script>console.log("redoc")</script>';
+    writeFileSync(join(site, 'docs', 'index.html'), html);
+    const { apiStack } = makeApp({}, siteFrom(widgetCode, site));
+    const template = Template.fromStack(apiStack);
+    const config = resources(template, 'AWS::CloudFront::Distribution')[0]![1].Properties.DistributionConfig;
+    const docs = config.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === '/docs*');
+    expect(docs.ResponseHeadersPolicyId).not.toEqual(config.DefaultCacheBehavior.ResponseHeadersPolicyId);
+    const headers = (template.findResources('AWS::CloudFront::ResponseHeadersPolicy')[docs.ResponseHeadersPolicyId.Ref] as Resource).Properties
+      .ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    expect(headers.ContentSecurityPolicy.ContentSecurityPolicy).toBe(apiReferenceSecurityHeaders(html)['content-security-policy']);
+    // The site's folder is deployed too.
+    expect(resources(template, 'Custom::CDKBucketDeployment')[0]![1].Properties.SourceObjectKeys).toHaveLength(4);
+    expect(Annotations.fromStack(apiStack).findError('*', Match.stringLikeRegexp('AwsSolutions-.*'))).toEqual([]);
+  });
+});
+
+describe('alarms that reach someone', () => {
+  it('every alarm notifies the alarm topic when raised and when cleared', () => {
+    const [topicId] = resources(api, 'AWS::SNS::Topic')[0]!;
+    const alarms = resources(api, 'AWS::CloudWatch::Alarm');
+    expect(alarms.length).toBeGreaterThanOrEqual(10);
+    for (const [id, alarm] of alarms) {
+      expect(alarm.Properties.AlarmActions, id).toEqual([{ Ref: topicId }]);
+      expect(alarm.Properties.OKActions, id).toEqual([{ Ref: topicId }]);
+    }
+  });
+
+  it('is encrypted with a rotated key CloudWatch may use, and refuses publishing without TLS', () => {
+    api.resourceCountIs('AWS::SNS::Topic', 1);
+    const [, topic] = resources(api, 'AWS::SNS::Topic')[0]!;
+    const [keyId, key] = resources(api, 'AWS::KMS::Key')[0]!;
+    expect(topic.Properties.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    expect(JSON.stringify(key.Properties.KeyPolicy)).toContain('cloudwatch.amazonaws.com');
+    const statements = resources(api, 'AWS::SNS::TopicPolicy')[0]![1].Properties.PolicyDocument.Statement as {
+      Effect: string;
+      Condition?: unknown;
+      Principal: unknown;
+    }[];
+    expect(statements).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
+    expect(statements).toContainEqual(expect.objectContaining({ Effect: 'Allow', Principal: { Service: 'cloudwatch.amazonaws.com' } }));
+  });
+
+  it('subscribes the e-mail address of context alarmEmail, and none without it', () => {
+    api.resourceCountIs('AWS::SNS::Subscription', 0);
+    const { apiStack } = makeApp({ alarmEmail: 'oncall@example.com' });
+    Template.fromStack(apiStack).hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'oncall@example.com',
+      TopicArn: Match.anyValue(),
+    });
   });
 });

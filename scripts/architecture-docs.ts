@@ -55,6 +55,7 @@ function diagram(): string {
   for (const [name, d] of entries()) {
     const fn = id(name);
     if (name === 'authorizer') lines.push(`  apigw -- "before each access-token route" --> ${fn}`);
+    if (name === 'staff-token-claims') lines.push(`  pool(["Cognito user pool (staff sign-in)"]) -- "as it issues a token" --> ${fn}`);
     if (d.routes.length) lines.push(`  apigw -- "${d.routes.length} route${d.routes.length > 1 ? 's' : ''}" --> ${fn}`);
     if (d.schedule) lines.push(`  schedule -- "every ${d.schedule.deployedEverySeconds} s" --> ${fn}`);
     if (d.stream) {
@@ -75,6 +76,7 @@ function trigger(d: FunctionDefinition, name: FunctionName): string {
   if (d.routes.length) return d.routes.map((r) => `\`${r.method} ${r.path}\``).join('<br>');
   if (d.stream) return `${d.stream.table} stream: ${d.stream.entities.join(', ')}${d.stream.inserts ? ' (inserts only)' : ''}`;
   if (d.schedule) return `every ${d.schedule.deployedEverySeconds} s (locally ${d.schedule.localEverySeconds} s)`;
+  if (name === 'staff-token-claims') return 'the staff user pool, as it issues a token (pre token generation)';
   return name === 'authorizer' ? 'API Gateway, before each access-token route' : '—';
 }
 

@@ -288,6 +288,10 @@ export const FUNCTIONS = {
     routes: [{ method: 'GET', path: '/api/v2/admin/audit', auth: 'staff', roles: ADMIN }],
     tables: { main: ['Query'] },
   },
+  // No route: the staff user pool's pre-token-generation trigger (deployed beside the pool, in
+  // lib/identity-stack.ts, not by the API stack): a person's e-mail and a merchant user's client
+  // (the pool's custom:client_id) into the access token. Touches nothing.
+  'staff-token-claims': { routes: [] },
   // Bordereaux (docs/bordereaux.md). Finance starts an export (PutItem: its record and its audit record, one transaction) and reads it
   // (GetItem); a done export's link is presigned here, so this function may GetObject the bordereaux.
   'bordereaux-admin': {
