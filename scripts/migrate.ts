@@ -20,7 +20,7 @@ if (local) console.error(`using DynamoDB at ${local.endpoint} (${local.source})`
 const endpoint = local?.endpoint;
 const config = loadConfig();
 const doc = createDocumentClient(endpoint, config.region);
-const { moved, windows, minor, adopted, opening } = await runMigrations(doc, { main: config.tableName, metrics: config.metricsTableName });
+const { moved, windows, minor, adopted, opening, registered } = await runMigrations(doc, { main: config.tableName, metrics: config.metricsTableName });
 doc.destroy();
 console.log(`moved ${moved.listRecords} order and policy records to sharded list keys, ${moved.checkoutRecords} checkout records to their own partitions`);
 console.log(`gave ${windows.policies} policies stored without one their void window (their order's sale + the client's look period)`);
@@ -33,3 +33,4 @@ console.log(
     (adopted.duplicates ? ` (${adopted.duplicates} ids were already booked under two keys: npm run reconcile names their clients)` : ''),
 );
 console.log(`wrote the ledger's opening balance: ${opening.entries} entries for policies and claims from before the ledger (with their statements)`);
+console.log(`registered ${registered.clients} clients created before the console's list of merchants`);

@@ -2,7 +2,17 @@ import { DeleteCommand, GetCommand, PutCommand, ScanCommand, UpdateCommand, type
 import { DEFAULT_LOOK_PERIOD_DAYS, voidWindowEnd } from '#shared/clients/client.js';
 import type { TableNames } from '#shared/platform/dynamo/table-admin.js';
 import { unlessConditionFails } from '#shared/platform/dynamo/transactions.js';
-import { checkoutKey, clientKey, orderKey, orderListKey, orderListShard, policyListKey, policyListShard } from '#shared/platform/dynamo/keys.js';
+import {
+  checkoutKey,
+  clientKey,
+  clientRegisterKey,
+  orderKey,
+  orderListKey,
+  orderListShard,
+  policyListKey,
+  policyListShard,
+  storedRecord,
+} from '#shared/platform/dynamo/keys.js';
 import { headerInMinorUnits, itemInMinorUnits, type Order, type OrderItem } from '#shared/orders/index.js';
 import { claimInMinorUnits, type Claim } from '#shared/claims/index.js';
 import { minorUnit } from '#shared/platform/money/index.js';
@@ -272,6 +282,29 @@ export async function openLedger(doc: DynamoDBDocumentClient, tables: Pick<Table
   return { entries };
 }
 
+/**
+ * Issue 37's register of clients (CLIENTS / CLIENT#<id>), which the console lists merchants from:
+ * every client created before it gets its place. Safe to run twice and beside traffic (a client
+ * created meanwhile is registered by its own creation; each write here is conditional).
+ */
+export async function registerClients(doc: DynamoDBDocumentClient, tables: Pick<TableNames, 'main'>): Promise<{ clients: number }> {
+  let clients = 0;
+  for await (const record of scan(doc, tables.main, 'entity = :client', { ':client': 'client' })) {
+    const clientId = String(record.client_id);
+    const written = await unlessConditionFails(
+      doc.send(
+        new PutCommand({
+          TableName: tables.main,
+          Item: storedRecord(clientRegisterKey(clientId), 'client_register', { client_id: clientId }),
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
+      ),
+    );
+    if (written) clients++;
+  }
+  return { clients };
+}
+
 /** Everything `npm run migrate` does, in order (each step safe to run twice and beside traffic). */
 export async function runMigrations(doc: DynamoDBDocumentClient, tables: TableNames, now = new Date()) {
   const moved = await migrateToShardedKeys(doc, tables);
@@ -279,7 +312,8 @@ export async function runMigrations(doc: DynamoDBDocumentClient, tables: TableNa
   const minor = await amountsToMinorUnits(doc, tables);
   const adopted = await adoptLedgerEntries(doc, tables);
   const opening = await openLedger(doc, tables, now);
-  return { moved, windows, minor, adopted, opening };
+  const registered = await registerClients(doc, tables);
+  return { moved, windows, minor, adopted, opening, registered };
 }
 
 async function read(doc: DynamoDBDocumentClient, tableName: string, key: { PK: string; SK: string }, attribute: string): Promise<unknown> {

@@ -64,6 +64,22 @@ export interface ClientLabel {
 }
 
 /** Merchants' names for the operator's pages. */
+/** A merchant as the operator's console lists it: never its keys' secrets. */
+export interface ClientSummary {
+  client_id: string;
+  name: string;
+  mode: 'test' | 'live';
+  rate_ppm: RatePpm;
+  look_period_days: number;
+  disabled: boolean;
+  created: string;
+}
+
+/** The register of clients, a page at a time in id order (`after`: the last id of the previous page). */
+export interface ClientRegister {
+  page(limit: number, after?: string): Promise<{ clients: ClientSummary[]; next?: string }>;
+}
+
 export interface ClientNames {
   /** Each existing client's label by its id (one batched read, not a read per client). */
   names(clientIds: readonly string[]): Promise<Map<string, ClientLabel>>;

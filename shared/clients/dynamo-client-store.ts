@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   DEFAULT_LOOK_PERIOD_DAYS,
   FIRST_KEY_GENERATION,
@@ -7,22 +7,26 @@ import {
   type ClientCredentials,
   type ClientLabel,
   type ClientNames,
+  type ClientRegister,
+  type ClientSummary,
   type ClientStatus,
   type ClientStatusStore,
   type ClientStore,
   type FailedSignIns,
 } from './client.js';
-import { clientKey, publicKeyKey, storedRecord, type Key } from '../platform/dynamo/keys.js';
+import { clientKey, clientRegisterKey, CLIENTS_PARTITION, publicKeyKey, storedRecord, type Key } from '../platform/dynamo/keys.js';
+import type { RatePpm } from '../platform/money/index.js';
 import { batchGet } from '../platform/dynamo/batch-get.js';
 import { keyModeOf } from './test-mode.js';
 
 /**
  * Clients live twice: the client item, and a public-key item that answers
- * "who is pk_…, what is their secret hash and rate" in one GetItem. Both are written together.
+ * "who is pk_…, what is their secret hash and rate" in one GetItem. Both are written together,
+ * with the client's place in the register the console lists clients from (CLIENTS / CLIENT#<id>).
  * Both carry `key_generation` and `disabled`; the public-key item also keeps the key's recent
  * failed sign-ins and its lockout (`failed_sign_ins`, `locked_until`).
  */
-export class DynamoClientStore implements ClientStore, ClientStatusStore, FailedSignIns, ClientNames {
+export class DynamoClientStore implements ClientStore, ClientStatusStore, FailedSignIns, ClientNames, ClientRegister {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -54,9 +58,57 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
+          // Its place in the register the console lists clients from (the id only: the client's record stays the one truth).
+          { Put: { TableName: this.tableName, Item: storedRecord(clientRegisterKey(client.client_id), 'client_register', { client_id: client.client_id }) } },
         ],
       }),
     );
+  }
+
+  /** The register's page of ids (one Query), then those clients' records (one BatchGetItem, without the secret's hash). */
+  async page(limit: number, after?: string): Promise<{ clients: ClientSummary[]; next?: string }> {
+    const { Items = [], LastEvaluatedKey } = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': CLIENTS_PARTITION },
+        Limit: limit,
+        ...(after ? { ExclusiveStartKey: clientRegisterKey(after) } : {}),
+      }),
+    );
+    const ids = Items.map((item) => String(item.client_id));
+    const records = await batchGet(this.doc, this.tableName, ids.map(clientKey), {
+      consistent: true,
+      projection: {
+        expression: '#id, #name, #pk, #rate, #look, #disabled, #created',
+        names: {
+          '#id': 'client_id',
+          '#name': 'name',
+          '#pk': 'public_key',
+          '#rate': 'rate_ppm',
+          '#look': 'look_period_days',
+          '#disabled': 'disabled',
+          '#created': 'created',
+        },
+      },
+    });
+    const byId = new Map(records.map((record) => [String(record.client_id), record]));
+    const clients = ids.flatMap((id): ClientSummary[] => {
+      const record = byId.get(id);
+      if (!record) return [];
+      return [
+        {
+          client_id: id,
+          name: String(record.name),
+          mode: keyModeOf(String(record.public_key)),
+          rate_ppm: record.rate_ppm as RatePpm,
+          look_period_days: typeof record.look_period_days === 'number' ? record.look_period_days : DEFAULT_LOOK_PERIOD_DAYS,
+          disabled: record.disabled === true,
+          created: String(record.created),
+        },
+      ];
+    });
+    return { clients, ...(LastEvaluatedKey ? { next: String(LastEvaluatedKey.SK).slice('CLIENT#'.length) } : {}) };
   }
 
   async findByPublicKey(publicKey: string): Promise<ClientCredentials | undefined> {

@@ -6,3 +6,5 @@
 export { DEFAULT_LOOK_PERIOD_DAYS, MAX_LOOK_PERIOD_DAYS, voidWindowEnd } from './client.js';
 export type { Client, ClientCredentials, ClientLabel, ClientNames, ClientStore } from './client.js';
 export { keyModeOf, requireTestClient } from './test-mode.js';
+export { listClients, type ClientListDeps } from './list-clients.js';
+export type { ClientRegister, ClientSummary } from './client.js';

@@ -15,6 +15,7 @@ import {
 const CLAIMS: readonly StaffRole[] = ['claims'];
 const FINANCE: readonly StaffRole[] = ['finance'];
 const ADMIN: readonly StaffRole[] = ['admin'];
+const STAFF: readonly StaffRole[] = ['claims', 'finance', 'admin'];
 
 /**
  * The function catalogue: every Lambda function of the service, the routes it serves and what it
@@ -281,6 +282,12 @@ export const FUNCTIONS = {
     tables: { main: ['Query', 'BatchGetItem', 'PutItem', 'UpdateItem'] },
     indexes: { main: [CLAIM_QUEUE_INDEX] },
     keys: ['order-number'],
+  },
+  // The merchants, read-only, for every staff role: the register's page of ids (Query), then their
+  // records (BatchGetItem, without the secret's hash).
+  'admin-clients': {
+    routes: [{ method: 'GET', path: '/api/v2/admin/clients', auth: 'staff', roles: STAFF }],
+    tables: { main: ['Query', 'BatchGetItem'] },
   },
   // The audit log (admin): staff actions, newest first (Query on its partition). Each is written by
   // the function whose change it records, in that change's transaction.

@@ -464,8 +464,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Start a customer's claim session (order number + e-mail + the shop's public key)
-     * @description The customer proves the order is theirs. Any mismatch (unknown public key, order number or e-mail) is the same 404 `order_not_found`. After 5 failed attempts for one order number, or 100 for one public key, within a 15-minute window, the route answers 429 `too_many_attempts` (with Retry-After) until the window ends, right input or not. The claim token lasts 30 minutes and is accepted only by the /api/v2/claims routes.
+     * Start a customer's claim session (order number + e-mail + the shop's client id or public key)
+     * @description The customer proves the order is theirs. The shop is named by exactly one of `client_id` (what the merchant's claim link `/claim?shop=<client_id>` carries) and `public_key` (the widget's key); neither or both is 422 with `param` `client_id`. Any mismatch (unknown shop, order number or e-mail) is the same 404 `order_not_found`. After 5 failed attempts for one order number, or 100 for one shop, within a 15-minute window, the route answers 429 `too_many_attempts` (with Retry-After) until the window ends, right input or not; both ways of naming the shop count against the same limits. The claim token lasts 30 minutes and is accepted only by the /api/v2/claims routes.
      */
     post: operations['openClaimSession'];
     delete?: never;
@@ -713,6 +713,26 @@ export interface paths {
     };
     /** An export as it stands, with a link valid 15 minutes once done */
     get: operations['getBordereauExport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/clients': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The merchants, read-only (any staff role)
+     * @description Every client with its terms and state, in id order, a page at a time: never a key or a secret's hash. Clients are created, changed and disabled with `npm run client` (the CLI); this list is what the console shows.
+     */
+    get: operations['listClients'];
     put?: never;
     post?: never;
     delete?: never;
@@ -984,6 +1004,18 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
+    ClientSummary: {
+      client_id: string;
+      name: string;
+      /** @enum {unknown} */
+      mode: 'test' | 'live';
+      /** @description The premium rate, a decimal fraction of the cost ("0.085"). */
+      rate: string;
+      look_period_days: number;
+      disabled: boolean;
+      /** Format: date-time */
+      created: string;
+    };
     AuditRecord: {
       audit_id: string;
       /** Format: date-time */
@@ -2648,7 +2680,10 @@ export interface operations {
         'application/json': {
           order_number: components['schemas']['Text'];
           email: components['schemas']['Text'];
-          public_key: components['schemas']['Text'];
+          /** @description The shop, as its claim link names it. Exactly one of client_id and public_key. */
+          client_id?: components['schemas']['Text'];
+          /** @description The shop's public key (the widget's). Exactly one of client_id and public_key. */
+          public_key?: components['schemas']['Text'];
         };
       };
     };
@@ -3094,6 +3129,39 @@ export interface operations {
       500: components['responses']['Error'];
     };
   };
+  listClients: {
+    parameters: {
+      query?: {
+        limit?: string;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of clients. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ClientSummary'][];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+    };
+  };
   listAudit: {
     parameters: {
       query?: {
@@ -3122,6 +3190,7 @@ export interface operations {
       400: components['responses']['Error'];
       401: components['responses']['Error'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
     };

@@ -4,6 +4,7 @@
  * main table
  *   CLIENT#<client_id>                     / CLIENT             the client (name, rate, key hashes)
  *   PUBLIC_KEY#<public_key>                / PUBLIC_KEY         lookup: public key → client, secret hash, rate
+ *   CLIENTS                                / CLIENT#<client_id> the register of clients, for the console's list (the id only)
  *   CLIENT#<client_id>#ORDER#<order_id>    / ORDER              order header (customer, subtotal, version)
  *   CLIENT#<client_id>#ORDER#<order_id>    / ITEM#<reference>   one item with its policy and event
  *   CLIENT#<client_id>#IDEMPOTENCY#<key>   / IDEMPOTENCY        a claimed Idempotency-Key and its response (TTL 24 h)
@@ -46,6 +47,8 @@ export function recordFields<T>(record: Record<string, unknown>, storedOnly: rea
 }
 
 export const clientKey = (clientId: string): Key => ({ PK: `CLIENT#${clientId}`, SK: 'CLIENT' });
+export const CLIENTS_PARTITION = 'CLIENTS';
+export const clientRegisterKey = (clientId: string): Key => ({ PK: CLIENTS_PARTITION, SK: `CLIENT#${clientId}` });
 export const publicKeyKey = (publicKey: string): Key => ({ PK: `PUBLIC_KEY#${publicKey}`, SK: 'PUBLIC_KEY' });
 
 const orderPartition = (clientId: string, orderId: string): string => `CLIENT#${clientId}#ORDER#${orderId}`;

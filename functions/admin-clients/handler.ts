@@ -1,0 +1,32 @@
+import { loadConfig } from '#shared/platform/config.js';
+import { openCursor, sealCursor } from '#shared/platform/keys/cursors.js';
+import { jsonResponse } from '#shared/platform/http/envelope.js';
+import { httpHandler } from '#shared/platform/http/middleware.js';
+import { parseInput } from '#shared/platform/http/validation.js';
+import { listPage } from '#shared/platform/http/schemas.js';
+import { routeRoles } from '#shared/platform/functions.js';
+import { formatRate } from '#shared/platform/money/index.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { listClients, type ClientSummary } from '#shared/clients/index.js';
+import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
+import * as v from 'valibot';
+
+const config = loadConfig();
+const register = new DynamoClientStore(sharedDocumentClient(), config.tableName);
+// The list's cursors are sealed like every list cursor, under a scope of their own.
+const SCOPE = 'admin:clients';
+const cursors = { seal: (position: string) => sealCursor(SCOPE, {}, position), open: (cursor: string) => openCursor(SCOPE, {}, cursor) };
+const Query = v.strictObject({ limit: listPage.limit, cursor: listPage.cursor });
+
+/** A client as staff see it: its terms and state, never a key or a secret's hash. */
+const clientView = ({ rate_ppm, ...client }: ClientSummary) => ({ ...client, rate: formatRate(rate_ppm) });
+
+/** GET /api/v2/admin/clients (any staff role): the merchants, read-only, a page at a time. */
+export const handler = httpHandler(
+  async (event) => {
+    const query = parseInput(Query, event.queryStringParameters ?? {});
+    const page = await listClients({ register, cursors }, query);
+    return jsonResponse(200, { data: page.clients.map(clientView), has_more: page.nextCursor !== undefined, next_cursor: page.nextCursor ?? null });
+  },
+  { staff: routeRoles('admin-clients') },
+);
