@@ -229,7 +229,8 @@ describe('least privilege', () => {
     'claims-session': { Main: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'], Metrics: ['GetItem'] },
     'claims-customer': { Main: ['PutItem', 'Query', 'UpdateItem'] },
     'claims-admin': { Main: ['BatchGetItem', 'PutItem', 'Query', 'Query', 'UpdateItem'] },
-    'admin-audit': { Main: ['Query'] }, // the audit log's partition, newest first // the table (and a claim's order, items and merchant by key) and the claim queue index
+    'admin-audit': { Main: ['Query'] }, // the audit log's partition, newest first
+    'admin-clients': { Main: ['BatchGetItem', 'Query'] }, // the register of clients, then their records // the table (and a claim's order, items and merchant by key) and the claim queue index
     // The main stream → entries, statements and the bordereaux' marks (plus the stream's read actions).
     'ledger-record': { Main: ['DescribeStream', 'GetItem', 'GetRecords', 'GetShardIterator', 'ListStreams', 'PutItem', 'UpdateItem'] },
     'ledger-read': { Main: ['Query'] },
