@@ -294,7 +294,7 @@ export class ApiStack extends Stack {
       },
     });
 
-    new Observability(this, 'Observability', {
+    const observability = new Observability(this, 'Observability', {
       api: this.api,
       functions: Object.fromEntries(Object.entries(this.functions).map(([name, service]) => [name, service.fn])),
       authorizer: this.functions.authorizer.fn,
@@ -317,5 +317,7 @@ export class ApiStack extends Stack {
     new CfnOutput(this, 'SiteUrl', { value: this.web.origin });
     new CfnOutput(this, 'PagesClientId', { value: this.pagesClient.userPoolClientId });
     new CfnOutput(this, 'ScriptsClientId', { value: this.scriptsClient.userPoolClientId });
+    // Subscribe chat or paging to it (docs/deployment.md); -c alarmEmail=... subscribes an address.
+    new CfnOutput(this, 'AlarmTopicArn', { value: observability.topic.topicArn });
   }
 }
