@@ -103,3 +103,50 @@ describe('npm run client: which DynamoDB', () => {
     }
   });
 });
+
+describe('npm run client: claim link', () => {
+  it('prints the shop’s claim link on the site named (the running npm start’s by default), and refuses an unknown client or no site', async () => {
+    const { client_id } = await cli('create', '--name', 'Linked Shop');
+    const folder = mkdtempSync(join(tmpdir(), 'cli-link-'));
+    try {
+      mkdirSync(join(folder, '.local'));
+      writeFileSync(
+        join(folder, '.local', 'stack.json'),
+        JSON.stringify({ dynamodb_endpoint: process.env.DYNAMODB_ENDPOINT, table_name: service.tables.main, base_url: 'http://localhost:3999' }),
+      );
+      const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+      const cliIn = (cwd: string, ...args: string[]) =>
+        run(tsx, [join(process.cwd(), 'scripts', 'client-cli.ts'), ...args], { cwd, env: process.env }).then(
+          ({ stdout }) => ({ code: 0, stdout, stderr: '' }),
+          (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
+        );
+
+      const local = await cliIn(folder, 'claim-link', String(client_id));
+      const deployed = await cliIn(
+        folder,
+        'claim-link',
+        String(client_id),
+        '--base-url',
+        'https://pages.example.com',
+        '--order',
+        'A-1001',
+        '--email',
+        'c+d@example.org',
+        '--json',
+      );
+      const unknown = await cliIn(folder, 'claim-link', 'cl_nobody000000000000000000');
+      const noSite = await cliIn(tmpdir(), 'claim-link', String(client_id));
+
+      expect(local.stdout.trim()).toBe(`http://localhost:3999/claim?shop=${String(client_id)}`);
+      expect(JSON.parse(deployed.stdout)).toEqual({
+        client_id,
+        claim_link: `https://pages.example.com/claim?shop=${String(client_id)}&order=A-1001&email=c%2Bd%40example.org`,
+      });
+      expect([unknown.code, noSite.code]).toEqual([1, 2]);
+      expect(unknown.stderr).toContain('no client cl_nobody');
+      expect(noSite.stderr).toContain('claim-link needs --base-url, or a running npm start');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});

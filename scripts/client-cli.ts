@@ -5,13 +5,18 @@ import { MAX_LOOK_PERIOD_DAYS, parseLookPeriodDays } from '#shared/clients/clien
 import { parseRate } from '#shared/platform/money/index.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
-import { localDynamo } from './local/local-stack-file.js';
+import { readFileSync } from 'node:fs';
+import { claimLink } from '#shared/claims/claim-link.js';
+import { localDynamo, stackFilePath, type StackFile } from './local/local-stack-file.js';
 
 /**
  * Operator CLI:
  *   npm run client -- create --name "Acme" [--rate 0.085] [--live] [--json]
  *   npm run client -- rotate-secret --client-id cl_… [--json]
  *   npm run client -- disable cl_… [--json]         (or --client-id cl_…)
+ *   npm run client -- claim-link cl_… [--base-url https://…] [--order 1001] [--email a@b.c] [--json]
+ *     the merchant's claim link for its customers (shared/claims/claim-link.ts); the site is the
+ *     running npm start's unless --base-url names it (with --aws it must: the distribution's URL)
  * Targets the running local stack (DYNAMODB_ENDPOINT, else the one `npm start` wrote to
  * .local/stack.json, else DynamoDB Local on DYNAMODB_PORT or 8000; it says which), or with --aws the deployed tables (TABLE_NAME from the stack outputs, AWS credentials
  * from the usual chain). The secret key is printed this once and never stored.
@@ -20,7 +25,8 @@ const USAGE = `usage:
   npm run client -- create --name "Acme" [--rate 0.085] [--look-period-days 14] [--live] [--json] [--aws]
   npm run client -- set cl_... --look-period-days 30 [--json] [--aws]
   npm run client -- rotate-secret --client-id cl_... [--json] [--aws]
-  npm run client -- disable cl_... [--json] [--aws]     (or --client-id cl_...)`;
+  npm run client -- disable cl_... [--json] [--aws]     (or --client-id cl_...)
+  npm run client -- claim-link cl_... [--base-url https://...] [--order 1001] [--email a@b.c] [--json] [--aws]`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
@@ -35,6 +41,9 @@ const OPTIONS = {
   json: { type: 'boolean', default: false },
   aws: { type: 'boolean', default: false },
   'client-id': { type: 'string' },
+  'base-url': { type: 'string' },
+  order: { type: 'string' },
+  email: { type: 'string' },
   help: { type: 'boolean', default: false },
 } as const;
 
@@ -44,6 +53,15 @@ function parseArguments() {
     return parseArgs({ allowPositionals: true, options: OPTIONS });
   } catch (err) {
     return fail((err as Error).message);
+  }
+}
+
+/** The running npm start's site (.local/stack.json), if any. */
+function runningSite(): string | undefined {
+  try {
+    return (JSON.parse(readFileSync(stackFilePath(), 'utf8')) as Partial<StackFile>).base_url;
+  } catch {
+    return undefined;
   }
 }
 
@@ -61,6 +79,21 @@ async function main(): Promise<void> {
   const doc = createDocumentClient(endpoint, config.region);
   const store = new DynamoClientStore(doc, config.tableName);
 
+  if (command === 'claim-link') {
+    if (!clientId) fail('claim-link needs a client id');
+    const site = values['base-url'] ?? (values.aws ? undefined : runningSite());
+    if (!site)
+      fail(
+        values.aws ? 'claim-link --aws needs --base-url (the distribution URL of the deployed pages)' : 'claim-link needs --base-url, or a running npm start',
+      );
+    if (!URL.canParse(site) || !/^https?:$/.test(new URL(site).protocol)) fail(`--base-url must be an http(s) URL (got "${site}")`);
+    const client = await store.get(clientId);
+    doc.destroy();
+    if (!client) throw new Error(`no client ${clientId}`);
+    const link = claimLink(site, clientId, { orderNumber: values.order, email: values.email });
+    console.log(values.json ? JSON.stringify({ client_id: clientId, claim_link: link }) : link);
+    return;
+  }
   if (command === 'disable') {
     if (!clientId) fail('disable needs a client id');
     const disabled = await disableClient(store, clientId);

@@ -98,6 +98,70 @@ describe('claim sessions', () => {
     expect(res.status).toBe(429);
   });
 
+  it('opens on the client id of the claim link as on the public key, with the same 404 for another shop or an unknown one', async () => {
+    const order = await protectedOrder(service, shop, ['80.00']);
+    const other = await claimShop(service, 'Link Shop');
+    const res = await openSession(service, { order_number: order.order_number, email: order.email, client_id: shop.clientId });
+    expect(res.status).toBe(201);
+    expect(res.json).toMatchObject({ service_order_id: order.service_order_id, claims: [] });
+    expect(await fileClaim(service, res.json.claim_token, { policy_numbers: [order.policies[0]!.policy_number] })).toMatchObject({ status: 201 });
+    const refused = await Promise.all([
+      openSession(service, { order_number: order.order_number, email: order.email, client_id: other.clientId }),
+      openSession(service, { order_number: order.order_number, email: order.email, client_id: 'cl_nobody' }),
+      openSession(service, { order_number: order.order_number, email: 'someone@example.org', client_id: shop.clientId }),
+      openSession(service, { order_number: order.order_number, email: order.email, client_id: shop.publicKey }),
+    ]);
+    for (const answer of refused) {
+      expect(answer.status).toBe(404);
+      expect(answer.json.error).toMatchObject({ code: 'order_not_found', message: refused[0].json.error.message });
+    }
+  });
+
+  it('names the shop by exactly one of client_id and public_key: neither or both is 422 on client_id', async () => {
+    const order = await protectedOrder(service, shop, ['10.00']);
+    const neither = await openSession(service, { order_number: order.order_number, email: order.email });
+    const both = await openSession(service, { order_number: order.order_number, email: order.email, client_id: shop.clientId, public_key: shop.publicKey });
+    for (const res of [neither, both]) {
+      expect(res.status).toBe(422);
+      expect(res.json.error.param).toBe('client_id');
+    }
+    expect(neither.json.error.message).toMatch(/must name the shop/);
+    expect(both.json.error.message).toMatch(/must not be sent with public_key/);
+  });
+
+  it("counts one order number's failures across both ways of naming its shop: switching gains no attempt", async () => {
+    const order = await protectedOrder(service, shop, ['10.00']);
+    const guess = (i: number) => ({ order_number: order.order_number, email: `switch${i}@example.org` });
+    for (let i = 0; i < 5; i++) {
+      const named = i % 2 === 0 ? { client_id: shop.clientId } : { public_key: shop.publicKey };
+      expect((await openSession(service, { ...guess(i), ...named })).status).toBe(404);
+    }
+    for (const named of [{ client_id: shop.clientId }, { public_key: shop.publicKey }]) {
+      const locked = await openSession(service, { order_number: order.order_number, email: order.email, ...named });
+      expect(locked.status).toBe(429);
+      expect(locked.json.error.code).toBe('too_many_attempts');
+    }
+  });
+
+  it("counts one shop's failures across both ways of naming it: 100 in the window, then 429 by either", async () => {
+    const busy = await claimShop(service, 'Switched Shop');
+    const order = await protectedOrder(service, busy, ['10.00']);
+    const answers = await Promise.all(
+      Array.from({ length: 130 }, (_, i) =>
+        openSession(service, {
+          order_number: `nope-${i}`,
+          email: 'x@example.org',
+          ...(i % 2 === 0 ? { client_id: busy.clientId } : { public_key: busy.publicKey }),
+        }),
+      ),
+    );
+    expect(answers.filter((res) => res.status === 404)).toHaveLength(100);
+    expect(answers.filter((res) => res.status === 429)).toHaveLength(30);
+    for (const named of [{ client_id: busy.clientId }, { public_key: busy.publicKey }]) {
+      expect((await openSession(service, { order_number: order.order_number, email: order.email, ...named })).status).toBe(429);
+    }
+  });
+
   it('refuses unknown fields, missing fields and an order without a customer e-mail alike', async () => {
     expect((await openSession(service, { order_number: 'x', email: 'a@b.c', public_key: shop.publicKey, extra: 1 } as never)).status).toBe(422);
     expect((await service.call('claims-session', { method: 'POST', path: '/api/v2/claims/sessions', body: { order_number: 'x' } })).status).toBe(422);

@@ -28,7 +28,7 @@ const deps = {
   clock: systemClock,
 };
 
-/** POST /api/v2/claims/sessions: order number + e-mail + public key → a claim token and the order's claimable policies and claims. */
+/** POST /api/v2/claims/sessions: order number + e-mail + the shop (client id or public key) → a claim token and the order's claimable policies and claims. */
 export const handler = httpHandler(
   async (event) => {
     const input = parseInput(ClaimSessionRequest, event.body);

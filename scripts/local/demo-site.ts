@@ -133,7 +133,7 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
   const pages: Record<string, StaticRoute> = {
     'GET /': () => html(checkoutPage(demo.public_key)),
     'GET /dashboard': () => html(dashboardPage()),
-    'GET /claim': () => html(claimPage(demo.public_key)),
+    'GET /claim': () => html(claimPage(demo.client_id)),
     'GET /admin/claims': () => html(adminClaimsPage()),
     'GET /admin/bordereaux': () => html(adminBordereauxPage()),
     // The API reference, built from openapi.yaml by Redocly (with its scripts inlined: nothing from a CDN) on first ask; the one page whose CSP lets in inline scripts, by hash.

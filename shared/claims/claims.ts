@@ -17,7 +17,7 @@ import {
   type FileClaimInput,
   type Transition,
 } from './claim.js';
-import type { ClientCredentials } from '../clients/index.js';
+import type { Client, ClientCredentials } from '../clients/index.js';
 import type { Order, OrderItem } from '../orders/index.js';
 import { ChangeRejectedError } from '../platform/errors.js';
 import type { AttemptLimits, ClaimStore, StoredClaim } from './ports.js';
@@ -30,12 +30,15 @@ import type { OrderStore } from '../orders/index.js';
  * the stores.
  */
 
-/** Failed sessions allowed per order number, and per public key, in one 15-minute window. */
+/** Failed sessions allowed per order number, and per shop (whether named by client id or public key), in one 15-minute window. */
 export const FAILED_SESSIONS_PER_ORDER = 5;
-export const FAILED_SESSIONS_PER_KEY = 100;
+export const FAILED_SESSIONS_PER_SHOP = 100;
 
 export interface SessionDeps {
-  clients: { findByPublicKey(publicKey: string): Promise<Pick<ClientCredentials, 'client_id'> | undefined> };
+  clients: {
+    findByPublicKey(publicKey: string): Promise<Pick<ClientCredentials, 'client_id'> | undefined>;
+    get(clientId: string): Promise<Pick<Client, 'client_id'> | undefined>;
+  };
   /** The order number's keyed hash (the metrics table's key for it). */
   orderHash(clientId: string, orderNumber: string): Promise<string>;
   orderIdByHash(clientId: string, orderHash: string): Promise<string | undefined>;
@@ -45,10 +48,12 @@ export interface SessionDeps {
   clock: Clock;
 }
 
+/** The shop is named by exactly one of them (the schema refuses neither and both). */
 export interface SessionInput {
   order_number: string;
   email: string;
-  public_key: string;
+  client_id?: string | undefined;
+  public_key?: string | undefined;
 }
 
 const noSuchOrder = () =>
@@ -57,23 +62,31 @@ const noSuchOrder = () =>
 /** E-mail addresses compare without case and surrounding space (merchants store them as customers typed them). */
 const sameEmail = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
 
+/** The shop the session names: by its client id (the merchant's claim link) or by its public key (the widget's). */
+async function shopOf(deps: SessionDeps, input: SessionInput): Promise<{ client_id: string } | undefined> {
+  if (input.client_id !== undefined) return deps.clients.get(input.client_id);
+  return input.public_key === undefined ? undefined : deps.clients.findByPublicKey(input.public_key);
+}
+
 /**
- * Opens a customer's claim session: the order whose number and e-mail match, for the shop of the
- * public key, with its claimable policies and its claims. Any mismatch is the same 404. Attempts
- * are counted per order number and per public key, reserved before the lookup (so that no burst
- * of concurrent guesses passes the limit) and given back when the order is found: past
- * FAILED_SESSIONS_PER_ORDER / FAILED_SESSIONS_PER_KEY failures in a window the session answers
- * 429 (Retry-After) whatever the input, until the window ends. An unknown public key counts
- * nothing (nothing is behind it, and counting it would let anyone write items).
+ * Opens a customer's claim session: the order whose number and e-mail match, for the shop the
+ * input names (client id or public key), with its claimable policies and its claims. Any mismatch
+ * is the same 404. Attempts are counted per order number and per shop, both keyed by the client
+ * id, so the two ways of naming a shop share one count (switching from one to the other gains an
+ * attacker nothing). They are reserved before the lookup (so that no burst of concurrent guesses
+ * passes the limit) and given back when the order is found: past FAILED_SESSIONS_PER_ORDER /
+ * FAILED_SESSIONS_PER_SHOP failures in a window the session answers 429 (Retry-After) whatever the
+ * input, until the window ends. An unknown shop counts nothing (nothing is behind it, and counting
+ * it would let anyone write items).
  */
 export async function openSession(deps: SessionDeps, input: SessionInput): Promise<{ order: Order; claimable: OrderItem[]; claims: Claim[] }> {
-  const client = await deps.clients.findByPublicKey(input.public_key);
+  const client = await shopOf(deps, input);
   if (!client) throw noSuchOrder();
   const now = deps.clock.now();
   const hash = await deps.orderHash(client.client_id, input.order_number);
   const scopes = [
     { scope: `ORDER#${client.client_id}#${hash}`, limit: FAILED_SESSIONS_PER_ORDER },
-    { scope: `KEY#${client.client_id}`, limit: FAILED_SESSIONS_PER_KEY },
+    { scope: `KEY#${client.client_id}`, limit: FAILED_SESSIONS_PER_SHOP },
   ];
   const wait = await deps.limits.reserve(scopes, now);
   if (wait !== undefined) {

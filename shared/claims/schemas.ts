@@ -8,12 +8,27 @@ import { CLAIM_REASONS, CLAIM_STATUSES, MAX_CLAIM_POLICIES, MAX_CLAIM_TEXT } fro
 const ClaimText = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), maxCharacters(MAX_CLAIM_TEXT));
 const POLICY_NUMBER = /^OP-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/;
 
-/** POST /claims/sessions: the customer proves the order is theirs. */
-export const ClaimSessionRequest = v.strictObject({
-  order_number: Text,
-  email: Text,
-  public_key: Text,
-});
+/**
+ * POST /claims/sessions: the customer proves the order is theirs. The shop is named by exactly one
+ * of `client_id` (the merchant's claim link, `/claim?shop=<client_id>`) and `public_key` (the
+ * widget's key, as before): neither or both is 422 naming `client_id`.
+ */
+export const ClaimSessionRequest = v.pipe(
+  v.strictObject({
+    order_number: Text,
+    email: Text,
+    client_id: v.optional(Text),
+    public_key: v.optional(Text),
+  }),
+  v.forward(
+    v.check((input) => input.client_id !== undefined || input.public_key !== undefined, 'must name the shop (or public_key must)'),
+    ['client_id'],
+  ),
+  v.forward(
+    v.check((input) => input.client_id === undefined || input.public_key === undefined, 'must not be sent with public_key: name the shop by one of them'),
+    ['client_id'],
+  ),
+);
 
 /** POST /claims: the policies claimed (of the session's order), why, and what happened. */
 export const FileClaimRequest = v.strictObject({

@@ -36,7 +36,8 @@ export async function protectedOrder(service: Service, shop: ClaimShop, costs: s
   };
 }
 
-export const openSession = (service: Service, body: { order_number: string; email: string; public_key: string }): Promise<HandlerResult> =>
+/** The shop by its public key (the widget's) or its client id (the merchant's claim link). */
+export const openSession = (service: Service, body: { order_number: string; email: string; public_key?: string; client_id?: string }): Promise<HandlerResult> =>
   service.call('claims-session', { method: 'POST', path: '/api/v2/claims/sessions', body });
 
 export async function sessionToken(service: Service, shop: ClaimShop, order: { order_number: string; email: string }): Promise<string> {

@@ -2,15 +2,20 @@ import { FAVICON_LINK } from './favicon.js';
 import { CLAIM_PAGES_CSS, pageDataBlock, pageScriptTag } from './page-kit.js';
 
 /**
- * The customer's claim page at `/claim` of `npm start`: find the order (order number, e-mail and
- * the shop's public key, which `?pk=` overrides), file a claim for some of its policies, then
- * follow it (refresh, withdraw, answer a request for documents). The claim token lives in a
- * variable of the page only; every string from the API goes into the DOM as text. Texts are counted
- * as the API counts them (code points, at most 2000); an ended session (401 on the token) offers to
- * find the order again; the customer sees statuses by their labels only, never the API's enum.
- * Its script is scripts/claim.ts (/assets/claim.js); the shop's public key reaches it as data.
+ * The customer's claim page at `/claim`: find the order (order number and e-mail, for the shop the
+ * merchant's claim link names: `/claim?shop=<client_id>&order=<order number>&email=<e-mail>`,
+ * shared/claims/claim-link.ts), file a claim for some of its policies, then follow it (refresh,
+ * withdraw, answer a request for documents). No key is shown: the shop goes to the API as
+ * `client_id`. The order number and e-mail a link carries fill the form and are then dropped
+ * from the address bar. The claim token lives in a variable of the page only; every string from
+ * the API goes into the DOM as text. Texts are counted as the API counts them (code points, at
+ * most 2000); an ended session (401 on the token) offers to find the order again; the customer
+ * sees statuses by their labels only, never the API's enum. Its script is scripts/claim.ts
+ * (/assets/claim.js). `demoShop` (npm start's demo client) is the shop when the link names none,
+ * and adds the link back to the demo checkout; without it (the deployed page) a link without a
+ * shop says to use the shop's claim link.
  */
-export function claimPage(publicKey: string): string {
+export function claimPage(demoShop?: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -35,7 +40,7 @@ ${CLAIM_PAGES_CSS}
 </style>
 </head>
 <body>
-<nav><a href="/">Demo checkout</a></nav>
+${demoShop ? '<nav><a href="/">Demo checkout</a></nav>' : ''}
 <main>
 <h1>Claim a refund</h1>
 <div id="error" class="error" role="alert" tabindex="-1"></div>
@@ -45,15 +50,13 @@ ${CLAIM_PAGES_CSS}
 <section id="find" aria-labelledby="find-title">
 <h2 id="find-title" tabindex="-1">Find your order</h2>
 <p>Enter the order number and the e-mail address you used at checkout.</p>
+<p id="no-shop" class="notice" hidden>This page needs your shop's claim link. Open it from your order confirmation e-mail, or ask the shop you bought from for it.</p>
 <form id="find-form">
   <label for="order-number">Order number</label>
   <input type="text" id="order-number" name="order_number" required maxlength="255" autocomplete="off">
   <label for="email">E-mail</label>
   <input type="email" id="email" name="email" required maxlength="255" autocomplete="email">
-  <label for="public-key">Shop's public key</label>
-  <p class="hint" id="public-key-hint">Filled in for this shop; change it only if the shop gave you another.</p>
-  <input type="text" id="public-key" name="public_key" required maxlength="255" autocomplete="off" spellcheck="false" aria-describedby="public-key-hint">
-  <button type="submit">Find my order</button>
+  <button type="submit" id="find-order">Find my order</button>
 </form>
 </section>
 
@@ -119,7 +122,7 @@ ${CLAIM_PAGES_CSS}
 </p>
 </section>
 </main>
-${pageDataBlock({ public_key: publicKey })}
+${pageDataBlock({ shop: demoShop ?? null })}
 ${pageScriptTag('claim')}
 </body>
 </html>`;

@@ -1,9 +1,10 @@
-import { errors, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { SignJWT, type JWTPayload } from 'jose';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { loadConfig } from '../config.js';
 import { keySet, verificationKeys, type SigningKey, type TokenKind } from './signing-keys.js';
 
 /**
- * Access, quote and claim tokens, signed and verified with jose: HS256 with a `kid`, each kind
+ * Access, quote and claim tokens, signed with jose and verified on node:crypto: HS256 with a `kid`, each kind
  * with its own keys, `aud` and `typ`. Verification pins the algorithm, issuer, audience, type and
  * the claims every token must carry, and bounds its age by the kind's lifetime, so one kind can
  * never pass as the other and `alg: none` or an asymmetric algorithm is refused outright.
@@ -67,28 +68,65 @@ export type VerifyResult<T> = { ok: true; payload: T & JWTPayload } | { ok: fals
 const canonical = (token: string): boolean =>
   token.split('.').every((segment) => /^[A-Za-z0-9_-]+$/.test(segment) && Buffer.from(segment, 'base64url').toString('base64url') === segment);
 
-export async function verifyToken<T extends TokenClaims>(kind: TokenKind, token: string, now = new Date()): Promise<VerifyResult<T>> {
-  if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH || !canonical(token)) return { ok: false, reason: 'invalid' };
-  const keys = verificationKeys(await keySet(kind));
-  const keyFor: JWTVerifyGetKey = ({ kid }) => {
-    const key = keys.find((candidate) => candidate.kid === kid);
-    if (!key) throw new errors.JWKSNoMatchingKey();
-    return cryptoKeyOf(key);
-  };
-  try {
-    const { payload } = await jwtVerify(token, keyFor, {
-      algorithms: ['HS256'],
-      typ: PROFILE[kind].typ,
-      issuer: ISSUER,
-      audience: PROFILE[kind].aud,
-      requiredClaims: ['sub', 'iat', 'exp'],
-      maxTokenAge: LIFETIME[kind],
-      clockTolerance: CLOCK_TOLERANCE_SECONDS,
-      currentDate: now,
-    });
-    if (typeof payload.sub !== 'string') return { ok: false, reason: 'invalid' };
-    return { ok: true, payload: payload as T & JWTPayload };
-  } catch (err) {
-    return { ok: false, reason: err instanceof errors.JWTExpired ? 'expired' : 'invalid' };
+/** Each secret as a node:crypto key, made once. */
+const hmacKeys = new Map<string, KeyObject>();
+const hmacKeyOf = (key: SigningKey): KeyObject => {
+  let made = hmacKeys.get(key.secret);
+  if (!made) {
+    made = createSecretKey(Buffer.from(key.secret, 'utf8'));
+    hmacKeys.set(key.secret, made);
   }
+  return made;
+};
+
+/** The header every token of ours carries, and nothing else: `{alg: 'HS256', kid, typ}`. */
+const HEADER_NAMES = new Set(['alg', 'kid', 'typ']);
+const HS256_BYTES = 32;
+
+const segmentJson = (segment: string): unknown => {
+  try {
+    return JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+};
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+/**
+ * Verification on node:crypto's HMAC rather than jose's: jose verifies through WebCrypto, about
+ * 35 µs an HMAC against 4 µs here, and a checkout verifies a token on every request (the bench's
+ * CPU-per-request goal; bench/README.md). Signing stays jose's. The checks are jose's, stricter
+ * where ours can be (the exact header; what jose refuses is refused here too, which
+ * tokens.forgery.test.ts holds against jose itself on random tokens): the one canonical spelling,
+ * `{alg: HS256, kid, typ}` with this kind's `typ` and a known `kid`, the HMAC in constant time, then
+ * issuer, audience (or an audience list naming it), a string subject, `iat` and `exp` as numbers,
+ * expiry, age within the kind's lifetime, `iat` and `nbf` not ahead, each with the clock tolerance.
+ */
+export async function verifyToken<T extends TokenClaims>(kind: TokenKind, token: string, now = new Date()): Promise<VerifyResult<T>> {
+  const invalid = { ok: false, reason: 'invalid' } as const;
+  if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH || !canonical(token)) return invalid;
+  const segments = token.split('.');
+  if (segments.length !== 3) return invalid;
+  const [head, body, signature] = segments as [string, string, string];
+  const header = segmentJson(head);
+  if (!isObject(header) || header.alg !== 'HS256' || header.typ !== PROFILE[kind].typ || typeof header.kid !== 'string') return invalid;
+  for (const name in header) if (!HEADER_NAMES.has(name)) return invalid;
+  const key = verificationKeys(await keySet(kind)).find((candidate) => candidate.kid === header.kid);
+  if (!key) return invalid;
+  const given = Buffer.from(signature, 'base64url');
+  const expected = createHmac('sha256', hmacKeyOf(key)).update(`${head}.${body}`).digest();
+  if (given.length !== HS256_BYTES || !timingSafeEqual(given, expected)) return invalid;
+
+  const payload = segmentJson(body);
+  if (!isObject(payload) || payload.iss !== ISSUER) return invalid;
+  const aud = payload.aud;
+  if (!(aud === PROFILE[kind].aud || (Array.isArray(aud) && aud.includes(PROFILE[kind].aud)))) return invalid;
+  if (typeof payload.sub !== 'string' || payload.sub === '' || !isTime(payload.iat) || !isTime(payload.exp)) return invalid;
+  if (payload.nbf !== undefined && !isTime(payload.nbf)) return invalid;
+  const seconds = Math.floor(now.getTime() / 1000);
+  const age = seconds - payload.iat;
+  if (age < -CLOCK_TOLERANCE_SECONDS || (isTime(payload.nbf) && payload.nbf > seconds + CLOCK_TOLERANCE_SECONDS)) return invalid;
+  if (payload.exp <= seconds - CLOCK_TOLERANCE_SECONDS || age - CLOCK_TOLERANCE_SECONDS > LIFETIME[kind]) return { ok: false, reason: 'expired' };
+  return { ok: true, payload: payload as T & JWTPayload };
 }

@@ -4,7 +4,8 @@ import { $, claimPagesKit, el, label, money, pageData, PageError, REASONS, STATU
  * The customer's claim page's script (claim-page.ts, served at /assets/claim.js): find the order,
  * file a claim for some of its policies, then follow it (refresh, withdraw, answer a request for
  * documents). The claim token lives in a variable of this script only; every string from the API
- * goes into the DOM as text. The shop's public key comes from the page's data block.
+ * goes into the DOM as text. The shop comes from the merchant's claim link (`?shop=<client_id>`,
+ * else the page's data block: npm start's demo shop) and is sent as `client_id`, never shown.
  */
 type Claim = Schemas['Claim'];
 type Session = Schemas['ClaimSession'];
@@ -16,7 +17,7 @@ const { announce, clearError, request, run } = claimPagesKit({
   failed: 'The claims service answered {status}. Please try again.',
   answerMessage: false,
 });
-const { public_key: publicKey } = pageData<{ public_key: string }>();
+const { shop: demoShop } = pageData<{ shop: string | null }>();
 
 const OPEN: Status[] = ['Submitted', 'DocumentsRequested'];
 const MAX_TEXT = 2000;
@@ -33,10 +34,21 @@ const ENUM_WORDS = new RegExp((Object.keys(STATUSES) as Status[]).filter((status
 const plain = (text: string) => text.replace(ENUM_WORDS, (status) => '"' + STATUSES[status as Status] + '"');
 const params = new URLSearchParams(location.search);
 const input = (id: string) => $<HTMLInputElement>(id);
-input('public-key').value = params.get('pk') || publicKey;
-// The demo checkout links here with its order's number (?order_number=); the customer adds the e-mail.
-const orderNumber = params.get('order_number');
+// The claim link (shared/claims/claim-link.ts): ?shop=<client_id>&order=<order number>&email=<e-mail>;
+// the demo checkout links here with ?order_number=.
+const linkShop = params.get('shop')?.trim() || '';
+const shop = linkShop || demoShop || '';
+const orderNumber = params.get('order') || params.get('order_number');
+const linkEmail = params.get('email');
 if (orderNumber) input('order-number').value = orderNumber;
+if (linkEmail) input('email').value = linkEmail;
+// Read once, then gone from the address bar (history, bookmarks, a shared screen; the pages'
+// Referrer-Policy sends no path anyway): only the shop stays, so a reload still knows it.
+if (orderNumber !== null || linkEmail !== null) history.replaceState(null, '', location.pathname + (linkShop ? '?shop=' + encodeURIComponent(linkShop) : ''));
+if (!shop) {
+  $('no-shop').hidden = false;
+  for (const id of ['order-number', 'email', 'find-order']) $<HTMLInputElement>(id).disabled = true;
+}
 
 // The claim token is kept here only: never in storage, gone with the page.
 let token: string | null = null;
@@ -87,17 +99,17 @@ function startOver(): void {
   $('session-ended').hidden = true;
   clearError();
   announce('');
-  show('find'); // the order number, e-mail and key are still filled in
+  show('find'); // the order number and e-mail are still filled in
 }
 $('find-again').addEventListener('click', startOver);
 
 // Step 1: the order.
-const findFields: Fields = { order_number: () => $('order-number'), email: () => $('email'), public_key: () => $('public-key') };
+const findFields: Fields = { order_number: () => $('order-number'), email: () => $('email') };
 async function openSession(): Promise<Session> {
   const session = await api<Session>(
     'POST',
     '/api/v2/claims/sessions',
-    { order_number: input('order-number').value.trim(), email: input('email').value.trim(), public_key: input('public-key').value.trim() },
+    { order_number: input('order-number').value.trim(), email: input('email').value.trim(), client_id: shop },
     false,
   );
   token = session.claim_token;

@@ -1,0 +1,121 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
+import { claimLink } from '#shared/claims/claim-link.js';
+import { createClient, type NewClientKeys } from '#shared/clients/manage-clients.js';
+import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
+import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { claimPage } from '../../widget/pages/claim-page.js';
+import { accessibilityViolations, cspViolations, launchChromium } from '../support/browser.js';
+import { testEndpoint } from '../support/dynamo.js';
+import { accessToken, http } from '../support/http.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+/**
+ * The merchant's claim link in a real browser (Debian's Chromium): `/claim?shop=<client_id>&order=…&email=…`
+ * opens the claim page for that shop (not npm start's demo shop) with the order number and e-mail
+ * filled in, drops them from the address bar, shows no key, and a claim is filed from it; the page
+ * without a shop (as deployed, with no demo shop) says to use the claim link. axe at 1280 and 390 px.
+ */
+let server: TestServer;
+let browser: Browser;
+let page: Page;
+let refused: string[];
+let venue: NewClientKeys;
+const shots = join(process.cwd(), 'test-results');
+const email = 'Claire.Mant@example.org';
+const orderNumber = `LNK-${Date.now().toString(36).toUpperCase()} #7`;
+
+beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
+  server = await startTestServer({ staticRoutes: demoSiteRoutes });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  refused = cspViolations(page);
+
+  // A shop of its own (not the demo shop npm start's page falls back to) sells a protected ticket.
+  const doc = createDocumentClient(testEndpoint(), 'us-east-1');
+  venue = await createClient(new DynamoClientStore(doc, process.env.TABLE_NAME!), { name: 'Link Venue' });
+  doc.destroy();
+  const order = await http('POST', `${server.baseUrl}/api/v2/orders`, {
+    headers: { authorization: `JWT ${await accessToken(server.baseUrl, venue)}` },
+    body: {
+      order_number: orderNumber,
+      currency: 'USD',
+      items: [{ name: 'Seat A1', reference_number: 'a1', cost: '80.00', event: { name: 'Spring Concert', start_date: '2027-04-10', start_time: '19:30' } }],
+      customer: { first_name: 'Claire', last_name: 'Mant', email },
+    },
+  });
+  expect(order.status, order.text).toBe(201);
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const focusedId = () => page.evaluate(() => document.activeElement?.id);
+
+describe('the claim link', () => {
+  it('opens the claim page for its shop with the order number and e-mail filled in, then drops them from the address bar', async () => {
+    const link = claimLink(server.baseUrl, venue.client_id, { orderNumber, email });
+    const answer = await page.goto(link);
+    expect(answer?.headers()['referrer-policy']).toBe('strict-origin-when-cross-origin'); // another site gets no path, so never the order number
+    expect(await page.getByLabel('Order number').inputValue()).toBe(orderNumber);
+    expect(await page.getByLabel('E-mail').inputValue()).toBe(email);
+    await expect.poll(() => page.url()).toBe(`${server.baseUrl}/claim?shop=${venue.client_id}`);
+    // No key and no shop id shown: not as a field, not as text.
+    expect(await page.locator('input').evaluateAll((inputs) => inputs.map((input) => input.id))).not.toContain('public-key');
+    const text = await page.evaluate(() => document.body.innerText);
+    expect(text).not.toContain(venue.client_id);
+    expect(text).not.toMatch(/public key|pk_test/i);
+    expect(await page.locator('#no-shop').isHidden()).toBe(true);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(shots, 'claim-link-1280.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: join(shots, 'claim-link-390.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('files a claim from it by keyboard, for that shop’s order', async () => {
+    await page.getByLabel('E-mail').focus();
+    await page.keyboard.press('Tab'); // Find my order
+    expect(await focusedId()).toBe('find-order');
+    await page.keyboard.press('Enter');
+    const seat = page.getByRole('checkbox', { name: /^Seat A1, Spring Concert on 2027-04-10 at 19:30 \(covered up to \$80\.00\)$/ });
+    await seat.waitFor();
+    await seat.check();
+    await page.getByLabel('Reason').selectOption('illness');
+    await page.getByLabel('What happened?').fill('Fever the night before the concert.');
+    await page.getByRole('button', { name: 'Submit claim' }).press('Enter');
+    await expect.poll(() => page.locator('#claim-status').textContent()).toBe('Submitted');
+    expect(await page.locator('#announce').textContent()).toBe('Your claim was submitted. Status: Submitted.');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    // The claim is that shop's: its own API lists it under the order.
+    const orders = await http('GET', `${server.baseUrl}/api/v2/orders?limit=1`, {
+      headers: { authorization: `JWT ${await accessToken(server.baseUrl, venue)}` },
+    });
+    expect(orders.json.data[0]).toMatchObject({ order_number: orderNumber });
+  });
+
+  it('says to use the shop’s claim link when the page knows no shop (the deployed page, opened bare)', async () => {
+    // The deployed page has no demo shop: served here from claimPage() with none, on the server's origin (its script and CSP are the server's).
+    await page.route(`${server.baseUrl}/claim-as-deployed?*`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: claimPage() }),
+    );
+    await page.goto(`${server.baseUrl}/claim-as-deployed?order=${encodeURIComponent(orderNumber)}`);
+    await page.locator('#no-shop').waitFor();
+    expect(await page.locator('#no-shop').textContent()).toContain("This page needs your shop's claim link");
+    expect(await page.getByRole('button', { name: 'Find my order' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('link', { name: 'Demo checkout' }).count()).toBe(0);
+    expect(page.url()).toBe(`${server.baseUrl}/claim-as-deployed`);
+    expect(await accessibilityViolations(page)).toEqual([]);
+  });
+
+  it('ran the page’s script under its Content-Security-Policy, which refused nothing', () => {
+    expect(refused).toEqual([]);
+  });
+});
