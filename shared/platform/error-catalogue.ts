@@ -81,6 +81,10 @@ export const ERROR_CATALOGUE = {
     when: 'DynamoDB throttled the write, or left part of a batch read unprocessed through its retries; retry with backoff (API Gateway\'s own stage throttling answers `{"message":"Too Many Requests"}`)',
   },
   internal_error: { status: 500, when: 'our fault; no internals, the `request_id` is in the log' },
+  timed_out: {
+    status: 503,
+    when: 'the function ran out of time before it could answer: what was asked may or may not have been done; retry with the same `Idempotency-Key` (the first answer is given again) or read before retrying',
+  },
   // Locally only: the demo pages' own checks, and what Node's HTTP parser refuses (API Gateway answers those itself deployed).
   forbidden_host: { status: 403, when: 'a demo page asked for under a Host that is not the local server’s own (npm start only)', local: true },
   forbidden_origin: { status: 403, when: 'a demo order posted from another origin (npm start only)', local: true },

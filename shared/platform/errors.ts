@@ -92,6 +92,22 @@ export class InternalError extends AppError {
 }
 
 /**
+ * 503: Lambda was about to end the function before it answered (Middy's early timeout). A write it
+ * started may have committed, so this is not "our fault, nothing happened" (500) but "unknown":
+ * retrying with the same Idempotency-Key is safe.
+ */
+export class TimedOutError extends AppError {
+  constructor() {
+    super(
+      503,
+      'api_error',
+      'timed_out',
+      'The request ran out of time before it was answered: it may or may not have taken effect. Retry with the same Idempotency-Key, or read the resource first.',
+    );
+  }
+}
+
+/**
  * Not an answer but a signal to the use case: a write planned on records read before was refused
  * (`stale`: they moved since; or a named condition failed on one of them). The use case plans again
  * or answers the client error it means.

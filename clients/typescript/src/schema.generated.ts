@@ -1651,7 +1651,7 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description The error envelope. Every route can answer 400 `invalid_path` (a malformed percent-escape in the path, before authentication), besides the errors its own description names. */
+    /** @description The error envelope. Every route can answer 400 `invalid_path` (a malformed percent-escape in the path, before authentication) and 503 `timed_out` (the function ran out of time before answering: what was asked may or may not have been done, so retry with the same Idempotency-Key or read first), besides the errors its own description names. */
     Error: {
       headers: {
         [name: string]: unknown;
@@ -1754,6 +1754,7 @@ export interface operations {
         };
       };
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   createQuote: {
@@ -1794,6 +1795,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   decodeQuote: {
@@ -1815,6 +1817,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   checkQuote: {
@@ -1846,6 +1849,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   decodeQuoteTeak: {
@@ -1867,6 +1871,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   listOrders: {
@@ -1908,6 +1913,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   createOrder: {
@@ -1952,6 +1958,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   getOrder: {
@@ -1981,6 +1988,7 @@ export interface operations {
       404: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   changeOrder: {
@@ -2029,6 +2037,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   cancelOrder: {
@@ -2078,6 +2087,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   listPolicies: {
@@ -2116,6 +2126,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   cancelPolicy: {
@@ -2152,6 +2163,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   cancelPolicyByPost: {
@@ -2188,6 +2200,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   voidPolicy: {
@@ -2224,6 +2237,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   listLedger: {
@@ -2260,6 +2274,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   getStatement: {
@@ -2288,6 +2303,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   getConversion: {
@@ -2336,6 +2352,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   listWebhookEndpoints: {
@@ -2363,6 +2380,7 @@ export interface operations {
       403: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   createWebhookEndpoint: {
@@ -2401,6 +2419,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   getWebhookEndpoint: {
@@ -2429,6 +2448,7 @@ export interface operations {
       404: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   deleteWebhookEndpoint: {
@@ -2455,6 +2475,7 @@ export interface operations {
       404: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   rotateWebhookSecret: {
@@ -2487,6 +2508,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   enableWebhookEndpoint: {
@@ -2518,6 +2540,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   sendWebhookTestEvent: {
@@ -2567,6 +2590,7 @@ export interface operations {
         };
       };
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   listEvents: {
@@ -2603,6 +2627,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   getEvent: {
@@ -2631,6 +2656,7 @@ export interface operations {
       404: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   redeliverEvent: {
@@ -2666,6 +2692,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   openClaimSession: {
@@ -2704,6 +2731,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   fileClaim: {
@@ -2742,6 +2770,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   getClaim: {
@@ -2769,6 +2798,7 @@ export interface operations {
       404: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   withdrawClaim: {
@@ -2800,6 +2830,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   respondToClaim: {
@@ -2837,6 +2868,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   listClaims: {
@@ -2872,6 +2904,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   getClaimAsOperator: {
@@ -2900,6 +2933,7 @@ export interface operations {
       404: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   decideClaim: {
@@ -2941,6 +2975,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   markClaimPaid: {
@@ -2979,6 +3014,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   advanceTestOrder: {
@@ -3021,6 +3057,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   decideTestClaim: {
@@ -3062,6 +3099,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   startBordereauExport: {
@@ -3099,6 +3137,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   getBordereauExport: {
@@ -3127,6 +3166,7 @@ export interface operations {
       404: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   listClients: {
@@ -3160,6 +3200,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   listAudit: {
@@ -3193,6 +3234,7 @@ export interface operations {
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
+      503: components['responses']['Error'];
     };
   };
   orderCreatedWebhook: {

@@ -36,3 +36,17 @@ describe('the response path', () => {
     expect(res.headers?.['cache-control']).toBe('public, max-age=60');
   });
 });
+
+describe('a request Lambda is about to end', () => {
+  it('answers 503 timed_out in the envelope (retry with the same Idempotency-Key), not 500, before the function is killed', async () => {
+    // 200 ms left: Middy answers TIMEOUT_EARLY_MS before that, while the handler still waits on its write.
+    const short = { awsRequestId: 'unit', functionName: 'unit', getRemainingTimeInMillis: () => 200 } as unknown as Context;
+    let release: () => void = () => {};
+    const slow: HttpHandler = () => new Promise((resolve) => (release = () => resolve(jsonResponse(201, {}))));
+    const res = await httpHandler(slow)(apiEvent({ method: 'POST', path: '/api/v2/orders', body: { a: 1 } }), short);
+    release();
+    expect(res.statusCode).toBe(503);
+    expect(JSON.parse(res.body!)).toMatchObject({ error: { type: 'api_error', code: 'timed_out' } });
+    expect(res.headers).toMatchObject({ 'cache-control': 'no-store' });
+  });
+});

@@ -4,7 +4,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { AppError, AuthenticationError, PayloadTooLargeError, ValidationError } from '../errors.js';
+import { AppError, AuthenticationError, PayloadTooLargeError, TimedOutError, ValidationError } from '../errors.js';
 import { errorResponse, NO_STORE } from './envelope.js';
 import { parseJsonBody } from './json-body.js';
 import { logger } from './logger.js';
@@ -12,6 +12,8 @@ import { countMetric, metrics } from './metrics.js';
 import { ForbiddenRoleError, requireRole, staffFromClaims, type StaffIdentity, type StaffRole, type TokenClaims } from '../staff.js';
 
 export const MAX_BODY_BYTES = 256 * 1024;
+/** Middy answers this long before Lambda's timeout, so the answer and its log line leave in time. */
+export const TIMEOUT_EARLY_MS = 50;
 
 /** What the authorizer hands to handlers (API Gateway simple-response context). */
 export interface AuthorizerContext {
@@ -184,7 +186,13 @@ export function staffOf(info: RequestInfo): StaffIdentity {
  * header normalizer → auth → body limit → JSON parser.
  */
 export function httpHandler(handler: HttpHandler, options: HttpHandlerOptions = {}) {
-  const chain = middy<HttpEvent, APIGatewayProxyStructuredResultV2, Error, LambdaContext>()
+  // Before Lambda ends a slow request, Middy answers for it: 503 `timed_out` (retrying with the same Idempotency-Key is safe), not 500.
+  const chain = middy<HttpEvent, APIGatewayProxyStructuredResultV2, Error, LambdaContext>({
+    timeoutEarlyInMillis: TIMEOUT_EARLY_MS,
+    timeoutEarlyResponse: () => {
+      throw new TimedOutError();
+    },
+  })
     .use(logMetrics(metrics, { captureColdStartMetric: true }) as MiddlewareObj<HttpEvent>)
     .use(requestLifecycle())
     .use(httpHeaderNormalizer() as MiddlewareObj<HttpEvent>);
