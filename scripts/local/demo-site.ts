@@ -9,14 +9,15 @@ import { parseJsonBody } from '#shared/platform/http/json-body.js';
 import { parseInput } from '#shared/platform/http/validation.js';
 import { WEBHOOK_ENDPOINT_ID } from '#shared/webhooks/schemas.js';
 import { buildPageScripts, buildWidget } from '../../widget/build.js';
-import { adminBordereauxPage } from '../../widget/pages/admin-bordereaux-page.js';
-import { adminClaimsPage } from '../../widget/pages/admin-claims-page.js';
 import { checkoutPage } from '../../widget/pages/checkout-page.js';
 import { claimPage } from '../../widget/pages/claim-page.js';
+import { consolePage } from '../../widget/pages/console-page.js';
+import type { PagesConfig } from '../../widget/pages/scripts/sign-in.js';
 import { dashboardPage } from '../../widget/pages/dashboard-page.js';
 import { FAVICON_SVG } from '../../widget/pages/favicon.js';
 import { PAGE_SCRIPTS, pageScriptPath } from '../../widget/pages/page-kit.js';
 import type { StaticRoute } from './local-gateway.js';
+import { PAGES_CLIENT_ID, pagesRedirectUris } from './local-oidc.js';
 import { buildApiReference } from '../api-reference.js';
 import { apiReferenceSecurityHeaders, pageSecurityHeaders } from './page-headers.js';
 
@@ -49,6 +50,30 @@ const parseOrder = (contentType: string | undefined, body: string) => parseInput
 /** The dashboard's "Send test event": one of the demo client's endpoints, by an id that can name nothing else. */
 const DemoWebhookTest = v.strictObject({ endpoint_id: v.pipe(v.string(), v.regex(WEBHOOK_ENDPOINT_ID, 'must be a webhook endpoint id')) });
 
+/** The operator pages' old addresses before the console, sent on to its sections. */
+export const CONSOLE_REDIRECTS = { '/admin/claims': '/admin/#claims', '/admin/bordereaux': '/admin/#bordereaux' } as const;
+
+/**
+ * npm start's /config.json: the local OpenID Provider's endpoints, from its discovery document, its
+ * pages' client and redirect URIs on this server, and the API same-origin; the shape lib/web.ts
+ * writes at deploy time with the Cognito user pool's.
+ */
+export async function localPagesConfig(issuer: string, pagesOrigin: string): Promise<PagesConfig> {
+  const res = await fetch(new URL('/.well-known/openid-configuration', issuer));
+  if (!res.ok) throw new Error(`the sign-in's discovery document answered ${res.status}`);
+  const discovery = (await res.json()) as { issuer: string; authorization_endpoint: string; token_endpoint: string; end_session_endpoint: string };
+  return {
+    issuer: discovery.issuer,
+    client_id: PAGES_CLIENT_ID,
+    authorization_endpoint: discovery.authorization_endpoint,
+    token_endpoint: discovery.token_endpoint,
+    end_session_endpoint: discovery.end_session_endpoint,
+    redirect_uris: pagesRedirectUris(pagesOrigin),
+    scope: 'openid email',
+    api_base: '/api/v2',
+  };
+}
+
 /** `npm run docs:build`'s page, naming this server, built once per start (about a second) when /docs is first asked for. */
 let reference: Promise<string> | undefined;
 const apiReference = (serverUrl: string): Promise<string> =>
@@ -75,7 +100,11 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
     token = { value: body.token, expires: Date.now() + body.expires_in * 1000 };
     return token.value;
   }
-  const html = (body: string, security = pageSecurityHeaders()) => ({
+  // The staff sign-in's issuer (npm start's OpenID Provider, started before these routes): the pages exchange their code at its token endpoint.
+  const issuer = process.env.STAFF_ISSUER;
+  const connectSources = issuer ? [new URL(issuer).origin] : [];
+  let pagesConfig: Promise<PagesConfig> | undefined;
+  const html = (body: string, security = pageSecurityHeaders({ connectSources })) => ({
     status: 200,
     headers: { 'content-type': 'text/html; charset=utf-8', ...security },
     body,
@@ -86,6 +115,7 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
     body: FAVICON_SVG,
   };
   const json = (status: number, body: unknown) => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const redirect = (location: string) => ({ status: 302, headers: { location, 'cache-control': 'no-store' }, body: '' });
   const { port } = new URL(baseUrl);
   const ownHosts = [`localhost:${port}`, `127.0.0.1:${port}`];
 
@@ -134,8 +164,22 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
     'GET /': () => html(checkoutPage(demo.public_key)),
     'GET /dashboard': () => html(dashboardPage()),
     'GET /claim': () => html(claimPage(demo.client_id)),
-    'GET /admin/claims': () => html(adminClaimsPage()),
-    'GET /admin/bordereaux': () => html(adminBordereauxPage()),
+    'GET /admin/': () => html(consolePage()),
+    'GET /admin': () => redirect('/admin/'),
+    ...Object.fromEntries(Object.entries(CONSOLE_REDIRECTS).map(([from, to]): [string, StaticRoute] => [`GET ${from}`, () => redirect(to)])),
+    // The pages' sign-in settings (deployed: written by lib/web.ts), read by the console and the portal at start.
+    'GET /config.json': async () => {
+      if (!issuer) return json(404, { error: { type: 'invalid_request_error', code: 'not_found', message: 'No staff sign-in runs here.' } });
+      pagesConfig ??= localPagesConfig(issuer, baseUrl).catch((err: unknown) => {
+        pagesConfig = undefined; // asked again next time
+        throw err;
+      });
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+        body: JSON.stringify(await pagesConfig),
+      };
+    },
     // The API reference, built from openapi.yaml by Redocly (with its scripts inlined: nothing from a CDN) on first ask; the one page whose CSP lets in inline scripts, by hash.
     'GET /docs': async () => {
       const reference = await apiReference(baseUrl);

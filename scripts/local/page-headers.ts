@@ -14,14 +14,14 @@ import { createHash } from 'node:crypto';
 /** An inline script: `<script>` or `<script type="module">` with its code (one with `src` is the origin's own file). */
 export const INLINE_SCRIPT = /<script(?: type="module")?>([\s\S]*?)<\/script>/g;
 
-function securityHeaders(scriptSources: string[]): Record<string, string> {
+function securityHeaders(scriptSources: string[], connectSources: string[] = []): Record<string, string> {
   const policy = [
     "default-src 'self'",
     ["script-src 'self'", ...scriptSources].join(' '),
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self' data:",
-    "connect-src 'self'",
+    ["connect-src 'self'", ...connectSources].join(' '),
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
@@ -35,8 +35,17 @@ function securityHeaders(scriptSources: string[]): Record<string, string> {
   };
 }
 
-/** The pages' headers: their scripts are files of this origin, and none is inline. */
-export const pageSecurityHeaders = (): Record<string, string> => securityHeaders([]);
+export interface PageSecurityOptions {
+  /**
+   * Origins the pages may fetch from besides their own: the sign-in's token endpoint (the console
+   * and the portal exchange their code there). npm start: its OpenID Provider's origin
+   * (`http://127.0.0.1:<port>`); deployed: the Cognito domain's origin.
+   */
+  connectSources?: readonly string[];
+}
+
+/** The pages' headers: their scripts are files of this origin, and none is inline; they fetch from their origin and `connectSources`. */
+export const pageSecurityHeaders = (options: PageSecurityOptions = {}): Record<string, string> => securityHeaders([], [...(options.connectSources ?? [])]);
 
 /** The API reference's headers: the pages' policy, plus Redoc's inline scripts of this HTML by their SHA-256. */
 export function apiReferenceSecurityHeaders(html: string): Record<string, string> {

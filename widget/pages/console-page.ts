@@ -2,28 +2,53 @@ import { FAVICON_LINK } from './favicon.js';
 import { CLAIM_PAGES_CSS, pageScriptTag } from './page-kit.js';
 
 /**
- * The operator's claims queue at `/admin/claims` of `npm start`: the operator key (kept in
- * sessionStorage, so a reload keeps it and closing the tab forgets it), the queue by status with
- * "Load more", and a review panel with the claim's text and the forms its status allows: a
- * `Submitted` claim is approved, denied or sent back for documents; a `DocumentsRequested` one can
- * only be denied (the customer has not answered; the API allows it 14 days after the request); an
- * `Approved` one is paid; a closed one has no form. After a failed decision or payout the claim is
- * read again, so the panel and its queue row show it as it is now. Every string from the API goes
- * into the DOM as text. Its script is scripts/admin-claims.ts (/assets/admin-claims.js).
+ * The operator console at `/admin/` (npm start, and deployed as /admin/index.html): one page for
+ * every operator duty. Its script (scripts/console.ts, /assets/console.js) reads /config.json,
+ * signs the person in (scripts/sign-in.ts: authorization code + PKCE, the token in memory only)
+ * and shows the sections their groups allow, moved between by the hash (#claims, #bordereaux,
+ * #audit) so the page, and the token with it, stays: the claim queue (role `claims`; each claim's
+ * age, the review panel with the forms its status allows), bordereaux (`finance`; the exports
+ * started in this tab listed) and the audit log (`admin`; paged). A merchant user is told the
+ * console is not theirs and where the portal is. The page holds no data of the server's: it is the
+ * same file npm start serves and `npm run build:site` writes. Every string from the API goes into
+ * the DOM as text.
  */
-export function adminClaimsPage(): string {
+export function consolePage(): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 ${FAVICON_LINK}
-<title>Claims queue · Order Protection</title>
+<title>Console · Order Protection</title>
 <style>
 ${CLAIM_PAGES_CSS}
-  body { font: 16px/1.5 system-ui, sans-serif; max-width: 76rem; margin: 2rem auto; padding: 0 1rem; color: #1d2433; }
+  body { font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0; color: #1d2433; background: #f3f5f9; }
+  .topbar { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem 1.5rem; padding: .6rem 1.5rem; background: #14213d; color: #fff; }
+  .brand { display: flex; align-items: center; gap: .5rem; font-weight: 700; font-size: 1.05rem; white-space: nowrap; }
+  .brand img { display: block; }
+  .brand .product { font-weight: 400; color: #c9d3ea; border-left: 1px solid #4a5a80; padding-left: .5rem; }
+  .topbar nav { margin: 0; }
+  .topbar ul { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem; margin: 0; padding: 0; }
+  .topbar nav a { display: block; color: #e3e9f8; text-decoration: none; padding: .4rem .8rem; border-radius: .4rem; }
+  .topbar nav a:hover { background: #24355c; }
+  .topbar nav a[aria-current=page] { background: #fff; color: #14213d; font-weight: 600; }
+  .topbar a:focus-visible, .topbar button:focus-visible { outline-color: #ffb566; }
+  .account { margin-left: auto; display: flex; align-items: center; gap: .75rem; }
+  .who { display: flex; flex-direction: column; align-items: flex-end; line-height: 1.25; }
+  #who-email { font-weight: 600; }
+  #who-roles { font-size: .8rem; color: #c9d3ea; }
+  .topbar button { font: inherit; padding: .35rem .9rem; border-radius: .4rem; border: 1px solid #8fa2cf; background: transparent; color: #fff; cursor: pointer; }
+  .topbar button:hover { background: #24355c; }
+  main { max-width: 76rem; margin: 1.5rem auto 3rem; padding: 0 1.5rem; }
+  main > section { background: #fff; border: 1px solid #dce2ee; border-radius: .6rem; padding: 1.25rem 1.5rem 1.5rem; box-shadow: 0 1px 2px rgba(20, 33, 61, .06); }
+  h1 { font-size: 1.5rem; margin: 0 0 .25rem; }
+  h1:focus { outline: none; }
+  h2 { font-size: 1.2rem; }
+  .lead { color: #4a5366; margin: 0 0 1rem; }
+  .role-note { background: #fff4e5; border-left: 4px solid #b35c00; padding: .5rem 1rem; margin: 1rem 0; }
   label, legend { font-weight: 600; }
-  input[type=text], input[type=password], select, textarea { font: inherit; padding: .4rem; border: 1px solid #6b7386; border-radius: .3rem; }
+  input[type=text], input[type=month], select, textarea { font: inherit; padding: .4rem; border: 1px solid #6b7386; border-radius: .3rem; background: #fff; }
   textarea { display: block; width: 100%; box-sizing: border-box; min-height: 5rem; margin: .25rem 0 .75rem; }
   .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
   .filters div { display: flex; flex-direction: column; }
@@ -31,32 +56,64 @@ ${CLAIM_PAGES_CSS}
   .field { margin-bottom: .75rem; }
   .field label { display: block; }
   .hint { color: #4a5366; font-size: .9rem; margin: .25rem 0 .5rem; }
-  button { font: inherit; padding: .4rem 1rem; border-radius: .4rem; border: 1px solid #2b5fd9; background: #2b5fd9; color: white; cursor: pointer; }
+  main button { font: inherit; padding: .4rem 1rem; border-radius: .4rem; border: 1px solid #2b5fd9; background: #2b5fd9; color: white; cursor: pointer; }
+  main button:disabled { border-color: #c3cbdc; background: #eef1f6; color: #4a5366; cursor: default; }
+  main button.secondary:disabled { background: #eef1f6; color: #4a5366; }
   table { width: 100%; border-collapse: collapse; margin: 1rem 0; }
-  .wide { overflow-x: auto; } /* on a narrow screen the queue scrolls, not the page */
-  td, th { padding: .4rem; border-bottom: 1px solid #dde; text-align: left; vertical-align: top; }
-  td.money { text-align: right; }
+  .wide { overflow-x: auto; }
+  .wide:focus-visible { outline: 3px solid #e07a1f; outline-offset: 2px; } /* on a narrow screen a table scrolls, not the page */
+  td, th { padding: .45rem .5rem; border-bottom: 1px solid #e3e7ef; text-align: left; vertical-align: top; }
+  th { font-size: .85rem; text-transform: uppercase; letter-spacing: .03em; color: #4a5366; }
+  td.money, td.number { text-align: right; }
   code { font-size: .9rem; }
   .sub { display: block; color: #4a5366; font-size: .85rem; }
   td ul { margin: 0; padding-left: 1.1rem; }
   td.items { min-width: 14rem; }
-  td.created { white-space: nowrap; }
+  td.created, td.age, td.nowrap { white-space: nowrap; }
   #review { border-top: 2px solid #2b5fd9; margin-top: 1.5rem; }
   .text { white-space: pre-wrap; background: #f7f8fb; padding: .5rem 1rem; border-radius: .4rem; }
+  .pager { display: flex; flex-wrap: wrap; align-items: center; gap: .75rem; }
   .vh { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
+  @media (max-width: 40rem) {
+    .topbar { padding: .6rem 1rem; }
+    .account { order: 2; margin-left: auto; }
+    .topbar nav { order: 3; flex-basis: 100%; }
+    .who { display: none; }
+    main { padding: 0 .75rem; margin-top: 1rem; }
+    main > section { padding: 1rem; }
+  }
 </style>
 </head>
 <body>
-<nav><a href="/dashboard">Conversion dashboard</a> · <a href="/admin/bordereaux">Bordereaux</a></nav>
+<header class="topbar">
+  <div class="brand"><img src="/favicon.svg" alt="" width="26" height="26"><span>Order Protection</span><span class="product">Console</span></div>
+  <nav aria-label="Console"><ul id="sections" hidden></ul></nav>
+  <div class="account" id="account" hidden>
+    <p class="who" id="who"><span class="vh">Signed in as </span><span id="who-email"></span><span id="who-roles"></span></p>
+    <button type="button" id="sign-out">Sign out</button>
+  </div>
+</header>
 <main>
-<h1>Claims queue</h1>
 <div id="error" class="error" role="alert" tabindex="-1"></div>
 <div id="announce" class="notice" role="status" aria-live="polite"></div>
+
+<section id="signing-in" aria-labelledby="signing-in-title">
+<h1 id="signing-in-title">Operator console</h1>
+<p id="signing-in-text">Signing in…</p>
+</section>
+
+<section id="no-access" aria-labelledby="no-access-title" hidden>
+<h1 id="no-access-title" tabindex="-1">No access to the console</h1>
+<p>Your account (<span id="no-access-email"></span>) has no access to the console: it is for the insurer's staff
+(the claims, finance and admin groups). Merchants use the <a href="/portal/">merchant portal</a>.</p>
+<p>Use <strong>Sign out</strong> above to sign in with another account.</p>
+</section>
+
+<section id="claims" aria-labelledby="claims-title" hidden>
+<h1 id="claims-title" tabindex="-1">Claim queue</h1>
+<p class="lead">Claims by status, oldest first, with how long each has waited. Review one to decide it or record its payout.</p>
+<p class="role-note" id="claims-role-note" hidden>This section is for the Claims group, which your account is not in: the API refuses what it asks.</p>
 <form id="load-form" class="filters">
-  <div>
-    <label for="operator-key">Operator key</label>
-    <input type="password" id="operator-key" name="operator_key" required autocomplete="off" spellcheck="false" aria-describedby="operator-key-hint">
-  </div>
   <div>
     <label for="status-filter">Status</label>
     <select id="status-filter" name="status">
@@ -70,13 +127,12 @@ ${CLAIM_PAGES_CSS}
   </div>
   <button type="submit">Load</button>
 </form>
-<p class="hint" id="operator-key-hint">The key npm start printed (also in .local/operator.json). Kept for this tab only.</p>
 
 <section id="queue" aria-labelledby="queue-title" hidden>
 <h2 id="queue-title" tabindex="-1">Claims</h2>
 <div class="wide">
 <table aria-labelledby="queue-title">
-  <thead><tr><th scope="col">Order</th><th scope="col">Merchant</th><th scope="col">Items and events</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col">Amount claimed</th><th scope="col">Decided by</th><th scope="col"><span class="vh">Actions</span></th></tr></thead>
+  <thead><tr><th scope="col">Order</th><th scope="col">Merchant</th><th scope="col">Items and events</th><th scope="col">Created</th><th scope="col">Age</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col">Amount claimed</th><th scope="col">Decided by</th><th scope="col"><span class="vh">Actions</span></th></tr></thead>
   <tbody id="rows"></tbody>
 </table>
 </div>
@@ -102,10 +158,12 @@ ${CLAIM_PAGES_CSS}
 <h3>Description</h3>
 <p id="review-description" class="text"></p>
 <h3>Policies</h3>
+<div class="wide" role="region" aria-label="Policies of the claim, scrollable" tabindex="0">
 <table aria-label="Policies of the claim">
   <thead><tr><th scope="col">Policy</th><th scope="col">Item</th><th scope="col">Event</th><th scope="col">Ticket reference</th><th scope="col">Coverage</th></tr></thead>
   <tbody id="review-policies"></tbody>
 </table>
+</div>
 <h3>Messages</h3>
 <p id="review-no-messages">No messages.</p>
 <ol id="review-messages"></ol>
@@ -141,8 +199,68 @@ ${CLAIM_PAGES_CSS}
   <button type="submit">Record payout</button>
 </form>
 </section>
+</section>
+
+<section id="bordereaux" aria-labelledby="bordereaux-title" hidden>
+<h1 id="bordereaux-title" tabindex="-1">Bordereaux</h1>
+<p class="lead">A month's premium bordereau (every premium entry) or claims bordereau (every claim with a move in the month), as CSV, for the
+insurer. Live clients only: test-mode clients (<code>pk_test_</code> keys, such as npm start's demo shop) are left out.</p>
+<p class="role-note" id="bordereaux-role-note" hidden>This section is for the Finance group, which your account is not in: the API refuses what it asks.</p>
+<form id="export-form" class="filters">
+  <div>
+    <label for="period">Month</label>
+    <input type="month" id="period" name="period" required pattern="[0-9]{4}-[0-9]{2}" aria-describedby="period-hint">
+  </div>
+  <div>
+    <label for="kind">Bordereau</label>
+    <select id="kind" name="kind">
+      <option value="premium" selected>Premium</option>
+      <option value="claims">Claims</option>
+    </select>
+  </div>
+  <button type="submit">Start export</button>
+</form>
+<p class="hint" id="period-hint">A month stays open until the 5th of the next: its bordereau may still grow.</p>
+
+<section id="result" aria-labelledby="result-title" hidden>
+<h2 id="result-title" tabindex="-1">Export</h2>
+<p id="result-status"></p>
+<p id="result-link-line" hidden><a id="result-link" href="#bordereaux">Download</a> <span class="hint" id="result-expiry"></span></p>
+<button type="button" id="refresh-link" class="secondary" hidden>Get a new link</button>
+</section>
+
+<section id="exports" aria-labelledby="exports-title" hidden>
+<h2 id="exports-title">Exports started in this tab</h2>
+<p class="hint">The API keeps no list of past exports yet: these are the ones started here since the console was opened.</p>
+<div class="wide">
+<table aria-labelledby="exports-title">
+  <thead><tr><th scope="col">Month</th><th scope="col">Bordereau</th><th scope="col">Started</th><th scope="col">Status</th><th scope="col">Rows</th><th scope="col"><span class="vh">Actions</span></th></tr></thead>
+  <tbody id="exports-rows"></tbody>
+</table>
+</div>
+</section>
+</section>
+
+<section id="audit" aria-labelledby="audit-title" hidden>
+<h1 id="audit-title" tabindex="-1">Audit log</h1>
+<p class="lead">Every staff action with who took it, newest first. Each record was written in the same transaction as the change itself.</p>
+<p class="role-note" id="audit-role-note" hidden>This section is for the Admin group, which your account is not in: the API refuses what it asks.</p>
+<p id="audit-empty" hidden>No staff actions yet.</p>
+<div class="wide" role="region" aria-label="Audit log entries, scrollable" tabindex="0">
+<table id="audit-table" aria-labelledby="audit-title" hidden>
+  <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">Target</th><th scope="col">Detail</th></tr></thead>
+  <tbody id="audit-rows"></tbody>
+</table>
+</div>
+<div class="pager">
+  <button type="button" id="audit-newer" class="secondary" disabled>Newer</button>
+  <span id="audit-range"></span>
+  <button type="button" id="audit-older" class="secondary" disabled>Older</button>
+  <button type="button" id="audit-reload" class="secondary">Refresh</button>
+</div>
+</section>
 </main>
-${pageScriptTag('admin-claims')}
+${pageScriptTag('console')}
 </body>
 </html>`;
 }

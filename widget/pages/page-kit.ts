@@ -1,8 +1,8 @@
 /**
  * What the pages npm start serves share, on the server's side (their scripts share
  * `scripts/kit.ts` in the browser):
- * - `CLAIM_PAGES_CSS`: the rules the claim pages' style sheets (/claim, /admin/claims,
- *   /admin/bordereaux) had word for word (the alert and the live region, buttons' focus ring,
+ * - `CLAIM_PAGES_CSS`: the rules the claim pages' style sheets (/claim, the console at /admin/)
+ *   had word for word (the alert and the live region, buttons' focus ring,
  *   fieldsets, the claim's `<dl>`, ...). Each page adds its own rules after it.
  * - `PAGE_SCRIPTS`, `pageScriptTag` and `pageDataBlock`: a page's script is a file of its own, and
  *   what the server gives it is data, so no page carries an inline script.
@@ -34,7 +34,7 @@ const literal = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c
  * no inline script (its CSP says `script-src 'self'`): it names its module with pageScriptTag and
  * passes what the server knows in pageDataBlock, as data.
  */
-export const PAGE_SCRIPTS = ['checkout', 'dashboard', 'claim', 'admin-claims', 'admin-bordereaux'] as const;
+export const PAGE_SCRIPTS = ['checkout', 'dashboard', 'claim', 'console'] as const;
 export type PageScript = (typeof PAGE_SCRIPTS)[number];
 export const pageScriptPath = (name: PageScript): string => `/assets/${name}.js`;
 /** The `<script src>` of the page's own module, at the end of its `<body>`: it runs once the page above it is parsed. */

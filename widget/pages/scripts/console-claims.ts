@@ -1,10 +1,11 @@
-import { $, el, label, money, operatorPagesKit, PageError, REASONS, STATUSES, when, type Ok, type Schemas } from './kit.js';
+import { $, el, label, money, PageError, REASONS, STATUSES, when, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
 
 /**
- * The operator's claims queue's script (admin-claims-page.ts, served at /assets/admin-claims.js):
- * the queue by status with "Load more", and a review panel with the claim's text and the forms its
- * status allows. After a failed decision or payout the claim is read again, so the panel and its
- * queue row show it as it is now. Every string from the API goes into the DOM as text.
+ * The console's claim queue (its markup: console-page.ts, section #claims; role `claims`): the queue
+ * by status with each claim's age and "Load more", and a review panel with the claim's text and the
+ * forms its status allows. After a failed decision or payout the claim is read again, so the panel
+ * and its queue row show it as it is now. Every string from the API goes into the DOM as text.
+ * The API has no search by order number yet: the queue shows each claim's age instead.
  */
 type Claim = Schemas['OperatorClaim'];
 type Summary = Schemas['OperatorClaimSummary'];
@@ -12,8 +13,6 @@ type Moved = Schemas['OperatorClaimMoved'];
 type Status = Schemas['ClaimStatus'];
 type Decision = 'approve' | 'deny' | 'request_documents';
 
-// kit.ts: announce, clearError, showError, request, run; the operator key and api().
-const { announce, api, keepKey, run } = operatorPagesKit();
 const DONE: Record<Decision, string> = { approve: 'approved', deny: 'denied', request_documents: 'sent back to the customer for documents' };
 // The decisions a claim's status allows (the API refuses any other): value, label, the note's hint.
 const DECISIONS: Partial<Record<Status, { choices: [Decision, string][]; note: string }>> = {
@@ -29,242 +28,263 @@ const DECISIONS: Partial<Record<Status, { choices: [Decision, string][]; note: s
 };
 const DOCUMENTS_WAIT_MS = 14 * 24 * 60 * 60 * 1000;
 
-// What the operator view adds to a claim: its order, its merchant, each policy's item and event, its deciders.
-const orderOf = (claim: Summary) => claim.order_number || claim.service_order_id;
-// A test client's claim moves no real money: it says so wherever its merchant is named.
-const merchantOf = (claim: Summary) => (claim.client_name || claim.client_id) + (claim.client_mode === 'test' ? ' (test client)' : '');
-type Policy = Summary['policies'][number];
-const eventOf = (event: Policy['event']) => (event ? event.name + ', ' + event.start_date + ' ' + event.start_time.slice(0, 5) : '–');
-const itemOf = (policy: Policy) => (policy.item ? policy.item.name : policy.reference_number);
-const staff = (identity: string | null) => identity || '–';
-// In the queue, the name an IAM identity ends with (the user, or the role's session name); the panel shows it whole.
-const staffName = (identity: string | null) => (identity ? identity.slice(identity.lastIndexOf('/') + 1) : '–');
-// A decision's or payout's answer leaves out the claim's context (it never changes): the panel keeps what it showed.
-const moved = (shown: Claim, claim: Moved): Claim => ({
-  ...shown,
-  ...claim,
-  client_name: shown.client_name,
-  client_mode: shown.client_mode,
-  order_number: shown.order_number,
-  policies: shown.policies,
-});
-const claimPath = (claimId: string, action = '') => '/api/v2/admin/claims/' + encodeURIComponent(claimId) + action;
-const read = (claimId: string) => api<Claim>('GET', claimPath(claimId));
+/** How long ago a claim was filed, in the largest whole unit: "3 d", "5 h", "12 min" (under a minute: "just now"). */
+export function age(created: string, now = Date.now()): string {
+  const minutes = Math.floor((now - Date.parse(created)) / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return minutes + ' min';
+  const hours = Math.floor(minutes / 60);
+  return hours < 24 ? hours + ' h' : Math.floor(hours / 24) + ' d';
+}
 
-// The queue.
-let listed: { status: Status; cursor: string | null; count: number } = { status: 'Submitted', cursor: null, count: 0 };
-function row(claim: Summary): HTMLTableRowElement {
-  const tr = el('tr');
-  tr.dataset.claimId = claim.claim_id;
-  const order = el('td', orderOf(claim));
-  order.className = 'order-number';
-  const id = el('code', claim.claim_id);
-  id.className = 'sub';
-  order.append(id);
-  const merchant = el('td', merchantOf(claim));
-  merchant.className = 'merchant';
-  const items = el('td');
-  items.className = 'items';
-  const list = el('ul');
-  list.append(...claim.policies.map((p) => el('li', itemOf(p) + ' · ' + eventOf(p.event))));
-  items.append(list);
-  const created = el('td', when(claim.created));
-  created.className = 'created';
-  const decider = el('td', staffName(claim.decided_by));
-  decider.className = 'decided-by';
-  const amount = el('td', money(claim.amount_claimed, claim.currency));
-  amount.className = 'money';
-  const status = el('td', label(STATUSES, claim.status));
-  status.className = 'status';
-  const action = el('td');
-  const review = el('button', 'Review');
-  review.type = 'button';
-  review.className = 'secondary';
-  const hidden = el('span', ' the claim on order ' + orderOf(claim));
-  hidden.className = 'vh';
-  review.append(hidden);
-  review.addEventListener('click', () => void run(async () => showReview(await read(claim.claim_id), true)));
-  action.append(review);
-  tr.append(order, merchant, items, created, status, el('td', label(REASONS, claim.reason)), amount, decider, action);
-  return tr;
-}
-async function loadPage(first: boolean): Promise<void> {
-  const query = new URLSearchParams({ status: listed.status, limit: '20' });
-  if (!first) query.set('cursor', listed.cursor ?? '');
-  const page = await api<Ok<'listClaims'>>('GET', '/api/v2/admin/claims?' + query.toString());
-  const rows = $<HTMLTableSectionElement>('rows');
-  if (first) {
-    rows.replaceChildren();
-    listed.count = 0;
-    $('review').hidden = true;
-  }
-  rows.append(...page.data.map(row));
-  listed.count += page.data.length;
-  listed.cursor = page.next_cursor;
-  $('load-more').hidden = !page.has_more;
-  const what = label(STATUSES, listed.status);
-  $('queue-title').textContent = what + ' claims';
-  $('queue-count').textContent =
-    listed.count === 0 ? 'No ' + what.toLowerCase() + ' claims.' : listed.count + ' shown, oldest first' + (page.has_more ? '; more to load.' : '.');
-  $('queue').hidden = false;
-  announce(first ? '' : 'More claims loaded.');
-}
-$('load-form').addEventListener('submit', (event) => {
-  event.preventDefault();
-  keepKey();
-  listed = { status: $<HTMLSelectElement>('status-filter').value as Status, cursor: null, count: 0 };
-  void run(async () => {
-    await loadPage(true);
-    $('queue-title').focus();
+/** Wires the queue's section; `load()` reads the queue with the chosen status again (the console calls it when the section first opens). */
+export function claimQueue({ announce, api, run }: ReturnType<typeof signedInPagesKit>) {
+  // What the operator view adds to a claim: its order, its merchant, each policy's item and event, its deciders.
+  const orderOf = (claim: Summary) => claim.order_number || claim.service_order_id;
+  // A test client's claim moves no real money: it says so wherever its merchant is named.
+  const merchantOf = (claim: Summary) => (claim.client_name || claim.client_id) + (claim.client_mode === 'test' ? ' (test client)' : '');
+  type Policy = Summary['policies'][number];
+  const eventOf = (event: Policy['event']) => (event ? event.name + ', ' + event.start_date + ' ' + event.start_time.slice(0, 5) : '–');
+  const itemOf = (policy: Policy) => (policy.item ? policy.item.name : policy.reference_number);
+  const staff = (identity: string | null) => identity || '–';
+  // In the queue, the name an IAM identity ends with (the user, or the role's session name); the panel shows it whole.
+  const staffName = (identity: string | null) => (identity ? identity.slice(identity.lastIndexOf('/') + 1) : '–');
+  // A decision's or payout's answer leaves out the claim's context (it never changes): the panel keeps what it showed.
+  const moved = (shown: Claim, claim: Moved): Claim => ({
+    ...shown,
+    ...claim,
+    client_name: shown.client_name,
+    client_mode: shown.client_mode,
+    order_number: shown.order_number,
+    policies: shown.policies,
   });
-});
-$('load-more').addEventListener('click', () => void run(() => loadPage(false)));
+  const claimPath = (claimId: string, action = '') => '/api/v2/admin/claims/' + encodeURIComponent(claimId) + action;
+  const read = (claimId: string) => api<Claim>('GET', claimPath(claimId));
 
-// One claim.
-let current: Claim | null = null;
-// The claim and status the forms were built for.
-let formsFor: string | null = null;
-function showReview(claim: Claim, focus: boolean): void {
-  current = claim;
-  $('review-title').textContent = 'Claim on order ' + orderOf(claim) + ' (' + claim.claim_id + ')';
-  $('review-status').textContent = label(STATUSES, claim.status);
-  $('review-status').dataset.status = claim.status;
-  $('review-reason').textContent = label(REASONS, claim.reason);
-  $('review-client').textContent = merchantOf(claim) + (claim.client_name ? ' · ' + claim.client_id : '');
-  $('review-order').textContent = claim.order_number || '–';
-  $('review-order-id').textContent = claim.service_order_id;
-  $('review-amount').textContent = money(claim.amount_claimed, claim.currency);
-  $('review-approved').textContent = claim.amount_approved === null ? '–' : money(claim.amount_approved, claim.currency);
-  $('review-payout').textContent = claim.payout_reference || '–';
-  $('review-created').textContent = when(claim.created);
-  $('review-decided-by').textContent = staff(claim.decided_by);
-  $('review-paid-by').textContent = staff(claim.paid_by);
-  $('review-description').textContent = claim.text_erased ? '(erased 90 days after the claim closed)' : claim.description || '';
-  $('review-policies').replaceChildren(
-    ...claim.policies.map((p) => {
-      const tr = el('tr');
-      const coverage = el('td', money(p.coverage_amount, claim.currency));
-      coverage.className = 'money';
-      tr.append(el('td', p.policy_number), el('td', p.item ? p.item.name : '–'), el('td', eventOf(p.event)), el('td', p.reference_number), coverage);
-      return tr;
-    }),
-  );
-  $('review-messages').replaceChildren(
-    ...claim.messages.map((m) => el('li', (m.from === 'operator' ? 'Operator' : 'Customer') + ', ' + when(m.at) + ': ' + m.text)),
-  );
-  $('review-no-messages').hidden = claim.messages.length > 0;
-  $('review-history').replaceChildren(...claim.history.map((h) => el('li', label(STATUSES, h.status) + ', ' + when(h.at) + ', by the ' + h.by)));
-
-  // The forms are built again for another claim or a new status; the same claim read again keeps what was typed.
-  const forms = claim.claim_id + ' ' + claim.status;
-  if (focus || forms !== formsFor) {
-    formsFor = forms;
-    showForms(claim);
+  // The queue.
+  let listed: { status: Status; cursor: string | null; count: number } = { status: 'Submitted', cursor: null, count: 0 };
+  function row(claim: Summary): HTMLTableRowElement {
+    const tr = el('tr');
+    tr.dataset.claimId = claim.claim_id;
+    const order = el('td', orderOf(claim));
+    order.className = 'order-number';
+    const id = el('code', claim.claim_id);
+    id.className = 'sub';
+    order.append(id);
+    const merchant = el('td', merchantOf(claim));
+    merchant.className = 'merchant';
+    const items = el('td');
+    items.className = 'items';
+    const list = el('ul');
+    list.append(...claim.policies.map((p) => el('li', itemOf(p) + ' · ' + eventOf(p.event))));
+    items.append(list);
+    const created = el('td', when(claim.created));
+    created.className = 'created';
+    const ageCell = el('td', age(claim.created));
+    ageCell.className = 'age';
+    const decider = el('td', staffName(claim.decided_by));
+    decider.className = 'decided-by';
+    const amount = el('td', money(claim.amount_claimed, claim.currency));
+    amount.className = 'money';
+    const status = el('td', label(STATUSES, claim.status));
+    status.className = 'status';
+    const action = el('td');
+    const review = el('button', 'Review');
+    review.type = 'button';
+    review.className = 'secondary';
+    const hidden = el('span', ' the claim on order ' + orderOf(claim));
+    hidden.className = 'vh';
+    review.append(hidden);
+    review.addEventListener('click', () => void run(async () => showReview(await read(claim.claim_id), true)));
+    action.append(review);
+    tr.append(order, merchant, items, created, ageCell, status, el('td', label(REASONS, claim.reason)), amount, decider, action);
+    return tr;
   }
-  $('review').hidden = false;
-  // The queue's row follows the claim.
-  const tr = Array.from($<HTMLTableSectionElement>('rows').rows).find((r) => r.dataset.claimId === claim.claim_id);
-  if (tr) {
-    tr.querySelector('.status')!.textContent = label(STATUSES, claim.status);
-    tr.querySelector('.decided-by')!.textContent = staffName(claim.decided_by);
-  }
-  if (focus) $('review-title').focus();
-}
-function showForms(claim: Claim): void {
-  const allowed = DECISIONS[claim.status];
-  $<HTMLFormElement>('decision-form').reset();
-  $<HTMLFormElement>('paid-form').reset();
-  $('decision-form').hidden = !allowed;
-  $('paid-form').hidden = claim.status !== 'Approved';
-  const choices = allowed ? allowed.choices : [];
-  $('decision-options').replaceChildren(
-    ...choices.map(([value, text]) => {
-      const choice = el('label');
-      const radio = el('input');
-      radio.type = 'radio';
-      radio.name = 'decision';
-      radio.value = value;
-      radio.checked = choices.length === 1;
-      choice.append(radio, ' ' + text);
-      return choice;
-    }),
-  );
-  $('amount-field').hidden = !choices.some(([value]) => value === 'approve');
-  $<HTMLInputElement>('amount').value = claim.amount_claimed;
-  $('note-hint').textContent = allowed ? allowed.note : '';
-  // Awaiting documents: when they were asked for, and from when the API lets the claim be denied without them.
-  const asked = claim.status === 'DocumentsRequested' ? claim.history.findLast((h) => h.status === 'DocumentsRequested') : undefined;
-  $('decision-hint').hidden = !asked;
-  $('decision-hint').textContent = asked
-    ? 'Documents were requested on ' +
-      when(asked.at) +
-      '. If the customer has not answered, the claim can be denied from ' +
-      when(new Date(Date.parse(asked.at) + DOCUMENTS_WAIT_MS).toISOString()) +
-      ', 14 days after the request.'
-    : '';
-}
-/** The claim in the panel: its forms are on screen only with one. */
-const shown = (): Claim => {
-  if (!current) throw new PageError('Review a claim first.');
-  return current;
-};
-// A decision or payout the API refused (4xx): the claim is read again, so the panel and its row show it
-// as it is now (decided by a colleague, say); then the refusal is shown (run's showError) over it.
-async function post(path: string, body: unknown): Promise<Moved> {
-  try {
-    return await api<Moved>('POST', path, body);
-  } catch (err) {
-    if (err instanceof PageError && err.status !== undefined && err.status >= 400 && err.status < 500) {
-      try {
-        showReview(await read(shown().claim_id), false);
-      } catch {
-        // The refusal is what the operator needs to see; the panel stays as it was.
-      }
+  async function loadPage(first: boolean): Promise<void> {
+    const query = new URLSearchParams({ status: listed.status, limit: '20' });
+    if (!first) query.set('cursor', listed.cursor ?? '');
+    const page = await api<Ok<'listClaims'>>('GET', '/api/v2/admin/claims?' + query.toString());
+    const rows = $<HTMLTableSectionElement>('rows');
+    if (first) {
+      rows.replaceChildren();
+      listed.count = 0;
+      $('review').hidden = true;
     }
-    throw err;
+    rows.append(...page.data.map(row));
+    listed.count += page.data.length;
+    listed.cursor = page.next_cursor;
+    $('load-more').hidden = !page.has_more;
+    const what = label(STATUSES, listed.status);
+    $('queue-title').textContent = what + ' claims';
+    $('queue-count').textContent =
+      listed.count === 0 ? 'No ' + what.toLowerCase() + ' claims.' : listed.count + ' shown, oldest first' + (page.has_more ? '; more to load.' : '.');
+    $('queue').hidden = false;
+    announce(first ? '' : 'More claims loaded.');
   }
-}
-const radios = () => Array.from(document.querySelectorAll<HTMLInputElement>('#decision-form input[name=decision]'));
-$('decision-form').addEventListener('submit', (event) => {
-  event.preventDefault();
-  const chosen = radios().find((r) => r.checked);
-  void run(
-    async () => {
-      if (!chosen) throw new PageError('Choose a decision: approve, deny or request documents.', { param: 'decision' });
-      const decision = chosen.value as Decision;
-      const claimId = shown().claim_id;
-      // Denying an unanswered claim: the API would also deny it if the customer has answered since
-      // (it is Submitted again), so the claim is read first and a moved one shown instead.
-      if (formsFor === claimId + ' DocumentsRequested') {
-        const now = await read(claimId);
-        if (now.status !== 'DocumentsRequested') {
-          showReview(now, false);
-          throw new PageError('The claim changed: it is now ' + label(STATUSES, now.status) + '. Nothing was decided; review it again.');
+  $('load-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    listed = { status: $<HTMLSelectElement>('status-filter').value as Status, cursor: null, count: 0 };
+    void run(async () => {
+      await loadPage(true);
+      $('queue-title').focus();
+    });
+  });
+  $('load-more').addEventListener('click', () => void run(() => loadPage(false)));
+
+  // One claim.
+  let current: Claim | null = null;
+  // The claim and status the forms were built for.
+  let formsFor: string | null = null;
+  function showReview(claim: Claim, focus: boolean): void {
+    current = claim;
+    $('review-title').textContent = 'Claim on order ' + orderOf(claim) + ' (' + claim.claim_id + ')';
+    $('review-status').textContent = label(STATUSES, claim.status);
+    $('review-status').dataset.status = claim.status;
+    $('review-reason').textContent = label(REASONS, claim.reason);
+    $('review-client').textContent = merchantOf(claim) + (claim.client_name ? ' · ' + claim.client_id : '');
+    $('review-order').textContent = claim.order_number || '–';
+    $('review-order-id').textContent = claim.service_order_id;
+    $('review-amount').textContent = money(claim.amount_claimed, claim.currency);
+    $('review-approved').textContent = claim.amount_approved === null ? '–' : money(claim.amount_approved, claim.currency);
+    $('review-payout').textContent = claim.payout_reference || '–';
+    $('review-created').textContent = when(claim.created);
+    $('review-decided-by').textContent = staff(claim.decided_by);
+    $('review-paid-by').textContent = staff(claim.paid_by);
+    $('review-description').textContent = claim.text_erased ? '(erased 90 days after the claim closed)' : claim.description || '';
+    $('review-policies').replaceChildren(
+      ...claim.policies.map((p) => {
+        const tr = el('tr');
+        const coverage = el('td', money(p.coverage_amount, claim.currency));
+        coverage.className = 'money';
+        tr.append(el('td', p.policy_number), el('td', p.item ? p.item.name : '–'), el('td', eventOf(p.event)), el('td', p.reference_number), coverage);
+        return tr;
+      }),
+    );
+    $('review-messages').replaceChildren(
+      ...claim.messages.map((m) => el('li', (m.from === 'operator' ? 'Operator' : 'Customer') + ', ' + when(m.at) + ': ' + m.text)),
+    );
+    $('review-no-messages').hidden = claim.messages.length > 0;
+    $('review-history').replaceChildren(...claim.history.map((h) => el('li', label(STATUSES, h.status) + ', ' + when(h.at) + ', by the ' + h.by)));
+
+    // The forms are built again for another claim or a new status; the same claim read again keeps what was typed.
+    const forms = claim.claim_id + ' ' + claim.status;
+    if (focus || forms !== formsFor) {
+      formsFor = forms;
+      showForms(claim);
+    }
+    $('review').hidden = false;
+    // The queue's row follows the claim.
+    const tr = Array.from($<HTMLTableSectionElement>('rows').rows).find((r) => r.dataset.claimId === claim.claim_id);
+    if (tr) {
+      tr.querySelector('.status')!.textContent = label(STATUSES, claim.status);
+      tr.querySelector('.decided-by')!.textContent = staffName(claim.decided_by);
+    }
+    if (focus) $('review-title').focus();
+  }
+  function showForms(claim: Claim): void {
+    const allowed = DECISIONS[claim.status];
+    $<HTMLFormElement>('decision-form').reset();
+    $<HTMLFormElement>('paid-form').reset();
+    $('decision-form').hidden = !allowed;
+    $('paid-form').hidden = claim.status !== 'Approved';
+    const choices = allowed ? allowed.choices : [];
+    $('decision-options').replaceChildren(
+      ...choices.map(([value, text]) => {
+        const choice = el('label');
+        const radio = el('input');
+        radio.type = 'radio';
+        radio.name = 'decision';
+        radio.value = value;
+        radio.checked = choices.length === 1;
+        choice.append(radio, ' ' + text);
+        return choice;
+      }),
+    );
+    $('amount-field').hidden = !choices.some(([value]) => value === 'approve');
+    $<HTMLInputElement>('amount').value = claim.amount_claimed;
+    $('note-hint').textContent = allowed ? allowed.note : '';
+    // Awaiting documents: when they were asked for, and from when the API lets the claim be denied without them.
+    const asked = claim.status === 'DocumentsRequested' ? claim.history.findLast((h) => h.status === 'DocumentsRequested') : undefined;
+    $('decision-hint').hidden = !asked;
+    $('decision-hint').textContent = asked
+      ? 'Documents were requested on ' +
+        when(asked.at) +
+        '. If the customer has not answered, the claim can be denied from ' +
+        when(new Date(Date.parse(asked.at) + DOCUMENTS_WAIT_MS).toISOString()) +
+        ', 14 days after the request.'
+      : '';
+  }
+  /** The claim in the panel: its forms are on screen only with one. */
+  const shown = (): Claim => {
+    if (!current) throw new PageError('Review a claim first.');
+    return current;
+  };
+  // A decision or payout the API refused (4xx): the claim is read again, so the panel and its row show it
+  // as it is now (decided by a colleague, say); then the refusal is shown (run's showError) over it.
+  async function post(path: string, body: unknown): Promise<Moved> {
+    try {
+      return await api<Moved>('POST', path, body);
+    } catch (err) {
+      if (err instanceof PageError && err.status !== undefined && err.status >= 400 && err.status < 500) {
+        try {
+          showReview(await read(shown().claim_id), false);
+        } catch {
+          // The refusal is what the operator needs to see; the panel stays as it was.
         }
       }
-      const body: { decision: Decision; amount?: string; note?: string } = { decision };
-      const amount = $<HTMLInputElement>('amount').value.trim();
-      const note = $<HTMLTextAreaElement>('note').value.trim();
-      if (decision === 'approve' && amount) body.amount = amount;
-      if (note) body.note = note;
-      const claim = moved(shown(), await post(claimPath(claimId, '/decision'), body));
-      showReview(claim, false);
-      $('review-title').focus();
-      announce('Claim ' + claim.claim_id + ' ' + DONE[decision] + '. Status: ' + label(STATUSES, claim.status) + '.');
-    },
-    { decision: () => radios()[0], amount: () => $('amount'), note: () => $('note') },
-  );
-});
-$('paid-form').addEventListener('submit', (event) => {
-  event.preventDefault();
-  void run(
-    async () => {
-      const claimId = shown().claim_id;
-      const claim = moved(shown(), await post(claimPath(claimId, '/paid'), { payout_reference: $<HTMLInputElement>('payout-reference').value.trim() }));
-      showReview(claim, false);
-      $('review-title').focus();
-      announce('Payout recorded for claim ' + claim.claim_id + '. Status: ' + label(STATUSES, claim.status) + '.');
-    },
-    { payout_reference: () => $('payout-reference') },
-  );
-});
+      throw err;
+    }
+  }
+  const radios = () => Array.from(document.querySelectorAll<HTMLInputElement>('#decision-form input[name=decision]'));
+  $('decision-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const chosen = radios().find((r) => r.checked);
+    void run(
+      async () => {
+        if (!chosen) throw new PageError('Choose a decision: approve, deny or request documents.', { param: 'decision' });
+        const decision = chosen.value as Decision;
+        const claimId = shown().claim_id;
+        // Denying an unanswered claim: the API would also deny it if the customer has answered since
+        // (it is Submitted again), so the claim is read first and a moved one shown instead.
+        if (formsFor === claimId + ' DocumentsRequested') {
+          const now = await read(claimId);
+          if (now.status !== 'DocumentsRequested') {
+            showReview(now, false);
+            throw new PageError('The claim changed: it is now ' + label(STATUSES, now.status) + '. Nothing was decided; review it again.');
+          }
+        }
+        const body: { decision: Decision; amount?: string; note?: string } = { decision };
+        const amount = $<HTMLInputElement>('amount').value.trim();
+        const note = $<HTMLTextAreaElement>('note').value.trim();
+        if (decision === 'approve' && amount) body.amount = amount;
+        if (note) body.note = note;
+        const claim = moved(shown(), await post(claimPath(claimId, '/decision'), body));
+        showReview(claim, false);
+        $('review-title').focus();
+        announce('Claim ' + claim.claim_id + ' ' + DONE[decision] + '. Status: ' + label(STATUSES, claim.status) + '.');
+      },
+      { decision: () => radios()[0], amount: () => $('amount'), note: () => $('note') },
+    );
+  });
+  $('paid-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    void run(
+      async () => {
+        const claimId = shown().claim_id;
+        const claim = moved(shown(), await post(claimPath(claimId, '/paid'), { payout_reference: $<HTMLInputElement>('payout-reference').value.trim() }));
+        showReview(claim, false);
+        $('review-title').focus();
+        announce('Payout recorded for claim ' + claim.claim_id + '. Status: ' + label(STATUSES, claim.status) + '.');
+      },
+      { payout_reference: () => $('payout-reference') },
+    );
+  });
+  return {
+    /** Reads the queue with the chosen status, from its start. */
+    load: () =>
+      run(async () => {
+        listed = { status: $<HTMLSelectElement>('status-filter').value as Status, cursor: null, count: 0 };
+        await loadPage(true);
+      }),
+  };
+}

@@ -8,13 +8,13 @@ import type { components, operations } from '../../../clients/typescript/src/sch
  * - `pageData()`: what the server put in the page's `<script type="application/json" id="page-data">`
  *   (data, never code: the pages' CSP runs no inline script);
  * - `$`, `el`, the labels of reasons and statuses, money and date formatting;
- * - `claimPagesKit(options)`: what the claim pages (/claim, /admin/claims, /admin/bordereaux) do
+ * - `claimPagesKit(options)`: what the claim pages (/claim, the console's claim queue and bordereaux) do
  *   alike: `announce`, `clearError` / `showError` (the API's message in the alert, focus on the field
  *   it names if it is shown), `request` (fetch with the API's error envelope, plus the HTTP status,
  *   turned into a PageError) and `run` (one action at a time, its error shown). The options are what
  *   the pages say differently (their words for a failed request, an error code that names a field);
- * - `operatorPagesKit()`: claimPagesKit with the operator pages' words, the operator key (kept in
- *   sessionStorage: a reload keeps it, closing the tab forgets it) and `api`, which sends it.
+ * - `signedInPagesKit(session)`: claimPagesKit with the signed-in pages' words (the console, the
+ *   portal) and `api`, which sends the person's access token (held in memory by scripts/sign-in.ts).
  * API strings reach the DOM only as text: `el(tag, text)` and every helper here set `textContent`.
  */
 export type Schemas = components['schemas'];
@@ -172,19 +172,16 @@ export function claimPagesKit(options: ClaimPagesKitOptions) {
   return { announce, clearError, showError, request, run };
 }
 
-/** The operator pages' kit (/admin/claims, /admin/bordereaux): a missing or wrong operator credential puts the focus on the key. */
-export function operatorPagesKit() {
-  const kit = claimPagesKit({
-    unreachable: 'The API could not be reached.',
-    failed: 'The API answered {status}.',
-    answerMessage: true,
-    fieldByCode: { operator_credentials_required: 'operator-key' },
-  });
-  const STORED_KEY = 'order-protection.operator-key';
-  const keyField = $<HTMLInputElement>('operator-key');
-  keyField.value = sessionStorage.getItem(STORED_KEY) || '';
-  const keepKey = (): void => sessionStorage.setItem(STORED_KEY, keyField.value);
-  keyField.addEventListener('input', keepKey);
-  const api = <T>(method: Method, path: string, body?: unknown): Promise<T> => kit.request<T>(method, path, body, 'Operator ' + keyField.value.trim());
-  return { ...kit, api, keepKey };
+/**
+ * The signed-in pages' kit (the console under /admin/, the portal under /portal/): claimPagesKit with
+ * their words, and `api`, which sends the person's access token (`Authorization: Bearer`, held in
+ * memory by scripts/sign-in.ts) to a path under the API base of /config.json (`/api/v2`).
+ */
+export function signedInPagesKit(session: { token(): string; config: { api_base: string } }) {
+  const kit = claimPagesKit({ unreachable: 'The API could not be reached.', failed: 'The API answered {status}.', answerMessage: true });
+  const base = session.config.api_base.replace(/\/+$/, '');
+  /** `path` is the API's own (`/api/v2/admin/claims`); the base of /config.json replaces its `/api/v2`. */
+  const api = <T>(method: Method, path: string, body?: unknown): Promise<T> =>
+    kit.request<T>(method, base + path.replace(/^\/api\/v2/, ''), body, 'Bearer ' + session.token());
+  return { ...kit, api };
 }

@@ -1,0 +1,292 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StaffUser } from '../../scripts/local/local-oidc.js';
+import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
+import { accessibilityViolations, cspViolations, launchChromium, notFound } from '../support/browser.js';
+import { accessToken, http } from '../support/http.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+/**
+ * The operator console at /admin/ in a real browser (Debian's Chromium): each demo user signs in
+ * THROUGH npm start's login form (its OpenID Provider), by keyboard; the claims user decides a
+ * claim, the finance user starts an export, the admin pages the audit log; each sees only their
+ * sections in the navigation and the API's refusal (403 forbidden_role) in a section reached by its
+ * address; the merchant user is told the console is not theirs; sign-out forgets the token. axe
+ * finds nothing on the login form, the console and each section at a desktop and a phone width.
+ */
+let server: TestServer;
+let browser: Browser;
+const shots = join(process.cwd(), 'test-results');
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+const orderNumber = `CON-${Date.now().toString(36).toUpperCase()}`;
+const email = 'claire.mant@example.org';
+/** What each person's page had refused by its CSP or found missing, filled as the pages run. */
+const watched: { refused: string[]; missing: string[] }[] = [];
+/** Bordereau exports the operator key (the scripts' way in) starts before the admin looks: the audit log then has more than one page. */
+const SCRIPT_EXPORTS = 10;
+
+const user = (group: string): StaffUser => server.staff.users.find((candidate) => candidate.groups.includes(group as StaffUser['groups'][number]))!;
+const focused = (page: Page) => page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim() || '');
+
+/** Tab (at most 40 times) until the focus is on an element matching `selector`. */
+async function tabTo(page: Page, selector: string): Promise<void> {
+  for (let stops = 0; stops < 40; stops++) {
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+/** A browser of its own for one person (its own cookies: the provider's session), watching for CSP refusals and 404s. */
+async function personPage(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  watched.push({ refused: cspViolations(page), missing: notFound(page) });
+  return { context, page };
+}
+
+/** Opens /admin/, is sent to the provider's login form, fills it by keyboard; back on the console once it shows who signed in. */
+async function signIn(page: Page, person: StaffUser, { checkLoginForm = false } = {}): Promise<void> {
+  await page.goto(`${server.baseUrl}/admin/`);
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  expect(new URL(page.url()).origin).toBe(new URL(server.staff.issuer).origin);
+  if (checkLoginForm) {
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(shots, 'console-login.png') });
+    await page.setViewportSize(PHONE);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.setViewportSize(DESKTOP);
+  }
+  expect(await focused(page)).toBe('email'); // the form's first field has the focus
+  await page.keyboard.type(person.email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(person.password);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.locator('#who-email').textContent()).toBe(person.email);
+  expect(new URL(page.url()).origin).toBe(server.baseUrl);
+  expect(new URL(page.url()).search).toBe(''); // the code and state left the address bar
+  // The token is in the page's memory only: nothing in the storages (the sign-in's round trip data is gone too) nor in a cookie of the pages.
+  expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([0, 0, '']);
+}
+
+const navLinks = (page: Page) => page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents();
+const alertText = (page: Page) => page.getByRole('alert').first().textContent();
+
+/** axe at the desktop and the phone width; a screenshot of each. */
+async function accessible(page: Page, name: string): Promise<void> {
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await page.screenshot({ path: join(shots, `console-${name}.png`), fullPage: true });
+  await page.setViewportSize(PHONE);
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await page.screenshot({ path: join(shots, `console-${name}-phone.png`), fullPage: true });
+  await page.setViewportSize(DESKTOP);
+}
+
+beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
+  server = await startTestServer({ staticRoutes: demoSiteRoutes });
+  browser = await launchChromium();
+
+  // A claim in the queue: an order of the demo shop, its customer's claim on one ticket.
+  const order = await http('POST', `${server.baseUrl}/api/v2/orders`, {
+    headers: { authorization: `JWT ${await accessToken(server.baseUrl, server.demo)}` },
+    body: {
+      order_number: orderNumber,
+      currency: 'USD',
+      items: [{ name: 'Seat A1', reference_number: `${orderNumber}-a`, cost: '80.00' }],
+      customer: { first_name: 'Claire', last_name: 'Mant', email },
+    },
+  });
+  expect(order.status, order.text).toBe(201);
+  const session = await http('POST', `${server.baseUrl}/api/v2/claims/sessions`, {
+    body: { order_number: orderNumber, email, public_key: server.demo.public_key },
+  });
+  expect(session.status, session.text).toBe(201);
+  const claim = await http('POST', `${server.baseUrl}/api/v2/claims`, {
+    headers: { authorization: `Bearer ${session.json.claim_token}` },
+    body: { policy_numbers: [order.json.policies[0].policy_number], reason: 'illness', description: 'Fever the night before.' },
+  });
+  expect(claim.status, claim.text).toBe(201);
+  // Staff actions by a script (the operator key): the audit log's older pages.
+  for (let i = 0; i < SCRIPT_EXPORTS; i++) {
+    const started = await http('POST', `${server.baseUrl}/api/v2/admin/bordereaux`, {
+      headers: { authorization: `Operator ${server.operatorKey}` },
+      body: { period: new Date().toISOString().slice(0, 7), kind: i % 2 ? 'claims' : 'premium' },
+    });
+    expect(started.status, started.text).toBe(202);
+  }
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('the operator console', () => {
+  it('serves /config.json from the local provider, uncached, and sends the old operator pages to its sections', async () => {
+    const config = await http('GET', `${server.baseUrl}/config.json`);
+    expect(config.status).toBe(200);
+    expect(config.headers.get('cache-control')).toBe('no-store');
+    expect(config.json).toEqual({
+      issuer: server.staff.issuer,
+      client_id: server.staff.client_id,
+      authorization_endpoint: expect.stringMatching(`^${server.staff.issuer}/`),
+      token_endpoint: expect.stringMatching(`^${server.staff.issuer}/`),
+      end_session_endpoint: expect.stringMatching(`^${server.staff.issuer}/`),
+      redirect_uris: { console: server.staff.redirect_uri, portal: server.staff.portal_redirect_uri },
+      scope: 'openid email',
+      api_base: '/api/v2',
+    });
+    const page = await fetch(`${server.baseUrl}/admin/`);
+    // The pages may fetch from their origin and the provider's (the code exchange), nothing else.
+    expect(page.headers.get('content-security-policy')).toContain(`connect-src 'self' ${new URL(server.staff.issuer).origin};`);
+    for (const [from, to] of [
+      ['/admin/claims', '/admin/#claims'],
+      ['/admin/bordereaux', '/admin/#bordereaux'],
+      ['/admin', '/admin/'],
+    ]) {
+      const res = await fetch(`${server.baseUrl}${from}`, { redirect: 'manual' });
+      expect([from, res.status, res.headers.get('location')]).toEqual([from, 302, to]);
+    }
+  });
+
+  it('the claims user signs in through the login form, sees only the claim queue, and decides a claim by keyboard', async () => {
+    const { page } = await personPage();
+    await signIn(page, user('claims'), { checkLoginForm: true });
+    expect(await navLinks(page)).toEqual(['Claim queue']);
+    expect(await page.locator('#who-roles').textContent()).toBe('Claims');
+    expect(await page.title()).toBe('Claim queue · Console · Order Protection');
+    const review = page.getByRole('button', { name: `Review the claim on order ${orderNumber}` });
+    await review.waitFor(); // the queue loads as the section opens
+    const row = page.getByRole('row').filter({ has: review });
+    expect(await row.locator('.age').textContent()).toMatch(/^(just now|\d+ min)$/);
+    await accessible(page, 'claims');
+
+    // By keyboard: Tab to Review, Enter; Tab to the first decision, Space; Tab on past the amount and the note to Submit, Enter.
+    await page.locator('#status-filter').focus();
+    await tabTo(page, `#rows button`);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toBe('review-title');
+    await tabTo(page, 'input[name=decision][value=approve]');
+    await page.keyboard.press('Space');
+    await tabTo(page, '#decision-form button[type=submit]');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#review-status').textContent()).toBe('Approved');
+    expect(await page.locator('#review-decided-by').textContent()).toMatch(/.+/);
+    expect(await page.locator('#announce').textContent()).toMatch(/ approved\. Status: Approved\.$/);
+    await accessible(page, 'claims-decided');
+
+    // Another section by its address: shown, with the API's own refusal.
+    await page.evaluate(() => (location.hash = '#audit'));
+    await expect.poll(() => alertText(page)).toBe('This needs the admin role, which your account does not have.');
+    expect(await page.locator('#audit-role-note').isVisible()).toBe(true);
+    expect(await navLinks(page)).toEqual(['Claim queue']);
+    await accessible(page, 'claims-refused');
+    await page.evaluate(() => (location.hash = '#bordereaux'));
+    await page.getByRole('heading', { name: 'Bordereaux', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Start export' }).press('Enter');
+    await expect.poll(() => alertText(page)).toBe('This needs the finance role, which your account does not have.');
+  });
+
+  it('the finance user sees only bordereaux, starts an export by keyboard, and finds it listed', async () => {
+    const { page } = await personPage();
+    await signIn(page, user('finance'));
+    expect(await navLinks(page)).toEqual(['Bordereaux']);
+    expect(await page.locator('#bordereaux').isVisible()).toBe(true);
+    await page.getByLabel('Month').focus();
+    for (let stops = 0; stops < 4 && (await focused(page)) === 'period'; stops++) await page.keyboard.press('Tab'); // the month field's own stops
+    expect(await focused(page)).toBe('kind');
+    await page.keyboard.press('Tab'); // Start export
+    await page.keyboard.press('Enter');
+    const month = new Date().toISOString().slice(0, 7);
+    await page.getByRole('link', { name: `Download the premium bordereau ${month} (CSV)` }).waitFor();
+    const listed = page.getByRole('table', { name: 'Exports started in this tab' }).locator('tbody tr');
+    expect(await listed.count()).toBe(1);
+    expect(await listed.locator('td').allTextContents()).toEqual([
+      month,
+      'Premium',
+      expect.stringMatching(/ UTC$/),
+      'Done',
+      '0',
+      expect.stringMatching(/^Show/),
+    ]);
+    await accessible(page, 'bordereaux');
+
+    await page.evaluate(() => (location.hash = '#claims'));
+    await expect.poll(() => alertText(page)).toBe('This needs the claims role, which your account does not have.');
+    expect(await page.locator('#claims-role-note').isVisible()).toBe(true);
+  });
+
+  it('the admin user pages the audit log by keyboard, sees who did what, then signs out: the page can no longer call the API', async () => {
+    const { page } = await personPage();
+    await signIn(page, user('admin'));
+    expect(await navLinks(page)).toEqual(['Audit log']);
+    const rows = page.locator('#audit-rows tr');
+    await expect.poll(() => rows.count()).toBe(10);
+    const firstPage = await rows.allTextContents();
+    expect(firstPage[0]).toContain(user('finance').email); // newest first: the finance user's export
+    expect(firstPage[0]).toContain('Bordereau export started');
+    expect(firstPage[1]).toContain(user('claims').email);
+    expect(firstPage[1]).toContain('Claim decided');
+    expect(await page.locator('#audit-range').textContent()).toBe('Entries 1–10, newest first');
+    await accessible(page, 'audit');
+
+    await page.getByRole('button', { name: 'Refresh' }).focus();
+    await page.keyboard.press('Shift+Tab'); // Older
+    expect(await focused(page)).toBe('audit-older');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#audit-range').textContent()).toBe(`Entries 11–${SCRIPT_EXPORTS + 2}, newest first`);
+    expect(await page.getByRole('button', { name: 'Older' }).isDisabled()).toBe(true);
+    expect(await focused(page)).toBe('audit-newer'); // the pressed button is disabled now: the focus went to its pair
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#audit-range').textContent()).toBe('Entries 1–10, newest first');
+    expect(await rows.allTextContents()).toEqual(firstPage);
+
+    await page.evaluate(() => (location.hash = '#claims'));
+    await expect.poll(() => alertText(page)).toBe('This needs the claims role, which your account does not have.');
+    await page.evaluate(() => (location.hash = '#audit'));
+
+    // Sign out, with the provider's end-session page held back: the page has forgotten its token, so the API is out of its reach.
+    const endSession = (await (await fetch(`${server.baseUrl}/config.json`)).json()) as { end_session_endpoint: string };
+    let logout: URL | undefined;
+    await page.route(`${endSession.end_session_endpoint}*`, async (route) => {
+      logout = new URL(route.request().url());
+      await route.fulfill({ status: 204 }); // a navigation answered 204 leaves the page where it is
+    });
+    await page.getByRole('button', { name: 'Sign out' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => logout?.searchParams.get('client_id')).toBe(server.staff.client_id);
+    expect(logout!.searchParams.get('post_logout_redirect_uri')).toBe(server.staff.redirect_uri);
+    expect(logout!.searchParams.get('logout_uri')).toBe(server.staff.redirect_uri); // Cognito's name for it
+    await page.evaluate(() => document.getElementById('audit-reload')!.focus());
+    await page.keyboard.press('Enter');
+    await expect.poll(() => alertText(page)).toBe('You are signed out.');
+    await page.unroute(`${endSession.end_session_endpoint}*`);
+
+    // Now through the provider: it ends its session, sends the person back, and the console asks for the login form again.
+    await page.getByRole('button', { name: 'Sign out' }).press('Enter');
+    await page.getByRole('heading', { name: 'Sign out of Order Protection?' }).waitFor();
+    await page.keyboard.press('Enter'); // its "Sign out" has the focus
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await page.getByLabel('E-mail').inputValue()).toBe('');
+  });
+
+  it('the merchant user is told the console is not theirs, and where the portal is', async () => {
+    const { page } = await personPage();
+    await signIn(page, user('merchant'));
+    await page.getByRole('heading', { name: 'No access to the console' }).waitFor();
+    expect(await page.locator('#no-access').textContent()).toContain(`Your account (${user('merchant').email}) has no access to the console`);
+    expect(await page.getByRole('link', { name: 'merchant portal' }).getAttribute('href')).toBe('/portal/');
+    expect(await page.locator('#sections').isVisible()).toBe(false);
+    await accessible(page, 'no-access');
+  });
+
+  it('ran every page under its Content-Security-Policy, which refused nothing, and asked for nothing missing', () => {
+    expect(watched).toHaveLength(4);
+    expect(watched.flatMap((page) => page.refused)).toEqual([]);
+    // The pages' own origin asked for nothing missing (the provider's login form, npm start's stand-in for Cognito's, has no icon of its own).
+    expect(watched.flatMap((page) => page.missing).filter((miss) => miss.includes(server.baseUrl))).toEqual([]);
+  });
+});
