@@ -12,6 +12,7 @@ import { buildPageScripts, buildWidget } from '../../widget/build.js';
 import { checkoutPage } from '../../widget/pages/checkout-page.js';
 import { claimPage } from '../../widget/pages/claim-page.js';
 import { consolePage } from '../../widget/pages/console-page.js';
+import { portalPage } from '../../widget/pages/portal-page.js';
 import type { PagesConfig } from '../../widget/pages/scripts/sign-in.js';
 import { dashboardPage } from '../../widget/pages/dashboard-page.js';
 import { FAVICON_SVG } from '../../widget/pages/favicon.js';
@@ -166,6 +167,8 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
     'GET /claim': () => html(claimPage(demo.client_id)),
     'GET /admin/': () => html(consolePage()),
     'GET /admin': () => redirect('/admin/'),
+    'GET /portal/': () => html(portalPage()),
+    'GET /portal': () => redirect('/portal/'),
     ...Object.fromEntries(Object.entries(CONSOLE_REDIRECTS).map(([from, to]): [string, StaticRoute] => [`GET ${from}`, () => redirect(to)])),
     // The pages' sign-in settings (deployed: written by lib/web.ts), read by the console and the portal at start.
     'GET /config.json': async () => {

@@ -34,7 +34,7 @@ const literal = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c
  * no inline script (its CSP says `script-src 'self'`): it names its module with pageScriptTag and
  * passes what the server knows in pageDataBlock, as data.
  */
-export const PAGE_SCRIPTS = ['checkout', 'dashboard', 'claim', 'console'] as const;
+export const PAGE_SCRIPTS = ['checkout', 'dashboard', 'claim', 'console', 'portal'] as const;
 export type PageScript = (typeof PAGE_SCRIPTS)[number];
 export const pageScriptPath = (name: PageScript): string => `/assets/${name}.js`;
 /** The `<script src>` of the page's own module, at the end of its `<body>`: it runs once the page above it is parsed. */

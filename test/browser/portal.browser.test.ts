@@ -1,0 +1,230 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StaffUser } from '../../scripts/local/local-oidc.js';
+import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
+import { createClient } from '#shared/clients/manage-clients.js';
+import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
+import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { accessibilityViolations, cspViolations, launchChromium, notFound } from '../support/browser.js';
+import { testEndpoint } from '../support/dynamo.js';
+import { accessToken, http } from '../support/http.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+/**
+ * The merchant portal at /portal/ in a real browser (Debian's Chromium): the demo merchant user
+ * signs in THROUGH npm start's login form, by keyboard, and uses the portal by keyboard (switches
+ * sections, pages the ledger, sends a test event, copies the claim link); it sees its own client's
+ * data only (another shop's order never shows); a staff user without the merchant group is
+ * refused before any API call; sign-out ends at the login form. axe finds nothing on each section
+ * at 1280×800 and 390×844, and the pages' CSP refuses nothing.
+ */
+let server: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let refused: string[];
+let missing: string[];
+/** Every API path the page asked for. */
+const apiCalls: string[] = [];
+const shots = join(process.cwd(), 'test-results');
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+const stamp = Date.now().toString(36).toUpperCase();
+const ownOrder = `PRT-${stamp}`;
+const otherOrder = `OTH-${stamp}`;
+/** Tickets of the demo shop's order: one premium_written entry each, more than a ledger page (10). */
+const TICKETS = 12;
+let otherPolicies: string[] = [];
+
+const user = (group: string): StaffUser => server.staff.users.find((candidate) => candidate.groups.includes(group as StaffUser['groups'][number]))!;
+const focusedId = () => page.evaluate(() => document.activeElement?.id ?? '');
+const shown = (section: string) => page.locator(`#${section}`).isVisible();
+
+beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
+  server = await startTestServer({ staticRoutes: demoSiteRoutes });
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: DESKTOP });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+  page = await context.newPage();
+  refused = cspViolations(page);
+  missing = notFound(page);
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/api/')) apiCalls.push(url.pathname);
+  });
+
+  const item = (i: number) => ({ name: `Seat ${i}`, reference_number: `seat-${i}`, cost: '40.00' });
+  const place = async (keys: { public_key: string; secret_key: string }, order_number: string, count: number) => {
+    const res = await http('POST', `${server.baseUrl}/api/v2/orders`, {
+      headers: { authorization: `JWT ${await accessToken(server.baseUrl, keys)}` },
+      body: { order_number, currency: 'USD', items: Array.from({ length: count }, (_, i) => item(i + 1)), customer: { email: 'claire.mant@example.org' } },
+    });
+    expect(res.status, res.text).toBe(201);
+    return (res.json.policies as { policy_number: string }[]).map((p) => p.policy_number);
+  };
+  // The demo shop (the merchant user's client) sells 12 protected tickets; another shop sells 2.
+  await place(server.demo, ownOrder, TICKETS);
+  const doc = createDocumentClient(testEndpoint(), 'us-east-1');
+  const other = await createClient(new DynamoClientStore(doc, process.env.TABLE_NAME!), { name: 'Other Venue' });
+  doc.destroy();
+  otherPolicies = await place(other, otherOrder, 2);
+  // The ledger is written from the stream: wait (bounded) until the demo shop's entries are there.
+  const auth = { authorization: `JWT ${await accessToken(server.baseUrl, server.demo)}` };
+  for (let read = 0; read < 60; read++) {
+    const ledger = await http('GET', `${server.baseUrl}/api/v2/ledger?limit=100`, { headers: auth });
+    if ((ledger.json.data as unknown[]).length >= TICKETS) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}, 90_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Opens /portal/, is sent to the provider's login form, fills it by keyboard; back on the portal once it shows who signed in. */
+async function signIn(person: StaffUser): Promise<void> {
+  await page.goto(`${server.baseUrl}/portal/`);
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  expect(new URL(page.url()).origin).toBe(new URL(server.staff.issuer).origin);
+  expect(await focusedId()).toBe('email');
+  await page.keyboard.type(person.email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(person.password);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.locator('#who-email').textContent()).toBe(person.email);
+  expect(new URL(page.url()).origin).toBe(server.baseUrl);
+  expect(new URL(page.url()).search).toBe(''); // the code and state left the address bar
+  expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([0, 0, '']);
+}
+
+/** Goes to a section by keyboard: focus its link in the navigation, Enter; the focus lands on the section's heading. */
+async function openSection(name: string, section: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Portal sections' }).getByRole('link', { name }).focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => focusedId()).toBe(`${section}-title`);
+  expect(await shown(section)).toBe(true);
+  expect(await page.getByRole('link', { name, exact: true }).getAttribute('aria-current')).toBe('page');
+}
+
+/** axe at the desktop and the phone width (no sideways scroll on the phone), with a screenshot of each. */
+async function accessible(name: string): Promise<void> {
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await page.screenshot({ path: join(shots, `portal-${name}-1280.png`), fullPage: true });
+  await page.setViewportSize(PHONE);
+  expect(await accessibilityViolations(page)).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  await page.screenshot({ path: join(shots, `portal-${name}-390.png`), fullPage: true });
+  await page.setViewportSize(DESKTOP);
+}
+
+describe('the merchant portal', () => {
+  it('signs the merchant user in through the login form and opens on conversion: totals and only the days with checkouts', async () => {
+    await signIn(user('merchant'));
+    expect(await shown('conversion')).toBe(true);
+    await expect.poll(() => page.locator('#conversion-status').textContent()).toBe('1 of the last 30 days had checkouts, newest first.');
+    expect(await page.locator('#total-in').textContent()).toBe('1');
+    expect(await page.locator('#days tr').count()).toBe(1); // not a row per empty day
+    expect(await page.getByRole('navigation', { name: 'Portal sections' }).getByRole('link').allTextContents()).toEqual([
+      'Conversion',
+      'Statements',
+      'Ledger',
+      'Webhooks',
+      'Claim link',
+    ]);
+    await accessible('conversion');
+  });
+
+  it('pages the ledger by keyboard, its own client’s entries only', async () => {
+    await openSection('Ledger', 'ledger');
+    await expect.poll(() => page.locator('#ledger-status').textContent()).toMatch(/: entries 1–10, more older ones\.$/);
+    expect(await page.locator('#ledger-rows tr').count()).toBe(10);
+    expect(await page.getByRole('button', { name: 'Newer entries' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Older entries' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#ledger-status').textContent()).toMatch(/: entries 11–12\.$/);
+    expect(await page.locator('#ledger-rows tr').count()).toBe(TICKETS - 10);
+    expect(await focusedId()).toBe('ledger-newer'); // no older page: the focus moved to the other pager button
+    const text = await page.locator('#ledger').textContent();
+    for (const policy of otherPolicies) expect(text).not.toContain(policy);
+    await accessible('ledger');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#ledger-status').textContent()).toMatch(/: entries 1–10, more older ones\.$/);
+  });
+
+  it('shows the month’s statement per currency, and the months before', async () => {
+    await openSection('Statements', 'statements');
+    await expect.poll(() => page.locator('#statement-status').textContent()).toMatch(/: open \(it may still change\)\.$/);
+    const usd = page.getByRole('region', { name: / in USD$/ });
+    await usd.waitFor();
+    expect(await usd.textContent()).toContain('Policies issued' + String(TICKETS));
+    expect(await page.locator('#statement-period option').count()).toBe(12);
+    await accessible('statements');
+    // The month before: nothing was sold then.
+    await page.locator('#statement-period').focus();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => page.locator('#statement-status').textContent()).toMatch(/, with no premium or claim\.$/);
+  });
+
+  it('sends a test event to its endpoint by keyboard and shows it delivered in the log', async () => {
+    await openSection('Webhooks', 'webhooks');
+    const send = page.getByRole('button', { name: 'Send test event' }).first();
+    await send.waitFor();
+    await send.focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.locator('#test-status').textContent(), { timeout: 20_000 })
+      .toBe('Test event delivered (HTTP 200). It is at the top of the delivery log.');
+    expect(await page.locator('#event-rows tr').first().textContent()).toContain('webhook_endpoint.test');
+    expect(await focusedId()).toBe(''); // back on the button (it has no id)
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Send test event');
+    await accessible('webhooks');
+  });
+
+  it('shows the shop’s claim link and copies it', async () => {
+    await openSection('Claim link', 'claim-link');
+    const link = `${server.baseUrl}/claim?shop=${server.demo.client_id}`;
+    expect(await page.getByLabel('Your claim link').inputValue()).toBe(link);
+    await page.getByRole('button', { name: 'Copy link' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#announce').textContent()).toBe('Claim link copied.');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    await accessible('claim-link');
+  });
+
+  it('never sent a client id: every API call it made is a portal route', () => {
+    expect(apiCalls.length).toBeGreaterThan(0);
+    for (const path of apiCalls)
+      expect(path).toMatch(/^\/api\/v2\/(metrics\/conversion|ledger|statements\/\d{4}-\d{2}|webhook_endpoints(\/we_\w+\/test)?|events(\/evt_[\w-]+)?)$/);
+    expect(apiCalls.join(' ')).not.toContain(server.demo.client_id);
+  });
+
+  it('signs out through the provider, back to the login form', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).press('Enter');
+    await page.getByRole('heading', { name: 'Sign out of Order Protection?' }).waitFor();
+    await page.keyboard.press('Enter'); // its "Sign out" has the focus
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await page.getByLabel('E-mail').inputValue()).toBe('');
+  });
+
+  it('refuses a staff user without the merchant group, plainly and before any API call', async () => {
+    const before = apiCalls.length;
+    await signIn(user('claims'));
+    await page.getByRole('heading', { name: 'This portal is for merchant accounts' }).waitFor();
+    expect(await focusedId()).toBe('refused-title');
+    expect(await page.locator('#refused-text').textContent()).toContain(`signed in as ${user('claims').email}, whose groups (claims)`);
+    expect(await page.locator('#nav').isHidden()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
+    expect(apiCalls.length).toBe(before);
+    await accessible('refused');
+  });
+
+  it('ran under the pages’ Content-Security-Policy, which refused nothing, and asked for nothing missing', () => {
+    expect(refused).toEqual([]);
+    // The local provider's login page names no icon, so Chromium asks its origin for /favicon.ico: that 404 is not the portal's.
+    const provider = new URL(server.staff.issuer).origin;
+    expect(missing.filter((miss) => !miss.includes(`${provider}/favicon.ico`))).toEqual([]);
+  });
+});

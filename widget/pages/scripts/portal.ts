@@ -1,0 +1,410 @@
+import { claimLink } from '../../../shared/claims/claim-link.js';
+import { $, claimPagesKit, el, money, pause, PageError, type Method, type Ok, type Schemas } from './kit.js';
+import { loadPagesConfig, startSignIn, type Session } from './sign-in.js';
+
+/**
+ * The merchant portal's script (portal-page.ts, served at /assets/portal.js): signs the person in
+ * (sign-in.ts, as `portal`; the access token in memory only), then shows the section the address's
+ * hash names, reading it from the API with `Authorization: Bearer <access token>`. The API takes
+ * the client from the token: no request names a client. A person without the `merchant` group (or
+ * without a client) is refused before any request. Strings from the API go into the DOM as text.
+ */
+type Conversion = Ok<'getConversion'>;
+type Statement = Schemas['Statement'];
+type LedgerPage = Ok<'listLedger'>;
+type LedgerEntry = Schemas['LedgerEntry'];
+type Endpoints = Ok<'listWebhookEndpoints'>;
+type Events = Ok<'listEvents'>;
+type EventDetail = Schemas['WebhookEventDetail'];
+
+const SECTIONS = ['conversion', 'statements', 'ledger', 'webhooks', 'claim-link'] as const;
+type Section = (typeof SECTIONS)[number];
+/** The ledger's page size (the API takes 1 to 100). */
+const LEDGER_PAGE = 10;
+/** Months offered for statements and the ledger: this one and the 11 before it. */
+const MONTHS_SHOWN = 12;
+/** The delivery log's length shown. */
+const EVENTS_SHOWN = 10;
+/** After a test event, the log is read again until it has ended one way or the other: at most this many reads, this far apart. */
+const TEST_READS = 30;
+const TEST_READ_PAUSE_MS = 500;
+
+const { announce, clearError, showError, request, run } = claimPagesKit({
+  unreachable: 'The service could not be reached. Check your connection and try again.',
+  failed: 'The service answered {status}. Please try again.',
+  answerMessage: true,
+});
+
+let session: Session | undefined;
+const api = <T>(method: Method, path: string): Promise<T> => {
+  if (!session) throw new PageError('You are signed out.');
+  return request<T>(method, session.config.api_base + path, undefined, 'Bearer ' + session.token());
+};
+
+// ---- Formatting
+const percentFormat = new Intl.NumberFormat('en-US', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const percent = (rate: string | null) => (rate === null ? '–' : percentFormat.format(rate as `${number}`));
+const count = new Intl.NumberFormat('en-US');
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+const dayLabel = (date: string) =>
+  new Date(date + 'T00:00:00Z').toLocaleDateString('en-US', { timeZone: 'UTC', weekday: 'short', month: 'short', day: 'numeric' });
+/** A timestamp to the minute, short ("Nov 27, 16:47 UTC"): a ledger row stays narrow on a phone. */
+const shortWhen = (at: string) =>
+  new Date(at).toLocaleString('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }) + ' UTC';
+const monthLabel = (period: string) => new Date(period + '-01T00:00:00Z').toLocaleDateString('en-US', { timeZone: 'UTC', month: 'long', year: 'numeric' });
+const cell = (text: string, className?: string) => {
+  const td = el('td', text);
+  if (className) td.className = className;
+  return td;
+};
+const badge = (text: string, tone?: 'ok' | 'bad') => {
+  const span = el('span', text);
+  span.className = 'badge' + (tone ? ' ' + tone : '');
+  return span;
+};
+const ENTRY_LABELS: Record<Schemas['LedgerEntryType'], string> = {
+  premium_written: 'Premium written',
+  premium_adjusted: 'Premium adjusted',
+  premium_refunded: 'Premium refunded',
+  claim_approved: 'Claim approved',
+  claim_paid: 'Claim paid',
+};
+
+/** This month and the ones before it, newest first, as YYYY-MM (UTC). */
+function recentMonths(): string[] {
+  const now = new Date();
+  return Array.from({ length: MONTHS_SHOWN }, (_, i) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i, 1)).toISOString().slice(0, 7));
+}
+function fillMonths(select: HTMLSelectElement): void {
+  select.replaceChildren(
+    ...recentMonths().map((period, i) => {
+      const option = el('option', monthLabel(period) + (i === 0 ? ' (this month)' : ''));
+      option.value = period;
+      return option;
+    }),
+  );
+}
+
+// ---- Conversion: totals, and only the days that had checkouts (a phone reads a short list, not a row per empty day).
+async function loadConversion(): Promise<void> {
+  const days = Number($<HTMLSelectElement>('conversion-days').value);
+  const to = new Date();
+  const from = new Date(to.getTime() - (days - 1) * 86_400_000);
+  $('conversion-status').textContent = 'Loading…';
+  const report = await api<Conversion>('GET', '/metrics/conversion?from=' + isoDay(from) + '&to=' + isoDay(to));
+  const { opt_in, opt_out, conversion_rate } = report.totals;
+  $('total-rate').textContent = percent(conversion_rate);
+  $('total-in').textContent = count.format(opt_in);
+  $('total-out').textContent = count.format(opt_out);
+  $('total-checkouts').textContent = count.format(opt_in + opt_out);
+  const busy = report.days.filter((d) => d.opt_in + d.opt_out > 0).reverse();
+  $('days').replaceChildren(
+    ...busy.map((d) => {
+      const row = el('tr');
+      row.append(cell(dayLabel(d.date)), cell(count.format(d.opt_in), 'num'), cell(count.format(d.opt_out), 'num'), cell(percent(d.conversion_rate), 'num'));
+      return row;
+    }),
+  );
+  $('days-box').hidden = busy.length === 0;
+  $('conversion-status').textContent = busy.length
+    ? busy.length + ' of the last ' + days + ' days had checkouts, newest first.'
+    : 'No checkouts in the last ' + days + ' days.';
+}
+
+// ---- Statements: one card per currency.
+const STATEMENT_LINES: [keyof Statement['currencies'][number], string][] = [
+  ['premiums_written', 'Premiums written'],
+  ['premium_adjustments', 'Adjustments'],
+  ['premiums_refunded', 'Refunded'],
+  ['net_premium', 'Net premium'],
+  ['claims_approved', 'Claims approved'],
+  ['claims_paid', 'Claims paid'],
+];
+async function loadStatement(): Promise<void> {
+  const period = $<HTMLSelectElement>('statement-period').value;
+  $('statement-status').textContent = 'Loading…';
+  const statement = await api<Statement>('GET', '/statements/' + encodeURIComponent(period));
+  $('statement-currencies').replaceChildren(
+    ...statement.currencies.map((c) => {
+      const card = el('section');
+      card.className = 'card currency';
+      card.setAttribute('aria-label', monthLabel(statement.period) + ' in ' + c.currency);
+      const list = el('dl');
+      for (const [name, text] of STATEMENT_LINES) {
+        const term = el('dt', text);
+        const value = el('dd', money(String(c[name]), c.currency));
+        if (name === 'net_premium') term.className = value.className = 'total';
+        list.append(term, value);
+      }
+      list.append(
+        el('dt', 'Policies issued'),
+        el('dd', count.format(c.policies_issued)),
+        el('dt', 'Policies voided'),
+        el('dd', count.format(c.policies_voided)),
+      );
+      card.append(el('h2', c.currency), list);
+      return card;
+    }),
+  );
+  $('statement-status').textContent =
+    monthLabel(statement.period) +
+    ': ' +
+    (statement.status === 'open' ? 'open (it may still change)' : 'closed') +
+    (statement.currencies.length ? '.' : ', with no premium or claim.');
+}
+
+// ---- Ledger: pages of LEDGER_PAGE, newest first; the cursors of the pages before are kept to go back.
+let ledgerCursors: (string | undefined)[] = [undefined];
+let ledgerNext: string | null = null;
+async function loadLedger(): Promise<void> {
+  const period = $<HTMLSelectElement>('ledger-period').value;
+  const cursor = ledgerCursors[ledgerCursors.length - 1];
+  $('ledger-status').textContent = 'Loading…';
+  const page = await api<LedgerPage>(
+    'GET',
+    '/ledger?period=' + encodeURIComponent(period) + '&limit=' + LEDGER_PAGE + (cursor ? '&cursor=' + encodeURIComponent(cursor) : ''),
+  );
+  ledgerNext = page.has_more ? page.next_cursor : null;
+  $('ledger-rows').replaceChildren(
+    ...page.data.map((entry: LedgerEntry) => {
+      const row = el('tr');
+      row.append(
+        cell(shortWhen(entry.created)),
+        cell(ENTRY_LABELS[entry.type] || entry.type),
+        cell(entry.claim_id ?? entry.policy_number ?? entry.service_order_id, 'mono'),
+        cell(money(entry.amount, entry.currency), 'num'),
+      );
+      return row;
+    }),
+  );
+  const first = (ledgerCursors.length - 1) * LEDGER_PAGE + 1;
+  $('ledger-status').textContent = page.data.length
+    ? monthLabel(page.period) + ': entries ' + first + '–' + (first + page.data.length - 1) + (page.has_more ? ', more older ones' : '') + '.'
+    : monthLabel(page.period) + ': no entries' + (page.has_more ? ' on this page; older ones follow.' : '.');
+  $<HTMLButtonElement>('ledger-newer').disabled = ledgerCursors.length === 1;
+  $<HTMLButtonElement>('ledger-older').disabled = ledgerNext === null;
+}
+
+// ---- Webhooks: the endpoints (each with "Send test event") and the delivery log.
+function deliveredBadge(success: boolean | null) {
+  return success === true ? badge('Delivered', 'ok') : success === false ? badge('Failed, retrying', 'bad') : badge('Pending');
+}
+async function loadEvents(): Promise<Events> {
+  const page = await api<Events>('GET', '/events?limit=' + EVENTS_SHOWN);
+  $('event-rows').replaceChildren(
+    ...page.data.map((event) => {
+      const row = el('tr');
+      const name = el('td');
+      name.append(el('div', event.type), Object.assign(el('div', event.id), { className: 'mono' }));
+      const state = el('td');
+      state.append(deliveredBadge(event.delivery_success));
+      row.append(name, cell(shortWhen(event.created)), state);
+      return row;
+    }),
+  );
+  $('events-status').textContent = page.data.length ? 'The ' + page.data.length + ' latest events, newest first.' : 'No events yet.';
+  return page;
+}
+async function loadWebhooks(): Promise<void> {
+  const [list] = await Promise.all([api<Endpoints>('GET', '/webhook_endpoints'), loadEvents()]);
+  $('endpoint-rows').replaceChildren(
+    ...list.data.map((endpoint) => {
+      const row = el('tr');
+      const where = el('td');
+      const url = el('div', endpoint.url);
+      url.className = 'mono';
+      url.id = 'url-' + endpoint.id;
+      where.append(url);
+      if (endpoint.description) where.append(el('div', endpoint.description));
+      const state = el('td');
+      state.append(badge(endpoint.status === 'enabled' ? 'Enabled' : 'Disabled', endpoint.status === 'enabled' ? 'ok' : 'bad'));
+      const action = el('td');
+      const button = el('button', 'Send test event');
+      button.type = 'button';
+      button.className = 'secondary';
+      button.setAttribute('aria-describedby', url.id);
+      button.disabled = endpoint.status !== 'enabled';
+      button.addEventListener('click', () => void run(explained(() => sendTest(endpoint.id, button))));
+      action.append(button);
+      row.append(where, state, action);
+      return row;
+    }),
+  );
+  $('endpoints-status').textContent = list.data.length
+    ? list.data.length === 1
+      ? '1 endpoint.'
+      : list.data.length + ' endpoints.'
+    : 'No endpoint yet: add one with POST /api/v2/webhook_endpoints.';
+}
+async function sendTest(endpointId: string, button: HTMLButtonElement): Promise<void> {
+  const status = $('test-status');
+  button.disabled = true;
+  try {
+    status.textContent = 'Sending a test event…';
+    const sent = await request<{ id: string }>(
+      'POST',
+      session!.config.api_base + '/webhook_endpoints/' + encodeURIComponent(endpointId) + '/test',
+      undefined,
+      'Bearer ' + session!.token(),
+    );
+    for (let read = 0; read < TEST_READS; read++) {
+      const page = await loadEvents();
+      const listed = page.data.find((event) => event.id === sent.id);
+      if (listed && listed.delivery_success !== null) {
+        const detail = await api<EventDetail>('GET', '/events/' + encodeURIComponent(sent.id));
+        const last = detail.attempts[detail.attempts.length - 1];
+        const answer = last ? (last.status_code !== undefined ? 'HTTP ' + last.status_code : (last.error ?? 'no answer')) : 'no attempt';
+        status.textContent = listed.delivery_success
+          ? 'Test event delivered (' + answer + '). It is at the top of the delivery log.'
+          : 'Test event failed (' + answer + '); it will be retried. See the delivery log.';
+        return;
+      }
+      await pause(TEST_READ_PAUSE_MS);
+    }
+    status.textContent = 'Test event accepted; not delivered yet. Refresh the log in a moment.';
+  } catch (err) {
+    status.textContent = '';
+    throw err;
+  } finally {
+    button.disabled = false;
+    button.focus();
+  }
+}
+
+// ---- Claim link: the shop's own, from the client the token names.
+function showClaimLink(): void {
+  $<HTMLInputElement>('claim-link-url').value = claimLink(location.origin, session!.user.merchant_client_id ?? '');
+}
+async function copyLink(): Promise<void> {
+  const field = $<HTMLInputElement>('claim-link-url');
+  field.select();
+  try {
+    await navigator.clipboard.writeText(field.value);
+    announce('Claim link copied.');
+  } catch {
+    announce('The link is selected: copy it with Ctrl+C (⌘C on a Mac).');
+  }
+}
+
+// ---- Navigation: the hash names the section; each is read again when shown.
+const LOADERS: Record<Section, () => Promise<void> | void> = {
+  conversion: loadConversion,
+  statements: loadStatement,
+  ledger: loadLedger,
+  webhooks: loadWebhooks,
+  'claim-link': showClaimLink,
+};
+const sectionOf = (hash: string): Section => {
+  const name = hash.replace(/^#/, '');
+  return (SECTIONS as readonly string[]).includes(name) ? (name as Section) : 'conversion';
+};
+function show(section: Section, focus: boolean): void {
+  for (const name of SECTIONS) $(name).hidden = name !== section;
+  for (const link of Array.from(document.querySelectorAll<HTMLAnchorElement>('#nav a'))) {
+    if (link.hash === '#' + section) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  const title = $(section + '-title');
+  document.title = (title.textContent ?? '') + ' · Merchant portal · Order Protection';
+  if (focus) title.focus();
+  announce('');
+  void load(LOADERS[section]);
+}
+
+/**
+ * Reads a section's data, its error shown in the alert. Not kit's `run` (one action at a time): a
+ * section shown while another still loads must load too.
+ */
+async function load(action: () => Promise<void> | void): Promise<void> {
+  clearError();
+  try {
+    await explained(action)();
+  } catch (err) {
+    showError(err);
+  }
+}
+
+/** An action whose refusals the portal explains: an ended sign-in, a role the API refuses. */
+function explained(action: () => Promise<void> | void): () => Promise<void> {
+  return async () => {
+    try {
+      await action();
+    } catch (err) {
+      if (err instanceof PageError && err.status === 401) {
+        $('sign-in-again').hidden = false;
+        throw new PageError('Your sign-in has ended. Sign in again to go on.');
+      }
+      if (err instanceof PageError && err.status === 403) throw new PageError('Your account may not see this: ' + err.message);
+      throw err;
+    }
+  };
+}
+
+function refuse(user: Session['user']): void {
+  $('starting').hidden = true;
+  $('refused').hidden = false;
+  const groups = user.groups.length ? user.groups.join(', ') : 'none';
+  $('refused-text').textContent =
+    'You are signed in as ' + (user.email || user.sub) + ', whose groups (' + groups + ') do not include a merchant account bound to a shop.';
+  document.title = 'Not a merchant account · Merchant portal · Order Protection';
+  $('refused-title').focus();
+}
+
+async function start(): Promise<void> {
+  try {
+    session = await startSignIn(await loadPagesConfig(), 'portal');
+  } catch (err) {
+    $('starting-status').textContent = err instanceof Error ? err.message : 'The sign-in failed.';
+    $('sign-in-again').hidden = false;
+    return;
+  }
+  const { user } = session;
+  $('who-email').textContent = user.email || user.sub;
+  $('who').hidden = false;
+  if (!user.groups.includes('merchant') || !user.merchant_client_id) {
+    refuse(user);
+    return;
+  }
+  $('starting').hidden = true;
+  $('nav').hidden = false;
+  $('main').classList.remove('alone');
+  fillMonths($<HTMLSelectElement>('statement-period'));
+  fillMonths($<HTMLSelectElement>('ledger-period'));
+  show(sectionOf(location.hash), false);
+  window.addEventListener('hashchange', () => show(sectionOf(location.hash), true));
+}
+
+$('sign-out').addEventListener('click', () => session?.signOut());
+$('sign-in-button').addEventListener('click', () => {
+  if (session) void session.renew();
+  else location.reload();
+});
+$('conversion-days').addEventListener('change', () => void load(loadConversion));
+$('statement-period').addEventListener('change', () => void load(loadStatement));
+$('ledger-period').addEventListener('change', () => {
+  ledgerCursors = [undefined];
+  void load(loadLedger);
+});
+// Paging keeps the focus on a pager button: the one pressed, or the other when this one has no page left.
+function pageLedger(button: HTMLButtonElement, other: HTMLButtonElement, move: () => void): void {
+  void run(
+    explained(async () => {
+      move();
+      await loadLedger();
+      (button.disabled ? other : button).focus();
+    }),
+  );
+}
+$('ledger-older').addEventListener('click', () =>
+  pageLedger($('ledger-older'), $('ledger-newer'), () => {
+    if (ledgerNext !== null) ledgerCursors.push(ledgerNext);
+  }),
+);
+$('ledger-newer').addEventListener('click', () =>
+  pageLedger($('ledger-newer'), $('ledger-older'), () => {
+    if (ledgerCursors.length > 1) ledgerCursors.pop();
+  }),
+);
+$('events-refresh').addEventListener('click', () => void load(async () => void (await loadEvents())));
+$('copy-link').addEventListener('click', () => void copyLink());
+void start();
