@@ -95,18 +95,18 @@ export interface SecurityHeaders {
   'x-frame-options': string;
 }
 
-/**
- * The pages' headers deployed: exactly npm start's (scripts/local/page-headers.ts), with the
- * sign-in's origin added to `connect-src` (the token exchange is a fetch to it).
- */
-export function deployedPageHeaders(headers: Record<string, string>, connectSources: string[]): SecurityHeaders {
-  const policy = headers['content-security-policy']!;
-  if (!policy.includes("connect-src 'self'")) throw new Error("the pages' policy has no connect-src 'self' to extend");
+/** The four security headers of a page, as scripts/local/page-headers.ts makes them for npm start. */
+function securityHeadersOf(headers: Record<string, string>): SecurityHeaders {
+  const named = (name: keyof SecurityHeaders) => {
+    const value = headers[name];
+    if (value === undefined) throw new Error(`npm start's page headers have no ${name}`);
+    return value;
+  };
   return {
-    'content-security-policy': policy.replace("connect-src 'self'", ["connect-src 'self'", ...connectSources].join(' ')),
-    'x-content-type-options': headers['x-content-type-options']!,
-    'referrer-policy': headers['referrer-policy']!,
-    'x-frame-options': headers['x-frame-options']!,
+    'content-security-policy': named('content-security-policy'),
+    'x-content-type-options': named('x-content-type-options'),
+    'referrer-policy': named('referrer-policy'),
+    'x-frame-options': named('x-frame-options'),
   };
 }
 
@@ -166,13 +166,14 @@ export class Web extends Construct {
         // A deploy invalidates the distribution; browsers ask again each time (an unchanged page is a 304).
         customHeadersBehavior: { customHeaders: [{ header: 'cache-control', value: 'no-cache', override: false }] },
       });
-    const pages = pageHeaders('PageHeaders', deployedPageHeaders(pageSecurityHeaders(), props.connectSources), "The pages' security headers: npm start's.");
+    // npm start's own function, the hosted sign-in's origin as the pages' one other connect-src (npm start names its provider's).
+    const pages = pageHeaders(
+      'PageHeaders',
+      securityHeadersOf(pageSecurityHeaders({ connectSources: props.connectSources })),
+      "The pages' security headers: npm start's.",
+    );
     const reference = props.apiReferenceHtml
-      ? pageHeaders(
-          'ApiReferenceHeaders',
-          deployedPageHeaders(apiReferenceSecurityHeaders(props.apiReferenceHtml), []),
-          "The API reference's headers: npm start's.",
-        )
+      ? pageHeaders('ApiReferenceHeaders', securityHeadersOf(apiReferenceSecurityHeaders(props.apiReferenceHtml)), "The API reference's headers: npm start's.")
       : pages;
     const cacheFor = (name: string, maxAge: Duration, immutable: boolean) =>
       new ResponseHeadersPolicy(this, name, {
