@@ -96,7 +96,7 @@ export class DataStack extends Stack {
       {
         id: 'AwsSolutions-S1',
         reason:
-          'Objects are written by one export function and read only through presigned links that the IAM-authorized operator routes sign; CloudTrail records those calls. An access-log bucket would itself be an unlogged bucket.',
+          'Objects are written by one export function and read only through presigned links that the finance staff route signs (JWT-authorized, role finance, each export audited); CloudTrail records those calls. An access-log bucket would itself be an unlogged bucket.',
       },
     ]);
 
