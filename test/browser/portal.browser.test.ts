@@ -194,6 +194,22 @@ describe('the merchant portal', () => {
     await accessible('claim-link');
   });
 
+  it('offers to sign in again when the API refuses its token, and comes back to the same section', async () => {
+    // The API's own 401: the page's requests reach it without their token, as an expired one would be refused.
+    await page.route('**/api/v2/**', (route) => {
+      const { authorization: _dropped, ...headers } = route.request().headers();
+      return route.continue({ headers });
+    });
+    await page.getByRole('navigation', { name: 'Portal sections' }).getByRole('link', { name: 'Statements' }).press('Enter');
+    await expect.poll(() => page.locator('#error').textContent()).toBe('Your sign-in has ended. Sign in again to go on.');
+    expect(await focusedId()).toBe('error'); // the alert has the focus, the button right after it
+    await page.unroute('**/api/v2/**');
+    await page.getByRole('button', { name: 'Sign in again' }).press('Enter'); // the provider still knows the person: a redirect, no form
+    await expect.poll(() => page.locator('#statement-status').textContent()).toMatch(/: open \(it may still change\)\.$/);
+    expect(new URL(page.url()).hash).toBe('#statements');
+    expect(await page.getByRole('button', { name: 'Sign in again' }).isHidden()).toBe(true);
+  });
+
   it('never sent a client id: every API call it made is a portal route', () => {
     expect(apiCalls.length).toBeGreaterThan(0);
     for (const path of apiCalls)

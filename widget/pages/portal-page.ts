@@ -111,11 +111,11 @@ ${FAVICON_LINK}
 <main id="main" class="alone">
 <div id="error" class="error" role="alert" tabindex="-1"></div>
 <div id="announce" class="notice" role="status" aria-live="polite"></div>
+<p id="sign-in-again" hidden><button type="button" id="sign-in-button">Sign in again</button></p>
 
 <section id="starting" aria-labelledby="starting-title">
   <h1 id="starting-title">Merchant portal</h1>
   <p id="starting-status" class="lead">Signing you in…</p>
-  <p id="sign-in-again" hidden><button type="button" id="sign-in-button">Sign in again</button></p>
 </section>
 
 <section id="refused" aria-labelledby="refused-title" hidden>
