@@ -140,7 +140,7 @@ describe('npm run client: claim link', () => {
       expect(local.stdout.trim()).toBe(`http://localhost:3999/claim?shop=${String(client_id)}`);
       expect(JSON.parse(deployed.stdout)).toEqual({
         client_id,
-        claim_link: `https://pages.example.com/claim?shop=${String(client_id)}&order=A-1001&email=c%2Bd%40example.org`,
+        claim_link: `https://pages.example.com/claim?shop=${String(client_id)}#order=A-1001&email=c%2Bd%40example.org`,
       });
       expect([unknown.code, noSite.code]).toEqual([1, 2]);
       expect(unknown.stderr).toContain('no client cl_nobody');

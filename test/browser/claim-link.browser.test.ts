@@ -14,7 +14,7 @@ import { accessToken, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
- * The merchant's claim link in a real browser (Debian's Chromium): `/claim?shop=<client_id>&order=…&email=…`
+ * The merchant's claim link in a real browser (Debian's Chromium): `/claim?shop=<client_id>#order=…&email=…`
  * opens the claim page for that shop (not npm start's demo shop) with the order number and e-mail
  * filled in, drops them from the address bar, shows no key, and a claim is filed from it; the page
  * without a shop (as deployed, with no demo shop) says to use the claim link. axe at 1280 and 390 px.
@@ -60,8 +60,11 @@ const focusedId = () => page.evaluate(() => document.activeElement?.id);
 describe('the claim link', () => {
   it('opens the claim page for its shop with the order number and e-mail filled in, then drops them from the address bar', async () => {
     const link = claimLink(server.baseUrl, venue.client_id, { orderNumber, email });
+    expect(link).toBe(`${server.baseUrl}/claim?shop=${venue.client_id}#${new URLSearchParams({ order: orderNumber, email }).toString()}`);
     const answer = await page.goto(link);
-    expect(answer?.headers()['referrer-policy']).toBe('strict-origin-when-cross-origin'); // another site gets no path, so never the order number
+    // The order number and e-mail ride in the fragment: the request for the page carried neither.
+    expect(answer?.request().url()).toBe(`${server.baseUrl}/claim?shop=${venue.client_id}`);
+    expect(answer?.headers()['referrer-policy']).toBe('strict-origin-when-cross-origin'); // another site gets no path either
     expect(await page.getByLabel('Order number').inputValue()).toBe(orderNumber);
     expect(await page.getByLabel('E-mail').inputValue()).toBe(email);
     await expect.poll(() => page.url()).toBe(`${server.baseUrl}/claim?shop=${venue.client_id}`);

@@ -3,7 +3,7 @@ import { CLAIM_PAGES_CSS, pageDataBlock, pageScriptTag } from './page-kit.js';
 
 /**
  * The customer's claim page at `/claim`: find the order (order number and e-mail, for the shop the
- * merchant's claim link names: `/claim?shop=<client_id>&order=<order number>&email=<e-mail>`,
+ * merchant's claim link names: `/claim?shop=<client_id>#order=<order number>&email=<e-mail>`,
  * shared/claims/claim-link.ts), file a claim for some of its policies, then follow it (refresh,
  * withdraw, answer a request for documents). No key is shown: the shop goes to the API as
  * `client_id`. The order number and e-mail a link carries fill the form and are then dropped

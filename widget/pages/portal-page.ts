@@ -188,7 +188,7 @@ ${FAVICON_LINK}
       <input type="text" id="claim-link-url" readonly spellcheck="false" aria-describedby="claim-link-hint">
       <button type="button" id="copy-link">Copy link</button>
     </div>
-    <p id="claim-link-hint" class="status">Add <span class="mono">&amp;order=</span> with the order number and <span class="mono">&amp;email=</span> with the customer's e-mail address to fill them in for the customer; the page reads them, then removes them from the address bar.</p>
+    <p id="claim-link-hint" class="status">Add <span class="mono">#order=</span> with the order number and <span class="mono">&amp;email=</span> with the customer's e-mail address (encoded) to fill them in for the customer. After the <span class="mono">#</span> they never reach a server; the page reads them, then removes them from the address bar.</p>
   </div>
 </section>
 </main>

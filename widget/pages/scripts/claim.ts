@@ -34,12 +34,14 @@ const ENUM_WORDS = new RegExp((Object.keys(STATUSES) as Status[]).filter((status
 const plain = (text: string) => text.replace(ENUM_WORDS, (status) => '"' + STATUSES[status as Status] + '"');
 const params = new URLSearchParams(location.search);
 const input = (id: string) => $<HTMLInputElement>(id);
-// The claim link (shared/claims/claim-link.ts): ?shop=<client_id>&order=<order number>&email=<e-mail>;
-// the demo checkout links here with ?order_number=.
+// The claim link (shared/claims/claim-link.ts): ?shop=<client_id>#order=<order number>&email=<e-mail>
+// (the fragment never leaves the browser); ?order= and ?email= are read too, and the demo checkout
+// links here with ?order_number=.
+const fragment = new URLSearchParams(location.hash.slice(1));
 const linkShop = params.get('shop')?.trim() || '';
 const shop = linkShop || demoShop || '';
-const orderNumber = params.get('order') || params.get('order_number');
-const linkEmail = params.get('email');
+const orderNumber = fragment.get('order') || params.get('order') || params.get('order_number');
+const linkEmail = fragment.get('email') || params.get('email');
 if (orderNumber) input('order-number').value = orderNumber;
 if (linkEmail) input('email').value = linkEmail;
 // Read once, then gone from the address bar (history, bookmarks, a shared screen; the pages'
