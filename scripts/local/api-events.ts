@@ -42,7 +42,7 @@ export const OPERATOR_KEY_SCOPES = ['claims', 'finance', 'admin'].map((role) => 
 export const operatorKeyClaims = (name: string): TokenClaims => ({
   sub: name,
   token_use: 'access',
-  client_id: 'operator-key',
+  client_id: name,
   scope: OPERATOR_KEY_SCOPES.join(' '),
 });
 

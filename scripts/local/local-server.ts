@@ -133,7 +133,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     claim: generateKeySet('claim'),
     'order-number': generateKeySet('order-number'),
   });
-  // The operator's credential locally (deployed, operator routes are IAM-authorized): new on every start.
+  // The scripts' stand-in on the staff routes locally (deployed: a client-credentials client of the user pool): new on every start.
   process.env.OPERATOR_KEY ||= `opk_${randomBytes(24).toString('base64url')}`;
   const config = loadConfig();
   const dynamo: LocalDynamo = await startLocalStack({

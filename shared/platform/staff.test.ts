@@ -10,8 +10,14 @@ describe('staffFromClaims', () => {
   });
 
   it('reads a script’s roles from its scopes, and only the service’s own scopes', () => {
-    const script = { sub: 'client-9', token_use: 'access', scope: 'order-protection/finance other/admin openid' };
+    const script = { sub: 'client-9', client_id: 'client-9', token_use: 'access', scope: 'order-protection/finance other/admin openid' };
     expect(staffFromClaims(script)).toEqual({ sub: 'client-9', roles: ['finance'], kind: 'script' });
+  });
+
+  it('never gives a person a role from a scope (only a client-credentials token, whose subject is its client)', () => {
+    const asked = { sub: 'u-1', client_id: 'pages-client', token_use: 'access', email: 'eve@insurer.example', scope: 'openid order-protection/admin' };
+    expect(staffFromClaims(asked)).toEqual({ sub: 'u-1', email: 'eve@insurer.example', roles: [], kind: 'person' });
+    expect(staffFromClaims({ ...asked, 'cognito:groups': ['claims'] })?.roles).toEqual(['claims']);
   });
 
   it('ignores unknown groups, and binds a merchant user to the client its token names', () => {

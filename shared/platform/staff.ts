@@ -60,24 +60,25 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 /**
  * The identity an access token's claims name, or undefined when they are not a staff access token:
  * an ID token (`token_use` other than `access`; an HTTP API JWT authorizer would let one through by
- * its audience) or no subject. Roles come from the person's groups and the script's scopes; unknown
- * ones are ignored.
+ * its audience) or no subject. Roles come from a person's groups and a script's scopes (a token
+ * whose subject is its client: client credentials); unknown ones are ignored.
  */
 export function staffFromClaims(claims: TokenClaims | undefined): StaffIdentity | undefined {
   if (!claims || claims.token_use !== 'access') return undefined;
   const sub = text(claims.sub);
   if (!sub) return undefined;
   const groups = listClaim(claims[GROUPS_CLAIM]);
-  const scopes = listClaim(claims.scope)
-    .filter((scope) => scope.startsWith(SCOPE_PREFIX))
-    .map((scope) => scope.slice(SCOPE_PREFIX.length));
+  // Scopes grant roles to a script only: a client-credentials token's subject is its client. A
+  // person's token never gets a role from a scope (the pages could otherwise ask for one).
+  const script = text(claims.client_id) === sub;
+  const scopes = (script ? listClaim(claims.scope) : []).filter((scope) => scope.startsWith(SCOPE_PREFIX)).map((scope) => scope.slice(SCOPE_PREFIX.length));
   const roles = [...new Set([...groups, ...scopes])].filter(isStaffRole);
   const email = text(claims.email);
   const merchantClientId = text(claims[MERCHANT_CLIENT_CLAIM]);
   return {
     sub,
     roles,
-    kind: groups.length || email ? 'person' : 'script',
+    kind: script ? 'script' : 'person',
     ...(email ? { email } : {}),
     ...(merchantClientId ? { merchantClientId } : {}),
   };
