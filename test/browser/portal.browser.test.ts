@@ -177,9 +177,18 @@ describe('the merchant portal', () => {
     await expect
       .poll(() => page.locator('#test-status').textContent(), { timeout: 20_000 })
       .toBe('Test event delivered (HTTP 200). It is at the top of the delivery log.');
-    expect(await page.locator('#event-rows tr').first().textContent()).toContain('webhook_endpoint.test');
     expect(await focusedId()).toBe(''); // back on the button (it has no id)
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Send test event');
+    expect(await page.locator('#event-rows tr').first().textContent()).toContain('webhook_endpoint.test');
+    // Its attempts, by keyboard: a row under it with the endpoint's answer.
+    const attempts = page.locator('#event-rows tr').first().getByRole('button', { name: 'Attempts' });
+    await attempts.press('Enter');
+    await expect.poll(() => attempts.getAttribute('aria-expanded')).toBe('true');
+    expect(await page.locator('#event-rows tr.attempts li').first().textContent()).toMatch(/ · HTTP 200 · \d+ ms · we_\w+$/);
+    await attempts.press('Enter');
+    expect(await page.locator('#event-rows tr.attempts').count()).toBe(0);
+    await attempts.press('Enter');
+    await page.locator('#event-rows tr.attempts').waitFor();
     await accessible('webhooks');
   });
 

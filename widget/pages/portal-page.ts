@@ -77,6 +77,10 @@ ${FAVICON_LINK}
   .error:empty { padding: 0; margin: 0; border: 0; }
   .notice { background: #eef2fb; border-radius: .4rem; padding: .5rem 1rem; margin: 0 0 1rem; }
   .notice:empty { padding: 0; margin: 0; }
+  button.link { background: none; border: 0; padding: .2rem 0; margin-top: .25rem; color: var(--brand-dark); text-decoration: underline; font-size: .9rem; }
+  button.link:hover { background: none; color: var(--ink); }
+  tr.attempts td { background: #fafbfd; font-size: .9rem; }
+  tr.attempts ul { margin: 0; padding-left: 1.1rem; }
   .pager { display: flex; align-items: center; gap: .75rem; flex-wrap: wrap; }
   .copy { display: flex; gap: .5rem; }
   @media (max-width: 47.99rem) {
@@ -87,6 +91,7 @@ ${FAVICON_LINK}
     .copy { flex-direction: column; }
     th, td { padding: .45rem .5rem; }
     .card dd { font-size: 1.25rem; }
+    td button { white-space: normal; }
   }
 </style>
 </head>

@@ -195,15 +195,59 @@ async function loadEvents(): Promise<Events> {
     ...page.data.map((event) => {
       const row = el('tr');
       const name = el('td');
-      name.append(el('div', event.type), Object.assign(el('div', event.id), { className: 'mono' }));
+      const id = Object.assign(el('div', event.id), { className: 'mono', id: 'event-' + event.id });
+      name.append(el('div', event.type), id);
       const state = el('td');
-      state.append(deliveredBadge(event.delivery_success));
+      const details = el('button', 'Attempts');
+      details.type = 'button';
+      details.className = 'link';
+      details.setAttribute('aria-expanded', 'false');
+      details.setAttribute('aria-describedby', id.id);
+      details.addEventListener('click', () => void load(() => toggleAttempts(event.id, row, details)));
+      state.append(deliveredBadge(event.delivery_success), el('br'), details);
       row.append(name, cell(shortWhen(event.created)), state);
       return row;
     }),
   );
   $('events-status').textContent = page.data.length ? 'The ' + page.data.length + ' latest events, newest first.' : 'No events yet.';
   return page;
+}
+/** An event's attempts (GET /events/{id}) in a row under it; pressed again, the row goes. */
+async function toggleAttempts(eventId: string, row: HTMLTableRowElement, button: HTMLButtonElement): Promise<void> {
+  const shown = row.nextElementSibling?.classList.contains('attempts') ? row.nextElementSibling : null;
+  if (shown) {
+    shown.remove();
+    button.setAttribute('aria-expanded', 'false');
+    return;
+  }
+  const detail = await api<EventDetail>('GET', '/events/' + encodeURIComponent(eventId));
+  const list = el('ul');
+  list.append(
+    ...(detail.attempts.length
+      ? detail.attempts.map((a) =>
+          el(
+            'li',
+            shortWhen(a.at) +
+              ' · ' +
+              (a.status_code !== undefined ? 'HTTP ' + a.status_code : (a.error ?? 'no answer')) +
+              ' · ' +
+              a.duration_ms +
+              ' ms · ' +
+              a.endpoint_id,
+          ),
+        )
+      : [el('li', 'No attempt yet.')]),
+  );
+  const cellAll = el('td');
+  cellAll.colSpan = 3;
+  cellAll.append(list);
+  const attempts = el('tr');
+  attempts.className = 'attempts';
+  attempts.id = 'attempts-' + eventId;
+  attempts.append(cellAll);
+  row.after(attempts);
+  button.setAttribute('aria-controls', attempts.id);
+  button.setAttribute('aria-expanded', 'true');
 }
 async function loadWebhooks(): Promise<void> {
   const [list] = await Promise.all([api<Endpoints>('GET', '/webhook_endpoints'), loadEvents()]);
