@@ -1,8 +1,12 @@
 import { build, type BuildOptions } from 'esbuild';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PAGE_SCRIPTS, type PageScript } from './pages/page-kit.js';
+import { claimPage } from './pages/claim-page.js';
+import { consolePage } from './pages/console-page.js';
+import { FAVICON_SVG } from './pages/favicon.js';
+import { portalPage } from './pages/portal-page.js';
+import { PAGE_SCRIPTS, pageScriptPath, type PageScript } from './pages/page-kit.js';
 
 /** Bundles the widget, and each page's script, into small, dependency-free, minified scripts. */
 const here = dirname(fileURLToPath(import.meta.url));
@@ -34,7 +38,63 @@ export function buildPageScripts(): Promise<Record<PageScript, string>> {
   return pages;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+/** A page that sends the browser on (an old address), as a static file: a meta refresh (no script: the pages' CSP runs none inline) and a link. */
+export const redirectPage = (to: string): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=${to}"><title>Moved</title></head><body><p><a href="${to}">This page moved to ${to}</a>.</p></body></html>\n`;
+
+/**
+ * The deployed site's pages, by the file each is served from (lib/web.ts's viewer-request function
+ * turns `/admin/` into `/admin/index.html` and `/claim` into `/claim/index.html`). None holds data
+ * of a server's: the console and the portal read /config.json, which the web stack writes at
+ * deploy time; the claim page names no shop (the merchant's claim link `?shop=` does). Not the demo
+ * checkout nor the dashboard (npm start's demo, which its own back-end serves).
+ */
+export function sitePages(): Record<string, string> {
+  return {
+    'claim/index.html': claimPage(),
+    'admin/index.html': consolePage(),
+    'portal/index.html': portalPage(),
+    // The operator pages' addresses before the console (scripts/local/demo-site.ts CONSOLE_REDIRECTS does the same with a 302).
+    'admin/claims/index.html': redirectPage('/admin/#claims'),
+    'admin/bordereaux/index.html': redirectPage('/admin/#bordereaux'),
+  };
+}
+
+/** The deployed pages' scripts: every page's but the demo checkout's and the dashboard's. */
+export const SITE_SCRIPTS = PAGE_SCRIPTS.filter((name) => name !== 'checkout' && name !== 'dashboard');
+
+/**
+ * `npm run build:site`: every deployed page into `directory` (widget/dist/site, which lib/web.ts
+ * deploys when it exists at synth): the pages, their scripts at /assets/<page>.js, the widget
+ * (/widget.js), the icon (/favicon.svg and /favicon.ico) and the API reference (/docs/index.html,
+ * built by Redocly: a few seconds). Written afresh: what an older build left is removed first.
+ */
+export async function buildSite(directory: string, { reference = true } = {}): Promise<string[]> {
+  await rm(directory, { recursive: true, force: true });
+  const files: Record<string, string> = {
+    ...sitePages(),
+    'widget.js': await buildWidget(),
+    'favicon.svg': FAVICON_SVG,
+    'favicon.ico': FAVICON_SVG,
+  };
+  const scripts = await buildPageScripts();
+  for (const name of SITE_SCRIPTS) files[pageScriptPath(name).slice(1)] = scripts[name];
+  if (reference) {
+    const { buildApiReference } = await import('../scripts/api-reference.js');
+    files['docs/index.html'] = await buildApiReference();
+  }
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(directory, path)), { recursive: true });
+    await writeFile(join(directory, path), content);
+  }
+  return Object.keys(files).sort();
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === 'site') {
+  const directory = join(here, 'dist', 'site');
+  const files = await buildSite(directory);
+  console.log(`${directory}: ${files.length} files\n  ${files.join('\n  ')}`);
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const code = await buildWidget();
   await mkdir(join(here, 'dist', 'assets'), { recursive: true });
   await writeFile(join(here, 'dist', 'widget.js'), code);

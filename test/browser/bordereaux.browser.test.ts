@@ -6,15 +6,16 @@ import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
 import { createClient } from '#shared/clients/manage-clients.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
-import { accessibilityViolations, launchChromium, cspViolations } from '../support/browser.js';
+import { accessibilityViolations, launchChromium, cspViolations, signInThroughForm, staffUser } from '../support/browser.js';
 import { testEndpoint } from '../support/dynamo.js';
 import { accessToken, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
- * The operator's bordereaux page in a real browser (Debian's Chromium), by keyboard: the key, the
- * month and the kind, Enter; the page follows the export until it is done and offers the link,
- * which downloads the CSV from the local S3 (s3rver) with the live client's policy in it.
+ * The console's bordereaux in a real browser (Debian's Chromium), by keyboard: the finance user
+ * signs in, then the month and the kind, Enter; the section follows the export until it is done and
+ * offers the link, which downloads the CSV from the local S3 (s3rver) with the live client's policy
+ * in it.
  */
 let server: TestServer;
 let browser: Browser;
@@ -56,12 +57,9 @@ const focusedId = () => page.evaluate(() => document.activeElement?.id);
 
 describe('the bordereaux page', () => {
   it('exports the month’s premium bordereau by keyboard and offers its link', async () => {
-    await page.goto(`${server.baseUrl}/admin/bordereaux`);
+    await signInThroughForm(page, server.baseUrl, staffUser(server.staff, 'finance'));
     expect(await page.getByLabel('Month').inputValue()).toBe(month);
-    await page.getByLabel('Operator key').focus();
-    await page.keyboard.type(server.operatorKey);
-    await page.keyboard.press('Tab'); // Month (this month already)
-    expect(await focusedId()).toBe('period');
+    await page.getByLabel('Month').focus(); // this month already
     // Chromium's month field has stops of its own (the month, the year, its picker), then the kind.
     for (let stops = 0; stops < 3 && (await focusedId()) === 'period'; stops++) await page.keyboard.press('Tab');
     expect(await focusedId()).toBe('kind'); // Bordereau: Premium
@@ -83,7 +81,7 @@ describe('the bordereaux page', () => {
     expect(csv).not.toContain(server.demo.client_id);
     expect(csv).not.toContain('Mant');
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(shots, 'admin-bordereaux-done.png'), fullPage: true });
+    await page.screenshot({ path: join(shots, 'console-bordereaux-done.png'), fullPage: true });
   });
 
   it('shows a refusal in the alert with the focus on the field it names', async () => {

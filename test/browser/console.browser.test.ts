@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StaffUser } from '../../scripts/local/local-oidc.js';
 import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
-import { accessibilityViolations, cspViolations, launchChromium, notFound } from '../support/browser.js';
+import { accessibilityViolations, cspViolations, launchChromium, notFound, signInThroughForm, staffUser } from '../support/browser.js';
 import { accessToken, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -28,7 +28,7 @@ const watched: { refused: string[]; missing: string[] }[] = [];
 /** Bordereau exports the operator key (the scripts' way in) starts before the admin looks: the audit log then has more than one page. */
 const SCRIPT_EXPORTS = 10;
 
-const user = (group: string): StaffUser => server.staff.users.find((candidate) => candidate.groups.includes(group as StaffUser['groups'][number]))!;
+const user = (group: string): StaffUser => staffUser(server.staff, group);
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim() || '');
 
 /** Tab (at most 40 times) until the focus is on an element matching `selector`. */
@@ -50,22 +50,18 @@ async function personPage(): Promise<{ context: BrowserContext; page: Page }> {
 
 /** Opens /admin/, is sent to the provider's login form, fills it by keyboard; back on the console once it shows who signed in. */
 async function signIn(page: Page, person: StaffUser, { checkLoginForm = false } = {}): Promise<void> {
-  await page.goto(`${server.baseUrl}/admin/`);
-  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  expect(new URL(page.url()).origin).toBe(new URL(server.staff.issuer).origin);
   if (checkLoginForm) {
+    await page.goto(`${server.baseUrl}/admin/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(new URL(page.url()).origin).toBe(new URL(server.staff.issuer).origin);
+    expect(await focused(page)).toBe('email'); // the form's first field has the focus
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.screenshot({ path: join(shots, 'console-login.png') });
     await page.setViewportSize(PHONE);
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.setViewportSize(DESKTOP);
   }
-  expect(await focused(page)).toBe('email'); // the form's first field has the focus
-  await page.keyboard.type(person.email);
-  await page.keyboard.press('Tab');
-  await page.keyboard.type(person.password);
-  await page.keyboard.press('Enter');
-  await expect.poll(() => page.locator('#who-email').textContent()).toBe(person.email);
+  await signInThroughForm(page, server.baseUrl, person);
   expect(new URL(page.url()).origin).toBe(server.baseUrl);
   expect(new URL(page.url()).search).toBe(''); // the code and state left the address bar
   // The token is in the page's memory only: nothing in the storages (the sign-in's round trip data is gone too) nor in a cookie of the pages.
@@ -81,6 +77,7 @@ async function accessible(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(shots, `console-${name}.png`), fullPage: true });
   await page.setViewportSize(PHONE);
   expect(await accessibilityViolations(page)).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PHONE.width); // wide tables scroll inside their box, not the page
   await page.screenshot({ path: join(shots, `console-${name}-phone.png`), fullPage: true });
   await page.setViewportSize(DESKTOP);
 }
@@ -118,7 +115,7 @@ beforeAll(async () => {
     });
     expect(started.status, started.text).toBe(202);
   }
-}, 60_000);
+}, 120_000); // a server, a claim and ten exports: on a busy machine it takes a while
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
@@ -152,10 +149,10 @@ describe('the operator console', () => {
     }
   });
 
-  it('the claims user signs in through the login form, sees only the claim queue, and decides a claim by keyboard', async () => {
+  it('the claims user signs in through the login form, sees only the claim queue and the merchants, and decides a claim by keyboard', async () => {
     const { page } = await personPage();
     await signIn(page, user('claims'), { checkLoginForm: true });
-    expect(await navLinks(page)).toEqual(['Claim queue']);
+    expect(await navLinks(page)).toEqual(['Claim queue', 'Merchants']);
     expect(await page.locator('#who-roles').textContent()).toBe('Claims');
     expect(await page.title()).toBe('Claim queue · Console · Order Protection');
     const review = page.getByRole('button', { name: `Review the claim on order ${orderNumber}` });
@@ -182,7 +179,7 @@ describe('the operator console', () => {
     await page.evaluate(() => (location.hash = '#audit'));
     await expect.poll(() => alertText(page)).toBe('This needs the admin role, which your account does not have.');
     expect(await page.locator('#audit-role-note').isVisible()).toBe(true);
-    expect(await navLinks(page)).toEqual(['Claim queue']);
+    expect(await navLinks(page)).toEqual(['Claim queue', 'Merchants']);
     await accessible(page, 'claims-refused');
     await page.evaluate(() => (location.hash = '#bordereaux'));
     await page.getByRole('heading', { name: 'Bordereaux', level: 1 }).waitFor();
@@ -190,10 +187,10 @@ describe('the operator console', () => {
     await expect.poll(() => alertText(page)).toBe('This needs the finance role, which your account does not have.');
   });
 
-  it('the finance user sees only bordereaux, starts an export by keyboard, and finds it listed', async () => {
+  it('the finance user sees only bordereaux and the merchants, starts an export by keyboard, finds it listed, and reads the merchants', async () => {
     const { page } = await personPage();
     await signIn(page, user('finance'));
-    expect(await navLinks(page)).toEqual(['Bordereaux']);
+    expect(await navLinks(page)).toEqual(['Bordereaux', 'Merchants']);
     expect(await page.locator('#bordereaux').isVisible()).toBe(true);
     await page.getByLabel('Month').focus();
     for (let stops = 0; stops < 4 && (await focused(page)) === 'period'; stops++) await page.keyboard.press('Tab'); // the month field's own stops
@@ -217,12 +214,29 @@ describe('the operator console', () => {
     await page.evaluate(() => (location.hash = '#claims'));
     await expect.poll(() => alertText(page)).toBe('This needs the claims role, which your account does not have.');
     expect(await page.locator('#claims-role-note').isVisible()).toBe(true);
+
+    // The merchants, read-only, by the navigation's link (Enter): the demo shop with its terms, no key.
+    await page.getByRole('link', { name: 'Merchants' }).focus();
+    await page.keyboard.press('Enter');
+    const demo = page.getByRole('row').filter({ hasText: server.demo.client_id });
+    await demo.waitFor();
+    expect(await demo.getByRole('cell').allTextContents()).toEqual([
+      `Demo Shop${server.demo.client_id}`,
+      'Test',
+      expect.stringMatching(/^\d+(\.\d+)?%$/),
+      expect.stringMatching(/^\d+ days?$/),
+      'Active',
+      expect.stringMatching(/ UTC$/),
+    ]);
+    expect(await page.locator('#merchants').textContent()).not.toContain(server.demo.public_key);
+    expect(await focused(page)).toBe('merchants-title');
+    await accessible(page, 'merchants');
   });
 
   it('the admin user pages the audit log by keyboard, sees who did what, then signs out: the page can no longer call the API', async () => {
     const { page } = await personPage();
     await signIn(page, user('admin'));
-    expect(await navLinks(page)).toEqual(['Audit log']);
+    expect(await navLinks(page)).toEqual(['Audit log', 'Merchants']);
     const rows = page.locator('#audit-rows tr');
     await expect.poll(() => rows.count()).toBe(10);
     const firstPage = await rows.allTextContents();

@@ -46,3 +46,27 @@ export function notFound(page: Page): string[] {
   });
   return missing;
 }
+
+/**
+ * Signs a person in as they would: opens `path` of the pages (the console `/admin/`, the portal
+ * `/portal/`), which sends the browser to the sign-in's login form (npm start's OpenID Provider);
+ * fills it by keyboard (the e-mail field has the focus; Tab; Enter) and waits until the page is back
+ * on `baseUrl` with the person's e-mail on it (`#who-email`).
+ */
+export async function signInThroughForm(page: Page, baseUrl: string, person: { email: string; password: string }, path = '/admin/'): Promise<void> {
+  await page.goto(`${baseUrl}${path}`);
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  if ((await page.evaluate(() => document.activeElement?.id)) !== 'email') await page.getByLabel('E-mail').focus();
+  await page.keyboard.type(person.email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(person.password);
+  await page.keyboard.press('Enter');
+  await page.locator('#who-email').filter({ hasText: person.email }).waitFor();
+}
+
+/** The demo user of a group in npm start's staff file (`server.staff`). */
+export const staffUser = <U extends { groups: readonly string[] }>(staff: { users: U[] }, group: string): U => {
+  const user = staff.users.find((candidate) => candidate.groups.includes(group));
+  if (!user) throw new Error(`no demo user in the ${group} group`);
+  return user;
+};

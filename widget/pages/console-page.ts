@@ -6,9 +6,10 @@ import { CLAIM_PAGES_CSS, pageScriptTag } from './page-kit.js';
  * every operator duty. Its script (scripts/console.ts, /assets/console.js) reads /config.json,
  * signs the person in (scripts/sign-in.ts: authorization code + PKCE, the token in memory only)
  * and shows the sections their groups allow, moved between by the hash (#claims, #bordereaux,
- * #audit) so the page, and the token with it, stays: the claim queue (role `claims`; each claim's
+ * #merchants, #audit) so the page, and the token with it, stays: the claim queue (role `claims`; each claim's
  * age, the review panel with the forms its status allows), bordereaux (`finance`; the exports
- * started in this tab listed) and the audit log (`admin`; paged). A merchant user is told the
+ * started in this tab listed), the merchants (every staff role; read-only) and the audit log
+ * (`admin`; paged). A merchant user is told the
  * console is not theirs and where the portal is. The page holds no data of the server's: it is the
  * same file npm start serves and `npm run build:site` writes. Every string from the API goes into
  * the DOM as text.
@@ -40,7 +41,7 @@ ${CLAIM_PAGES_CSS}
   #who-roles { font-size: .8rem; color: #c9d3ea; }
   .topbar button { font: inherit; padding: .35rem .9rem; border-radius: .4rem; border: 1px solid #8fa2cf; background: transparent; color: #fff; cursor: pointer; }
   .topbar button:hover { background: #24355c; }
-  main { max-width: 76rem; margin: 1.5rem auto 3rem; padding: 0 1.5rem; }
+  main { max-width: 80rem; margin: 1.5rem auto 3rem; padding: 0 1.5rem; }
   main > section { background: #fff; border: 1px solid #dce2ee; border-radius: .6rem; padding: 1.25rem 1.5rem 1.5rem; box-shadow: 0 1px 2px rgba(20, 33, 61, .06); }
   h1 { font-size: 1.5rem; margin: 0 0 .25rem; }
   h1:focus { outline: none; }
@@ -60,17 +61,18 @@ ${CLAIM_PAGES_CSS}
   main button:disabled { border-color: #c3cbdc; background: #eef1f6; color: #4a5366; cursor: default; }
   main button.secondary:disabled { background: #eef1f6; color: #4a5366; }
   table { width: 100%; border-collapse: collapse; margin: 1rem 0; }
-  .wide { overflow-x: auto; }
-  .wide:focus-visible { outline: 3px solid #e07a1f; outline-offset: 2px; } /* on a narrow screen a table scrolls, not the page */
-  td, th { padding: .45rem .5rem; border-bottom: 1px solid #e3e7ef; text-align: left; vertical-align: top; }
+  .wide { overflow-x: auto; position: relative; } /* on a narrow screen a table scrolls, not the page (its hidden labels stay inside it) */
+  .wide:focus-visible { outline: 3px solid #e07a1f; outline-offset: 2px; }
+  td, th { padding: .45rem .4rem; border-bottom: 1px solid #e3e7ef; text-align: left; vertical-align: top; }
   th { font-size: .85rem; text-transform: uppercase; letter-spacing: .03em; color: #4a5366; }
   td.money, td.number { text-align: right; }
   code { font-size: .9rem; }
   .sub { display: block; color: #4a5366; font-size: .85rem; }
   td ul { margin: 0; padding-left: 1.1rem; }
-  td.items { min-width: 14rem; }
+  td.items { min-width: 10rem; }
   td.created, td.age, td.nowrap { white-space: nowrap; }
   #review { border-top: 2px solid #2b5fd9; margin-top: 1.5rem; }
+  dd, #review-title, .text, #review-messages, #review-history { overflow-wrap: anywhere; min-width: 0; }
   .text { white-space: pre-wrap; background: #f7f8fb; padding: .5rem 1rem; border-radius: .4rem; }
   .pager { display: flex; flex-wrap: wrap; align-items: center; gap: .75rem; }
   .vh { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
@@ -79,6 +81,9 @@ ${CLAIM_PAGES_CSS}
     .account { order: 2; margin-left: auto; }
     .topbar nav { order: 3; flex-basis: 100%; }
     .who { display: none; }
+    .brand .product { display: none; }
+    dl { grid-template-columns: 1fr; gap: 0; }
+    dd { margin-bottom: .4rem; }
     main { padding: 0 .75rem; margin-top: 1rem; }
     main > section { padding: 1rem; }
   }
@@ -239,6 +244,20 @@ insurer. Live clients only: test-mode clients (<code>pk_test_</code> keys, such 
 </table>
 </div>
 </section>
+</section>
+
+<section id="merchants" aria-labelledby="merchants-title" hidden>
+<h1 id="merchants-title" tabindex="-1">Merchants</h1>
+<p class="lead">Every client with its terms and state, read-only. Clients are created, changed and disabled with <code>npm run client</code>.</p>
+<p class="role-note" id="merchants-role-note" hidden>This section is for the insurer's staff, which your account is not: the API refuses what it asks.</p>
+<div class="wide" role="region" aria-label="Merchants, scrollable" tabindex="0">
+<table id="merchants-table" aria-labelledby="merchants-title" hidden>
+  <thead><tr><th scope="col">Merchant</th><th scope="col">Mode</th><th scope="col">Premium rate</th><th scope="col">Look period</th><th scope="col">State</th><th scope="col">Created</th></tr></thead>
+  <tbody id="merchant-rows"></tbody>
+</table>
+</div>
+<p id="merchants-count" role="status"></p>
+<button type="button" id="merchants-more" class="secondary" hidden>Load more</button>
 </section>
 
 <section id="audit" aria-labelledby="audit-title" hidden>

@@ -2,23 +2,26 @@ import { $, el, signedInPagesKit } from './kit.js';
 import { auditLog } from './console-audit.js';
 import { bordereaux } from './console-bordereaux.js';
 import { claimQueue } from './console-claims.js';
+import { merchants } from './console-merchants.js';
 import { loadPagesConfig, SignInError, startSignIn, type Session } from './sign-in.js';
 
 /**
  * The operator console at /admin/ (console-page.ts; served at /assets/console.js): the person signs
  * in (scripts/sign-in.ts: the token stays in this page's memory), then one page with a section per
- * duty, moved between by the address's hash (#claims, #bordereaux, #audit) so the token survives:
+ * duty, moved between by the address's hash (#claims, #bordereaux, #merchants, #audit) so the token survives:
  * the navigation lists the sections the person's groups allow; a section reached by its address
  * without the role is shown, and the API's refusal (403 forbidden_role) with it, in the API's
  * words. A person with no staff group (a merchant user) is told the console is not theirs.
  */
-const SECTIONS = [
-  { id: 'claims', title: 'Claim queue', role: 'claims' },
-  { id: 'bordereaux', title: 'Bordereaux', role: 'finance' },
-  { id: 'audit', title: 'Audit log', role: 'admin' },
-] as const;
-type SectionId = (typeof SECTIONS)[number]['id'];
-const STAFF_GROUPS: readonly string[] = SECTIONS.map((section) => section.role);
+const STAFF_GROUPS: readonly string[] = ['claims', 'finance', 'admin'];
+/** The sections, in the navigation's order, with the groups that may use each (the API's route roles). */
+const SECTIONS: readonly { id: SectionId; title: string; roles: readonly string[] }[] = [
+  { id: 'claims', title: 'Claim queue', roles: ['claims'] },
+  { id: 'bordereaux', title: 'Bordereaux', roles: ['finance'] },
+  { id: 'audit', title: 'Audit log', roles: ['admin'] },
+  { id: 'merchants', title: 'Merchants', roles: STAFF_GROUPS },
+];
+type SectionId = 'claims' | 'bordereaux' | 'merchants' | 'audit';
 const ROLE_NAMES: Record<string, string> = { claims: 'Claims', finance: 'Finance', admin: 'Admin', merchant: 'Merchant' };
 
 function showOnly(id: string): void {
@@ -42,7 +45,7 @@ function noAccess(session: Session): void {
 
 function console_(session: Session): void {
   const kit = signedInPagesKit(session);
-  const allowed = SECTIONS.filter((section) => session.user.groups.includes(section.role));
+  const allowed = SECTIONS.filter((section) => section.roles.some((role) => session.user.groups.includes(role)));
   const nav = $('sections');
   nav.replaceChildren(
     ...allowed.map((section) => {
@@ -58,6 +61,7 @@ function console_(session: Session): void {
   const sections: Record<SectionId, { load(): Promise<void> }> = {
     claims: claimQueue(kit),
     bordereaux: (bordereaux(kit), { load: () => Promise.resolve() }),
+    merchants: merchants(kit),
     audit: auditLog(kit),
   };
   const opened = new Set<SectionId>();

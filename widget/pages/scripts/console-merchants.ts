@@ -1,0 +1,61 @@
+import { $, el, when, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
+
+/**
+ * The console's merchants (its markup: console-page.ts, section #merchants; every staff role): GET
+ * /api/v2/admin/clients, read-only, in the API's order (client id), 20 at a time with "Load more".
+ * Clients are created, changed and disabled with `npm run client`; never a key is shown (the API
+ * sends none).
+ */
+type Client = Schemas['ClientSummary'];
+
+/** A decimal fraction as a percentage, by moving its point two places (never a float): "0.085" → "8.5%". */
+export function percent(rate: string): string {
+  const [whole = '0', fraction = ''] = rate.split('.');
+  const padded = fraction.padEnd(2, '0');
+  const rest = padded.slice(2).replace(/0+$/, '');
+  return String(Number(whole + padded.slice(0, 2))) + (rest ? '.' + rest : '') + '%';
+}
+
+export function merchants({ announce, api, run }: ReturnType<typeof signedInPagesKit>) {
+  let cursor: string | null = null;
+  let count = 0;
+  function row(client: Client): HTMLTableRowElement {
+    const tr = el('tr');
+    const name = el('td', client.name);
+    const id = el('code', client.client_id);
+    id.className = 'sub';
+    name.append(id);
+    const rate = el('td', percent(client.rate));
+    rate.className = 'number';
+    const days = el('td', client.look_period_days === 1 ? '1 day' : client.look_period_days + ' days');
+    days.className = 'number';
+    tr.append(
+      name,
+      el('td', client.mode === 'live' ? 'Live' : 'Test'),
+      rate,
+      days,
+      el('td', client.disabled ? 'Disabled' : 'Active'),
+      el('td', when(client.created)),
+    );
+    return tr;
+  }
+  async function read(first: boolean): Promise<void> {
+    const query = new URLSearchParams({ limit: '20' });
+    if (!first && cursor) query.set('cursor', cursor);
+    const page = await api<Ok<'listClients'>>('GET', '/api/v2/admin/clients?' + query.toString());
+    if (first) {
+      $('merchant-rows').replaceChildren();
+      count = 0;
+    }
+    $('merchant-rows').append(...page.data.map(row));
+    count += page.data.length;
+    cursor = page.next_cursor;
+    $('merchants-more').hidden = !page.has_more;
+    $('merchants-table').hidden = count === 0;
+    $('merchants-count').textContent =
+      count === 0 ? 'No merchants yet.' : count + (count === 1 ? ' merchant' : ' merchants') + (page.has_more ? ' shown; more to load.' : '.');
+    if (!first) announce('More merchants loaded.');
+  }
+  $('merchants-more').addEventListener('click', () => void run(() => read(false)));
+  return { load: () => run(() => read(true)) };
+}
