@@ -14,7 +14,7 @@ import { useTestServer } from '../support/server.js';
  */
 const server = useTestServer({ staticRoutes: demoSiteRoutes });
 /** Every page of npm start's own: its script is a file of its own (widget/pages/scripts/), no inline script. */
-const OWN_SCRIPTS = ['/', '/dashboard', '/claim', '/admin/claims', '/admin/bordereaux'];
+const OWN_SCRIPTS = ['/', '/dashboard', '/claim', '/admin/', '/portal/'];
 /** The API reference alone lets in inline scripts (Redoc's inlined bundle), each by its SHA-256. */
 const HASHED = ['/docs'];
 
