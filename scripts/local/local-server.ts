@@ -267,16 +267,14 @@ async function main(): Promise<void> {
   console.log(`Demo client ${local.demo.client_id}\n  public key ${local.demo.public_key}\n  secret key ${local.demo.secret_key}`);
   if (local.liveDemo)
     console.log(
-      `Live demo merchant ${local.liveDemo.client_id} (live keys; ${LIVE_DEMO_ORDERS.length} orders placed at start): its premiums fill this month's bordereaux at ${local.baseUrl}/admin/bordereaux`,
+      `Live demo merchant ${local.liveDemo.client_id} (live keys; ${LIVE_DEMO_ORDERS.length} orders placed at start): its premiums fill this month's bordereaux (the console's Bordereaux, as the finance user)`,
     );
   local.seeded?.catch((err: unknown) => console.error(`The live demo merchant's orders could not be placed: ${(err as Error).message}`));
   console.log(`Demo checkout ${local.baseUrl}/   ·   dashboard ${local.baseUrl}/dashboard   ·   widget ${local.baseUrl}/widget.js`);
   console.log(
-    `Claims: customer ${local.baseUrl}/claim   ·   operator ${local.baseUrl}/admin/claims (and the bordereaux)\n  operator key ${local.operatorKey}  (Authorization: Operator <key>; also in ${operatorFile})`,
+    `Operator console ${local.staff.redirect_uri}   ·   merchant portal ${local.staff.portal_redirect_uri}   ·   customer's claim page ${local.baseUrl}/claim\n  sign in at ${local.staff.issuer} (OpenID Provider) as one demo user per group: ${local.staff.users.map((u) => u.email).join(', ')}; passwords in .local/staff.json`,
   );
-  console.log(
-    `Staff sign-in ${local.staff.issuer} (OpenID Provider): console ${local.staff.redirect_uri}   ·   merchant portal ${local.staff.portal_redirect_uri}\n  one demo user per group (${local.staff.users.map((u) => u.email).join(', ')}); passwords in .local/staff.json`,
-  );
+  console.log(`  scripts: the operator key ${local.operatorKey} (Authorization: Operator <key>; also in ${operatorFile})`);
   const stops = givenEndpoint ? 'the API and the local S3 (the DynamoDB at DYNAMODB_ENDPOINT keeps running)' : 'the API, DynamoDB Local and the local S3';
   console.log(`Keys written to ${demoFile}. Ctrl-C stops ${stops}.`);
 }
