@@ -233,7 +233,7 @@ describe('the operator console', () => {
     await accessible(page, 'merchants');
   });
 
-  it('the admin user pages the audit log by keyboard, sees who did what, then signs out: the page can no longer call the API', async () => {
+  it('the admin user pages the audit log by keyboard, sees who did what, signs in again when the token is refused, then signs out: the page can no longer call the API', async () => {
     const { page } = await personPage();
     await signIn(page, user('admin'));
     expect(await navLinks(page)).toEqual(['Audit log', 'Merchants']);
@@ -261,6 +261,23 @@ describe('the operator console', () => {
     await page.evaluate(() => (location.hash = '#claims'));
     await expect.poll(() => alertText(page)).toBe('This needs the claims role, which your account does not have.');
     await page.evaluate(() => (location.hash = '#audit'));
+
+    // A token the API no longer takes (it expired: an hour) offers to sign in again; the issuer still knows the person, so
+    // that is a redirect and no form, back to the same section.
+    await page.route('**/api/v2/admin/audit*', (route) =>
+      route.fulfill({
+        status: 401,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { type: 'invalid_request_error', code: 'operator_credentials_required', message: 'The sign-in has expired.' } }),
+      }),
+    );
+    await page.getByRole('button', { name: 'Refresh' }).press('Enter');
+    await expect.poll(() => alertText(page)).toBe('The sign-in has expired.');
+    await page.unroute('**/api/v2/admin/audit*');
+    await page.getByRole('button', { name: 'Sign in again' }).press('Enter');
+    await page.waitForURL(`${server.baseUrl}/admin/#audit`);
+    await expect.poll(() => page.locator('#audit-range').textContent()).toBe('Entries 1–10, newest first');
+    expect(await page.getByRole('button', { name: 'Sign in again' }).isVisible()).toBe(false);
 
     // Sign out, with the provider's end-session page held back: the page has forgotten its token, so the API is out of its reach.
     const endSession = (await (await fetch(`${server.baseUrl}/config.json`)).json()) as { end_session_endpoint: string };

@@ -101,6 +101,7 @@ ${CLAIM_PAGES_CSS}
 <main>
 <div id="error" class="error" role="alert" tabindex="-1"></div>
 <div id="announce" class="notice" role="status" aria-live="polite"></div>
+<p id="renew" class="notice" hidden>Your sign-in has ended. <button type="button" id="renew-button">Sign in again</button></p>
 
 <section id="signing-in" aria-labelledby="signing-in-title">
 <h1 id="signing-in-title">Operator console</h1>

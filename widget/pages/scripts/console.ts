@@ -44,7 +44,9 @@ function noAccess(session: Session): void {
 }
 
 function console_(session: Session): void {
-  const kit = signedInPagesKit(session);
+  // A 401: the token has expired (an hour); "Sign in again" is a redirect through the issuer, which still knows the person.
+  const kit = signedInPagesKit(session, { unauthorized: () => ($('renew').hidden = false) });
+  $('renew-button').addEventListener('click', () => void session.renew());
   const allowed = SECTIONS.filter((section) => section.roles.some((role) => session.user.groups.includes(role)));
   const nav = $('sections');
   nav.replaceChildren(

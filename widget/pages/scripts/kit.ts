@@ -175,13 +175,21 @@ export function claimPagesKit(options: ClaimPagesKitOptions) {
 /**
  * The signed-in pages' kit (the console under /admin/, the portal under /portal/): claimPagesKit with
  * their words, and `api`, which sends the person's access token (`Authorization: Bearer`, held in
- * memory by scripts/sign-in.ts) to a path under the API base of /config.json (`/api/v2`).
+ * memory by scripts/sign-in.ts) to a path under the API base of /config.json (`/api/v2`); an
+ * answer 401 (the token expired: an hour) also calls `options.unauthorized`, where the page offers
+ * to sign in again.
  */
-export function signedInPagesKit(session: { token(): string; config: { api_base: string } }) {
+export function signedInPagesKit(session: { token(): string; config: { api_base: string } }, options: { unauthorized?: () => void } = {}) {
   const kit = claimPagesKit({ unreachable: 'The API could not be reached.', failed: 'The API answered {status}.', answerMessage: true });
   const base = session.config.api_base.replace(/\/+$/, '');
-  /** `path` is the API's own (`/api/v2/admin/claims`); the base of /config.json replaces its `/api/v2`. */
-  const api = <T>(method: Method, path: string, body?: unknown): Promise<T> =>
-    kit.request<T>(method, base + path.replace(/^\/api\/v2/, ''), body, 'Bearer ' + session.token());
+  /** `path` is the API's own (`/api/v2/admin/claims`); the base of /config.json replaces its `/api/v2`. A 401 (the token expired) calls `options.unauthorized` too. */
+  const api = async <T>(method: Method, path: string, body?: unknown): Promise<T> => {
+    try {
+      return await kit.request<T>(method, base + path.replace(/^\/api\/v2/, ''), body, 'Bearer ' + session.token());
+    } catch (err) {
+      if (err instanceof PageError && err.status === 401) options.unauthorized?.();
+      throw err;
+    }
+  };
   return { ...kit, api };
 }
