@@ -70,6 +70,7 @@ function loginPage(uid: string, clientName: string, error?: string, email = ''):
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sign in · Order Protection</title>
+<link rel="icon" href="data:,">
 <style>
   :root { color-scheme: light; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2328; background: #f4f6f8; }
   body { margin: 0; min-height: 100vh; display: grid; place-items: center; }
@@ -214,7 +215,7 @@ export async function startLocalOidc(options: LocalOidcOptions): Promise<LocalOi
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
     // The form posts here, then the flow redirects to the pages: form-action allows both (Chromium checks redirects too).
-    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${options.pagesOrigin}; frame-ancestors 'none'; base-uri 'none'`,
+    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self' ${options.pagesOrigin}; frame-ancestors 'none'; base-uri 'none'`,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
   };
@@ -277,7 +278,7 @@ export async function startLocalOidc(options: LocalOidcOptions): Promise<LocalOi
 /** The sign-out confirmation, in the sign-in page's look (oidc-provider renders its form inside). */
 function logoutSource(ctx: KoaContextWithOIDC, form: string): void {
   ctx.type = 'html';
-  ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign out · Order Protection</title>
+  ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign out · Order Protection</title><link rel="icon" href="data:,">
 <style>:root{font-family:system-ui,sans-serif;color:#1f2328;background:#f4f6f8}body{margin:0;min-height:100vh;display:grid;place-items:center}main{width:min(24rem,calc(100vw - 2rem));background:#fff;border:1px solid #d0d7de;border-radius:12px;padding:2rem}h1{font-size:1.35rem;margin:0 0 1.5rem}button{width:100%;padding:.7rem;font-size:1rem;font-weight:600;border-radius:6px;margin-top:.5rem;cursor:pointer}button[value=yes]{color:#fff;background:#0a5c36;border:0}button:not([value]){background:#fff;border:1px solid #8c959f;color:#1f2328}button:focus-visible{outline:3px solid #0969da;outline-offset:2px}</style>
 </head><body><main><h1>Sign out of Order Protection?</h1>${form}
 <button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Sign out</button>
