@@ -169,9 +169,11 @@ describe('claims', () => {
     // The claims user signs in through the login form; the console opens on the claim queue, Submitted claims loaded.
     await signInThroughForm(operator, server.baseUrl, staffUser(server.staff, 'claims'));
     expect(await operator.getByLabel('Status').inputValue()).toBe('Submitted');
-    await operator.getByRole('button', { name: 'Load', exact: true }).click();
     const review = operator.getByRole('button', { name: `Review the claim on order ${orderNumber}` });
-    await review.waitFor();
+    await review.waitFor(); // the queue loads as the section opens
+    // Loading it again (one action at a time: only once the first load is done) puts the focus on its title.
+    await operator.getByRole('button', { name: 'Load', exact: true }).click();
+    await expect.poll(() => focusedId(operator)).toBe('queue-title');
     expect(await operator.locator('#queue-count').textContent()).toBe('1 shown, oldest first.');
     expect(await operator.getByRole('button', { name: 'Load more' }).isVisible()).toBe(false);
     // Each row says which order, whose shop, which tickets for which event, and who decided (nobody yet).
