@@ -40,6 +40,13 @@ describe('npm run staff -- add', () => {
     expect((await http('GET', `${server.baseUrl}/api/v2/admin/claims`, { headers: auth })).status).toBe(403);
   });
 
+  it('binds a merchant user to an existing client, whose portal routes it then reads', async () => {
+    const added = await staff('add', '--email', 'sam@venue.example', '--group', 'merchant', '--client-id', server.demo.client_id, '--json');
+    expect(added.code, added.stderr).toBe(0);
+    const token = await signInOverHttp(server.staff, JSON.parse(added.stdout) as { email: string; password: string });
+    expect((await http('GET', `${server.baseUrl}/api/v2/webhook_endpoints`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+  });
+
   it('refuses a second account for one e-mail, a merchant without its client, and an unknown group, adding nobody', async () => {
     const again = await staff('add', '--email', 'nina@insurer.example', '--group', 'claims');
     expect(again.code).toBe(1);
@@ -49,6 +56,9 @@ describe('npm run staff -- add', () => {
     expect(merchant.stderr).toContain('client_id: a merchant user is bound to one client');
     const unknown = await staff('add', '--email', 'x@insurer.example', '--group', 'root');
     expect(unknown.code).toBe(2);
-    await expect(signInOverHttp(server.staff, { email: 'sam@venue.example', password: 'x' })).rejects.toThrow('401');
+    const noSuchClient = await staff('add', '--email', 'sam@venue.example', '--group', 'merchant', '--client-id', 'cl_AAAAAAAAAAAAAAAAAAAAAAAA');
+    expect(noSuchClient.code).toBe(2);
+    expect(noSuchClient.stderr).toContain('no client cl_AAAAAAAAAAAAAAAAAAAAAAAA');
+    await expect(signInOverHttp(server.staff, { email: 'x@insurer.example', password: 'x' })).rejects.toThrow('401');
   });
 });

@@ -4,7 +4,24 @@ import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-
 import { CognitoStaffDirectory } from '#shared/identity/cognito-staff-directory.js';
 import { validateNewStaffUser, type StaffDirectory } from '#shared/identity/index.js';
 import { AppError } from '#shared/platform/errors.js';
+import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
+import { loadConfig } from '#shared/platform/config.js';
+import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { localStaffDirectory } from './local/staff-file.js';
+import { localDynamo } from './local/local-stack-file.js';
+
+/** A merchant user's client must exist and be enabled (the running stack's table locally, the deployed one with --aws). */
+async function requireEnabledClient(clientId: string, aws: boolean): Promise<void> {
+  const local = aws ? undefined : localDynamo();
+  const doc = createDocumentClient(local?.endpoint, loadConfig().region);
+  try {
+    const status = await new DynamoClientStore(doc, loadConfig().tableName).status(clientId);
+    if (!status) fail(`client_id: no client ${clientId} (npm run client -- create makes one)`);
+    if (status.disabled) fail(`client_id: ${clientId} is disabled`);
+  } finally {
+    doc.destroy();
+  }
+}
 
 /**
  * Who may sign in to the console and the portal:
@@ -48,6 +65,7 @@ async function main(): Promise<void> {
   } catch (err) {
     fail(err instanceof AppError ? err.message : String(err));
   }
+  if (user.clientId) await requireEnabledClient(user.clientId, values.aws);
   let directory: StaffDirectory;
   if (values.aws) {
     if (!values['user-pool-id']) fail('--aws needs --user-pool-id (the OrderProtectionIdentity stack output)');

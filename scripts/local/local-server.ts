@@ -172,9 +172,6 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   const address = server.address();
   const apiPort = typeof address === 'object' && address ? address.port : Number(options.port);
   const baseUrl = `http://localhost:${apiPort}`;
-  // No webhook endpoint may point at the API itself or its database (a probe of local ports otherwise).
-  const dynamoUrl = new URL(dynamo.endpoint);
-  process.env.WEBHOOK_REFUSED_PORTS = [apiPort, Number(dynamoUrl.port || 80), Number(new URL(s3.endpoint).port)].join(',');
   // The staff sign-in: a real OpenID Provider on 127.0.0.1, whose tokens the gateway verifies (STAFF_ISSUER) as API Gateway's JWT authorizer does deployed.
   let signIn: Awaited<ReturnType<typeof startSignIn>>;
   try {
@@ -185,6 +182,9 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     await dynamo.stop();
     throw err;
   }
+  // No webhook endpoint may point at the API itself, its database, its S3 or its sign-in provider (a probe of local ports otherwise).
+  const localPorts = [dynamo.endpoint, s3.endpoint, signIn.oidc.issuer].map((url) => Number(new URL(url).port || 80));
+  process.env.WEBHOOK_REFUSED_PORTS = [apiPort, ...localPorts].join(',');
   const gateway = localGateway(options.staticRoutes?.({ baseUrl, demo }) ?? {});
   server.on('request', (req, res) => {
     pumps.wake(); // a request may write: its stream records are read at once, not at the next idle poll

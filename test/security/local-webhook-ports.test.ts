@@ -22,11 +22,12 @@ afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 const register = (url: string) => http('POST', `${server.baseUrl}/api/v2/webhook_endpoints`, { headers: server.auth, body: { url } });
 
 describe('local webhook URLs', () => {
-  it('refuses the API’s own port and DynamoDB Local’s with 422 invalid_url, under every loopback spelling', async () => {
+  it('refuses the API’s own port, DynamoDB Local’s and the sign-in provider’s with 422 invalid_url, under every loopback spelling', async () => {
     const apiPort = new URL(server.baseUrl).port;
     const dynamoPort = new URL(testEndpoint()).port;
+    const issuerPort = new URL(server.staff.issuer).port;
     for (const host of ['localhost', '127.0.0.1', '[::1]']) {
-      for (const port of [apiPort, dynamoPort]) {
+      for (const port of [apiPort, dynamoPort, issuerPort]) {
         const res = await register(`http://${host}:${port}/hooks`);
         expect(res.status, `${host}:${port}`).toBe(422);
         expect(res.json.error).toMatchObject({ code: 'invalid_url', param: 'url' });

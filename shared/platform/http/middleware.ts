@@ -155,7 +155,7 @@ function authenticated(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResu
         if (auth?.auth_error === 'forbidden_role')
           throw new ForbiddenRoleError(
             ['merchant'],
-            "A merchant user's sign-in reaches the portal's routes only (conversion, statements, the ledger, webhooks); the others take the client's access token.",
+            "This sign-in cannot call this route: a merchant user's sign-in reaches the portal's routes only (conversion, statements, the ledger, webhooks), and staff sign-ins no merchant route; the others take the client's access token.",
           );
         const [code, message] = REFUSALS[auth?.auth_error ?? ''] ?? ['invalid_token', 'A valid access token is required: Authorization: JWT <token>.'];
         throw new AuthenticationError(code, message);
