@@ -38,10 +38,10 @@ describe('staff-token-claims (pre-token-generation trigger)', () => {
     const answered = await handler(asked);
     const access = answered.response.claimsAndScopeOverrideDetails.accessTokenGeneration!;
     expect(access.scopesToSuppress).toEqual(['order-protection/admin', 'order-protection/finance']);
-    // Without the suppression a claims-group person asking for order-protection/admin would be admin:
-    expect(staffFromClaims({ token_use: 'access', sub: 'u-4', 'cognito:groups': ['claims'], scope: 'openid order-protection/admin' })?.roles).toContain(
-      'admin',
-    );
+    // The second lock: even unsuppressed, a scope on a person's token (its subject is not its client) grants no role.
+    expect(
+      staffFromClaims({ token_use: 'access', sub: 'u-4', client_id: 'pages', 'cognito:groups': ['claims'], scope: 'openid order-protection/admin' })?.roles,
+    ).toEqual(['claims']);
     const plain = await handler(event({ email: 'claims@example.com' }));
     expect(plain.response.claimsAndScopeOverrideDetails.accessTokenGeneration!.scopesToSuppress).toBeUndefined();
   });

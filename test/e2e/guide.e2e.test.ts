@@ -71,5 +71,5 @@ describe('docs/guide.md', () => {
     const requests = prismLog.match(/Request received/g)?.length ?? 0;
     expect(requests).toBeGreaterThan(20);
     expect(prismLog.split('\n').filter((line) => /✖|violation|NO_PATH_MATCHED|UNPROCESSABLE/i.test(line))).toEqual([]);
-  }, 180_000);
+  }, 300_000);
 });
