@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { createMemoryAdapter } from 'oidc-provider/lib/adapters/memory_adapter.js';
 import { GROUPS_CLAIM, MERCHANT_CLIENT_CLAIM, STAFF_ROLES, type StaffRole } from '#shared/platform/staff.js';
 
 /**
@@ -160,6 +161,9 @@ export async function startLocalOidc(options: LocalOidcOptions): Promise<LocalOi
       },
     ],
     jwks: { keys: [signingKey] },
+    // Sessions, codes and grants in memory, as npm start keeps everything (DynamoDB Local too): its
+    // own adapter, named, so that it does not print its warning meant for deployments at each start.
+    adapter: createMemoryAdapter(0),
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     // Cognito's JWKS path, so that the verifier finds both issuers' keys the same way.
     routes: { jwks: '/.well-known/jwks.json' },
