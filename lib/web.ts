@@ -30,6 +30,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { apiReferenceSecurityHeaders, pageSecurityHeaders } from '../scripts/local/page-headers.js';
 import { EDGE_REGION, WEB_ACL_ARN_PARAMETER } from './edge-stack.js';
+// What the pages read at start from /config.json, written here at deploy time: the type the pages' sign-in reads it by.
+import type { PagesConfig } from '../widget/pages/scripts/sign-in.js';
 
 /** Where each page lives under the distribution (the paths npm start serves them at). */
 export const PAGE_PATHS = { claim: '/claim', console: '/admin/', portal: '/portal/', docs: '/docs', widget: '/widget.js', config: '/config.json' } as const;
@@ -57,23 +59,6 @@ export const PAGE_INDEX_FUNCTION = `function handler(event) {
   else if (uri.lastIndexOf('.') < uri.lastIndexOf('/')) request.uri = uri + '/index.html';
   return request;
 }`;
-
-/** What the pages read at start from /config.json: written at deploy time, never compiled into them. */
-export interface PagesConfig {
-  /** The staff sign-in's issuer (the user pool's URL; its JWKS and discovery document hang off it). */
-  issuer: string;
-  /** The pages' app client (public: no secret; authorization code + PKCE). */
-  client_id: string;
-  authorization_endpoint: string;
-  token_endpoint: string;
-  /** Cognito's logout: `?client_id=<client_id>&logout_uri=<one of redirect_uris>`. */
-  end_session_endpoint: string;
-  /** Where the issuer sends a person back: the console and the portal. */
-  redirect_uris: { console: string; portal: string };
-  scope: string;
-  /** The API, same-origin: `/api/v2`. */
-  api_base: string;
-}
 
 export interface WebProps {
   api: HttpApi;
