@@ -45,3 +45,46 @@ describe('parseJsonBody', () => {
     expect(parseJsonBody('application/json', Buffer.from('{"a":"é"}').toString('base64'), true)).toEqual({ a: 'é' });
   });
 });
+
+/** The well-formedness check against its definition: every string and key of the parsed value is well-formed. */
+describe('parseJsonBody and lone surrogates', () => {
+  const everyStringWellFormed = (value: unknown): boolean =>
+    typeof value === 'string'
+      ? value.isWellFormed()
+      : Array.isArray(value)
+        ? value.every(everyStringWellFormed)
+        : value !== null && typeof value === 'object'
+          ? Object.entries(value).every(([key, element]) => key.isWellFormed() && everyStringWellFormed(element))
+          : true;
+  // Strings of any UTF-16 units, lone surrogates among them, so JSON.stringify writes some as
+  // `\udXXX` escapes; the text is also written with raw surrogates and escaped backslashes.
+  const units = fc.string({
+    unit: fc.oneof(
+      fc.constantFrom('\ud800', '\udfff', '\ud83d', '\ude00', '\\', 'u', 'd', '8', '"'),
+      fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit)),
+    ),
+  });
+  const value = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: 'small' }, units, fc.integer(), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(units, tie('node'), { maxKeys: 3 })),
+  })).node;
+
+  it('refuses a body with 422 invalid_unicode exactly when one of its strings or keys holds a lone surrogate, however it is spelled', () => {
+    fc.assert(
+      fc.property(value, fc.boolean(), (body, raw) => {
+        // Raw: the surrogates written as themselves instead of escapes (JSON.stringify escapes lone ones).
+        const text = raw
+          ? JSON.stringify(body).replace(/\\u(d[89a-f][0-9a-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+          : JSON.stringify(body);
+        let code: string | undefined;
+        try {
+          parseJsonBody('application/json', text);
+        } catch (err) {
+          code = (err as { code?: string }).code;
+        }
+        if (code === 'duplicate_key') return; // two keys that differ only by spelling
+        expect(code).toBe(everyStringWellFormed(body) ? undefined : 'invalid_unicode');
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
 import { keySet } from './signing-keys.js';
 
 /**
@@ -9,12 +9,15 @@ import { keySet } from './signing-keys.js';
  * id bound as associated data; only the webhook dispatcher opens it. `v1.` + base64url(iv, text,
  * tag).
  */
-let derived: { secret: string; key: Buffer } | undefined;
+let derived: { secret: string; key: KeyObject } | undefined;
 
-/** Derived once per order-number secret (an opt-out seals on the checkout path), not per call. */
-async function sealKey(): Promise<Buffer> {
+/**
+ * Derived once per order-number secret (an opt-out seals on the checkout path), not per call, and
+ * kept as a KeyObject so that no cipher imports the raw bytes again.
+ */
+async function sealKey(): Promise<KeyObject> {
   const { secret } = await keySet('order-number');
-  if (derived?.secret !== secret) derived = { secret, key: Buffer.from(hkdfSync('sha256', secret, 'order-number-seal', 'aes-256-gcm', 32)) };
+  if (derived?.secret !== secret) derived = { secret, key: createSecretKey(Buffer.from(hkdfSync('sha256', secret, 'order-number-seal', 'aes-256-gcm', 32))) };
   return derived.key;
 }
 

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { SignJWT } from 'jose';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { forgetKeySets, generateKeySet, type KeySet } from './signing-keys.js';
-import { signToken, verifyToken } from './tokens.js';
+import { canonicalSegment, signToken, verifyToken } from './tokens.js';
 
 /** Signing and verification, key rotation by kid, and the two token kinds never crossing. */
 let access: KeySet;
@@ -61,5 +62,33 @@ describe('rotation by kid', () => {
     const before = await signToken('access', 'cl_1', {}, 60);
     useKeys({ access: generateKeySet('access'), quote });
     expect(await verifyToken('access', before)).toEqual({ ok: false, reason: 'invalid' });
+  });
+});
+
+describe('canonicalSegment', () => {
+  const reencoded = (segment: string) => /^[A-Za-z0-9_-]+$/.test(segment) && Buffer.from(segment, 'base64url').toString('base64url') === segment;
+  const base64urlText = fc.string({
+    unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'),
+    minLength: 1,
+    maxLength: 12,
+  });
+
+  it('agrees with decoding and re-encoding, on base64url text and on anything else', () => {
+    fc.assert(
+      fc.property(fc.oneof(base64urlText, fc.string({ maxLength: 12 })), (segment) => {
+        expect(canonicalSegment(segment)).toBe(reencoded(segment));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('refuses a signature whose last character carries spare bits', () => {
+    const bytes = Buffer.from('0123456789abcdef0123456789abcdef');
+    const exact = bytes.toString('base64url');
+    expect(canonicalSegment(exact)).toBe(true);
+    const last = exact[exact.length - 1]!;
+    const sibling = String.fromCharCode(last.charCodeAt(0) + 1);
+    expect(Buffer.from(exact.slice(0, -1) + sibling, 'base64url').equals(bytes)).toBe(true);
+    expect(canonicalSegment(exact.slice(0, -1) + sibling)).toBe(false);
   });
 });

@@ -50,9 +50,8 @@ const DECIMAL = /^(0|[1-9]\d*)(?:\.(\d+))?$/;
  */
 export function parseMoney(text: string, currency: string, max: Minor): { minor: Minor } | { problem: string; overMax?: true } {
   const digits = digitsOf(currency);
-  const example = formatMoney(120 * Number(TEN(digits)), currency);
   const match = DECIMAL.exec(text);
-  if (!match || text.length > 40) return { problem: `must be a decimal string such as "${example}"` };
+  if (!match || text.length > 40) return { problem: `must be a decimal string such as "${formatMoney(120 * Number(TEN(digits)), currency)}"` };
   const fraction = match[2] ?? '';
   if (/[1-9]/.test(fraction.slice(digits))) {
     return { problem: `must have at most ${digits} fraction digit${digits === 1 ? '' : 's'}: ${describeMinorUnit(currency)}` };
@@ -78,6 +77,17 @@ export function formatMoney(minor: Minor | bigint, currency: string): string {
   return digits === 0 ? `${sign}${text}` : `${sign}${text.slice(0, -digits)}.${text.slice(-digits)}`;
 }
 
+/** What formatMoney writes with `digits` fraction digits, as a pattern made once per number of digits. */
+const writtenAmounts = new Map<number, RegExp>();
+function writtenAmount(digits: number): RegExp {
+  let pattern = writtenAmounts.get(digits);
+  if (!pattern) {
+    pattern = digits === 0 ? /^(0|[1-9]\d{0,15})$/ : new RegExp(`^(0|[1-9]\\d{0,15})\\.(\\d{${digits}})$`);
+    writtenAmounts.set(digits, pattern);
+  }
+  return pattern;
+}
+
 /**
  * Reads back what formatMoney wrote for a non-negative amount of any size (a premium total sealed
  * in a quote token, past the per-item limit); undefined for any other spelling.
@@ -85,7 +95,7 @@ export function formatMoney(minor: Minor | bigint, currency: string): string {
 export function readMoney(text: string, currency: string): Minor | undefined {
   const digits = minorUnit(currency);
   if (digits === undefined) return undefined;
-  const match = (digits === 0 ? /^(0|[1-9]\d{0,15})$/ : new RegExp(`^(0|[1-9]\\d{0,15})\\.(\\d{${digits}})$`)).exec(text);
+  const match = writtenAmount(digits).exec(text);
   if (!match) return undefined;
   const minor = BigInt(match[1]!) * TEN(digits) + BigInt(match[2] ?? '0');
   return minor <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(minor) : undefined;
