@@ -21,8 +21,8 @@ const restrict = (patterns) => ({
 const FEATURES = {
   // Who is signed in and what they may do, and the audit log of staff actions, need nothing else.
   identity: [],
-  // A merchant's terms, keys and tokens need nothing else.
-  clients: [],
+  // A merchant's terms, keys and tokens; staff creating or disabling a client leave an audit record.
+  clients: ['identity'],
   // The sanitized checkout record and the day counts stand alone.
   conversion: [],
   // A quote prices a cart at the client's rate.

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type Service } from '../test/support/service.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
+import { DynamoAuditLog, type AuditRecord } from '#shared/identity/index.js';
 
 /** The operator CLI against DynamoDB Local: a client's look period, set at creation and changed later. */
 const run = promisify(execFile);
@@ -52,6 +53,42 @@ describe('npm run client: look period', () => {
     expect(answers[0].stderr).toContain('--look-period-days must be a whole number of days from 0 to 60');
     expect(answers[3].stderr).toContain('no client cl_nobody');
     expect((await store.get(String(client_id)))?.look_period_days).toBe(20);
+  });
+});
+
+describe('npm run client: the audit log', () => {
+  const auditOf = async (clientId: string): Promise<AuditRecord[]> => {
+    const { records } = await new DynamoAuditLog(service.tables.doc, service.tables.main).page(50);
+    return records.filter((record) => record.target.id === clientId);
+  };
+
+  it('records a client created and a client disabled, naming the script as who did it', async () => {
+    const { client_id } = await cli('create', '--name', 'Audited Shop');
+    await cli('disable', String(client_id));
+
+    const records = await auditOf(String(client_id));
+    expect(records.map((record) => [record.action, record.actor, record.target])).toEqual([
+      ['client.disabled', { sub: 'npm-run-client', email: null }, { type: 'client', id: client_id }],
+      ['client.created', { sub: 'npm-run-client', email: null }, { type: 'client', id: client_id }],
+    ]);
+  });
+
+  it('writes the audit record with the change or not at all: a create that cannot commit, or a disable of no client, leaves none', async () => {
+    const { client_id } = await cli('create', '--name', 'Twice Shop');
+    const existing = (await store.get(String(client_id)))!;
+    const audit = (action: AuditRecord['action'], id: string): AuditRecord => ({
+      audit_id: `aud_${action.replace('.', '')}${id.slice(-8)}`,
+      at: new Date().toISOString(),
+      actor: { sub: 'test', email: null },
+      action,
+      target: { type: 'client', id },
+    });
+
+    await expect(store.create({ ...existing, secret_hash: 'x' }, audit('client.created', existing.client_id))).rejects.toThrow();
+    await expect(store.disable('cl_nobody000000000000000000', audit('client.disabled', 'cl_nobody000000000000000000'))).rejects.toThrow();
+
+    expect((await auditOf(String(client_id))).map((record) => record.action)).toEqual(['client.created']);
+    expect(await auditOf('cl_nobody000000000000000000')).toEqual([]);
   });
 });
 

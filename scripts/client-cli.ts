@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { createClient, disableClient, rotateClientSecret, setLookPeriod } from '#shared/clients/manage-clients.js';
+import { createClient, disableClient, rotateClientSecret, setLookPeriod, type ClientAuditing } from '#shared/clients/manage-clients.js';
+import { newAuditId } from '#shared/identity/index.js';
 import { loadConfig } from '#shared/platform/config.js';
 import { MAX_LOOK_PERIOD_DAYS, parseLookPeriodDays } from '#shared/clients/client.js';
 import { parseRate } from '#shared/platform/money/index.js';
@@ -9,6 +10,8 @@ import { readFileSync } from 'node:fs';
 import { claimLink } from '#shared/claims/claim-link.js';
 import { localDynamo, stackFilePath, type StackFile } from './local/local-stack-file.js';
 
+/** Who the audit log names for a client this script creates or disables (a script: no e-mail). */
+const CLI_AUDITING: ClientAuditing = { actor: { sub: 'npm-run-client', roles: ['admin'], kind: 'script' }, newAuditId };
 /**
  * Operator CLI:
  *   npm run client -- create --name "Acme" [--rate 0.085] [--live] [--json]
@@ -96,7 +99,7 @@ async function main(): Promise<void> {
   }
   if (command === 'disable') {
     if (!clientId) fail('disable needs a client id');
-    const disabled = await disableClient(store, clientId);
+    const disabled = await disableClient(store, clientId, CLI_AUDITING);
     doc.destroy();
     console.log(values.json ? JSON.stringify(disabled) : `client ${clientId} disabled: no new tokens or quotes, and its access tokens stop within a minute`);
     return;
@@ -122,7 +125,7 @@ async function main(): Promise<void> {
     const ratePpm = values.rate === undefined ? undefined : parseRate(values.rate);
     if (ratePpm === undefined && values.rate !== undefined)
       fail(`--rate must be a decimal above 0 and at most 1 with up to 6 digits, e.g. 0.085 (got "${values.rate}")`);
-    keys = await createClient(store, { name: values.name.trim(), ratePpm, lookPeriodDays, mode: values.live ? 'live' : 'test' });
+    keys = await createClient(store, { name: values.name.trim(), ratePpm, lookPeriodDays, mode: values.live ? 'live' : 'test' }, new Date(), CLI_AUDITING);
   } else if (command === 'rotate-secret') {
     if (!clientId) fail('rotate-secret needs --client-id');
     keys = await rotateClientSecret(store, clientId);

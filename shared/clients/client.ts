@@ -1,3 +1,4 @@
+import type { AuditRecord } from '../identity/index.js';
 import type { RatePpm } from '../platform/money/index.js';
 
 /** A merchant using the API. Secrets are only ever held as hashes. */
@@ -48,7 +49,8 @@ export type ClientCredentials = Pick<Client, 'client_id' | 'secret_hash' | 'rate
   };
 
 export interface ClientStore {
-  create(client: Client): Promise<void>;
+  /** The client, its public key, its place in the register and, when staff create it, the audit record: one transaction. */
+  create(client: Client, audit?: AuditRecord): Promise<void>;
   findByPublicKey(publicKey: string): Promise<ClientCredentials | undefined>;
   get(clientId: string): Promise<Client | undefined>;
   /** Replaces the secret's hash and moves the key generation on, in one transaction. */
@@ -87,7 +89,8 @@ export interface ClientNames {
 
 /** Revocation: the operator's switch, and the authorizer's read of a client's status. */
 export interface ClientStatusStore {
-  disable(clientId: string): Promise<void>;
+  /** Both of the client's items, and the audit record when staff disable it: one transaction. */
+  disable(clientId: string, audit?: AuditRecord): Promise<void>;
   status(clientId: string): Promise<ClientStatus | undefined>;
 }
 

@@ -1,3 +1,4 @@
+import { auditPut, type AuditRecord } from '../identity/index.js';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
@@ -32,7 +33,7 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
     private readonly tableName: string,
   ) {}
 
-  async create(client: Client): Promise<void> {
+  async create(client: Client, audit?: AuditRecord): Promise<void> {
     const status: ClientStatus = { key_generation: FIRST_KEY_GENERATION, disabled: false };
     await this.doc.send(
       new TransactWriteCommand({
@@ -60,6 +61,7 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
           },
           // Its place in the register the console lists clients from (the id only: the client's record stays the one truth).
           { Put: { TableName: this.tableName, Item: storedRecord(clientRegisterKey(client.client_id), 'client_register', { client_id: client.client_id }) } },
+          ...(audit ? [auditPut(this.tableName, audit)] : []),
         ],
       }),
     );
@@ -166,8 +168,8 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
     });
   }
 
-  async disable(clientId: string): Promise<void> {
-    await this.updateBoth(clientId, 'SET disabled = :disabled', { ':disabled': true });
+  async disable(clientId: string, audit?: AuditRecord): Promise<void> {
+    await this.updateBoth(clientId, 'SET disabled = :disabled', { ':disabled': true }, audit);
   }
 
   /** Strongly consistent, so that a status cached for a minute is never older than the write it follows. */
@@ -227,7 +229,7 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
   }
 
   /** One update of the client item and its public-key item, in one transaction. */
-  private async updateBoth(clientId: string, expression: string, values: Record<string, unknown>): Promise<void> {
+  private async updateBoth(clientId: string, expression: string, values: Record<string, unknown>, audit?: AuditRecord): Promise<void> {
     const client = await this.get(clientId);
     if (!client) throw new Error(`no client ${clientId}`);
     const update = (key: Key) => ({
@@ -239,7 +241,8 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
         ExpressionAttributeValues: values,
       },
     });
-    await this.doc.send(new TransactWriteCommand({ TransactItems: [update(clientKey(clientId)), update(publicKeyKey(client.public_key))] }));
+    const TransactItems = [update(clientKey(clientId)), update(publicKeyKey(client.public_key)), ...(audit ? [auditPut(this.tableName, audit)] : [])];
+    await this.doc.send(new TransactWriteCommand({ TransactItems }));
   }
 }
 

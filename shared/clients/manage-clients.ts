@@ -7,6 +7,8 @@ import { signAccessToken } from './access-tokens.js';
 import { hashSecretKey, newPublicKey, newSecretKey, secretMatches, UNKNOWN_CLIENT_HASH, type KeyMode } from './client-keys.js';
 import { lockedUntil, recordFailure } from './sign-in-lockout.js';
 import { keyModeOf } from './test-mode.js';
+import { auditRecordOf } from '../identity/index.js';
+import type { StaffIdentity } from '../platform/staff.js';
 
 export interface NewClientKeys {
   client_id: string;
@@ -14,11 +16,22 @@ export interface NewClientKeys {
   secret_key: string;
 }
 
+/**
+ * Who did a staff action on clients, for its audit record (shared/identity/audit.ts), written in
+ * the change's own transaction. Staff create and disable clients only through `npm run client`,
+ * which always passes one; set-up code (tests, `npm start`'s demo client, the bench) passes none.
+ */
+export interface ClientAuditing {
+  actor: StaffIdentity;
+  newAuditId: () => string;
+}
+
 /** Operator use case: a new client and its keys. The secret key is returned this once only. */
 export async function createClient(
   store: ClientStore,
   input: { name: string; ratePpm?: RatePpm; lookPeriodDays?: number; mode?: KeyMode },
   now = new Date(),
+  auditing?: ClientAuditing,
 ): Promise<NewClientKeys> {
   const mode = input.mode ?? 'test';
   const client: Client = {
@@ -31,7 +44,8 @@ export async function createClient(
     created: now.toISOString(),
   };
   const secretKey = newSecretKey(mode);
-  await store.create({ ...client, secret_hash: hashSecretKey(secretKey) });
+  const audit = auditing && auditRecordOf(auditing.actor, 'client.created', { type: 'client', id: client.client_id }, now, auditing.newAuditId);
+  await store.create({ ...client, secret_hash: hashSecretKey(secretKey) }, audit);
   return { client_id: client.client_id, public_key: client.public_key, secret_key: secretKey };
 }
 
@@ -51,8 +65,13 @@ export async function rotateClientSecret(store: ClientStore, clientId: string): 
 }
 
 /** Operator use case: the client's access tokens stop within a minute; it gets no new tokens or quotes. */
-export async function disableClient(store: ClientStatusStore, clientId: string): Promise<{ client_id: string; disabled: true }> {
-  await store.disable(clientId);
+export async function disableClient(
+  store: ClientStatusStore,
+  clientId: string,
+  auditing?: ClientAuditing,
+  now = new Date(),
+): Promise<{ client_id: string; disabled: true }> {
+  await store.disable(clientId, auditing && auditRecordOf(auditing.actor, 'client.disabled', { type: 'client', id: clientId }, now, auditing.newAuditId));
   return { client_id: clientId, disabled: true };
 }
 
