@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decide, DOCUMENTS_WAIT_MS, eraseAt, markPaid, respond, TEXT_KEPT_MS, visibleText, withdraw, type Claim } from './claim.js';
+import { auditDetail } from './claims.js';
 
 /** The claim rules, pure: which moves each state allows, repeats, the wait before an unanswered denial, erasure. */
 const start = new Date('2026-11-01T10:00:00.000Z');
@@ -115,5 +116,15 @@ describe('erasure', () => {
     expect(visibleText(text, at(TEXT_KEPT_MS - 1))).toBe(text);
     expect(visibleText(text, at(TEXT_KEPT_MS))).toBeUndefined();
     expect(visibleText({ description: 'open', messages: [] }, at(100 * TEXT_KEPT_MS))?.description).toBe('open');
+  });
+});
+
+describe('the audit detail of a staff move', () => {
+  it('names the status, the amount approved or paid in the claim currency’s digits, and the payout reference', () => {
+    expect(auditDetail({ ...claim, status: 'Approved', amount_approved: 5000 })).toBe('Approved 50.00 USD');
+    expect(auditDetail({ ...claim, currency: 'JPY', status: 'Approved', amount_approved: 5000 })).toBe('Approved 5000 JPY');
+    expect(auditDetail({ ...claim, status: 'Paid', amount_approved: 8000, payout_reference: 'P-77' })).toBe('Paid 80.00 USD, payout P-77');
+    expect(auditDetail({ ...claim, status: 'Denied' })).toBe('Denied');
+    expect(auditDetail({ ...claim, status: 'DocumentsRequested' })).toBe('DocumentsRequested');
   });
 });

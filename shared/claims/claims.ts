@@ -22,6 +22,7 @@ import type { Order, OrderItem } from '../orders/index.js';
 import { ChangeRejectedError } from '../platform/errors.js';
 import type { AttemptLimits, ClaimStore, StoredClaim } from './ports.js';
 import type { Clock } from '../platform/clock.js';
+import { formatMoney } from '../platform/money/index.js';
 import type { OrderStore } from '../orders/index.js';
 
 /**
@@ -203,11 +204,22 @@ const lastOperatorNote = ({ claim, text }: StoredClaim): string | undefined => {
   return last?.from === 'operator' && last.at === claim.updated ? last.text : undefined;
 };
 
+/**
+ * What the audit log says a move did: the status it reached, with the amount approved or paid and
+ * the payout's reference, so that the log alone answers "who paid how much on which claim".
+ */
+export function auditDetail(claim: Claim): string {
+  const amount = claim.amount_approved === undefined ? '' : ` ${formatMoney(claim.amount_approved, claim.currency)} ${claim.currency}`;
+  if (claim.status === 'Approved') return `Approved${amount}`;
+  if (claim.status === 'Paid') return `Paid${amount}${claim.payout_reference === undefined ? '' : `, payout ${claim.payout_reference}`}`;
+  return claim.status;
+}
+
 /** A staff action's audit record, written with the claim's move (a repeat that changes nothing writes neither). */
 const audited =
   (deps: ClaimDeps, actor: StaffIdentity, action: AuditAction) =>
   (after: Claim): AuditRecord =>
-    auditRecordOf(actor, action, { type: 'claim', id: after.claim_id, detail: after.status }, deps.clock.now(), newAuditId);
+    auditRecordOf(actor, action, { type: 'claim', id: after.claim_id, detail: auditDetail(after) }, deps.clock.now(), newAuditId);
 
 const decideAs = (deps: ClaimDeps, claimId: string, input: DecisionInput, by: string, audit?: (after: Claim) => AuditRecord) =>
   move(deps, claimId, undefined, (stored) => decide(stored.claim, input, deps.clock.now(), by, lastOperatorNote(stored)), audit);
