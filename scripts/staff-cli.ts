@@ -2,26 +2,16 @@ import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { CognitoStaffDirectory } from '#shared/identity/cognito-staff-directory.js';
-import { validateNewStaffUser, type StaffDirectory } from '#shared/identity/index.js';
-import { AppError } from '#shared/platform/errors.js';
+import { addStaffUser, DynamoAuditLog, FileStaffDirectory, newAuditId, type StaffDirectory } from '#shared/identity/index.js';
+import { ValidationError } from '#shared/platform/errors.js';
+import type { StaffIdentity } from '#shared/platform/staff.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { loadConfig } from '#shared/platform/config.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
-import { localStaffDirectory } from './local/staff-file.js';
 import { localDynamo } from './local/local-stack-file.js';
 
-/** A merchant user's client must exist and be enabled (the running stack's table locally, the deployed one with --aws). */
-async function requireEnabledClient(clientId: string, aws: boolean): Promise<void> {
-  const local = aws ? undefined : localDynamo();
-  const doc = createDocumentClient(local?.endpoint, loadConfig().region);
-  try {
-    const status = await new DynamoClientStore(doc, loadConfig().tableName).status(clientId);
-    if (!status) fail(`client_id: no client ${clientId} (npm run client -- create makes one)`);
-    if (status.disabled) fail(`client_id: ${clientId} is disabled`);
-  } finally {
-    doc.destroy();
-  }
-}
+/** Who the audit log names for a person added by this script (a script: no e-mail; the console's adds name the admin). */
+const CLI_ACTOR: StaffIdentity = { sub: 'npm-run-staff', roles: ['admin'], kind: 'script' };
 
 /**
  * Who may sign in to the console and the portal:
@@ -59,13 +49,6 @@ async function main(): Promise<void> {
   }
   const { positionals, values } = parsed;
   if (values.help || positionals[0] !== 'add') fail('Order Protection staff CLI');
-  let user;
-  try {
-    user = validateNewStaffUser({ email: values.email ?? '', groups: values.group ?? [], ...(values['client-id'] ? { clientId: values['client-id'] } : {}) });
-  } catch (err) {
-    fail(err instanceof AppError ? err.message : String(err));
-  }
-  if (user.clientId) await requireEnabledClient(user.clientId, values.aws);
   let directory: StaffDirectory;
   if (values.aws) {
     if (!values['user-pool-id']) fail('--aws needs --user-pool-id (the OrderProtectionIdentity stack output)');
@@ -73,12 +56,30 @@ async function main(): Promise<void> {
   } else {
     const file = process.env.STAFF_FILE || join(process.cwd(), '.local', 'staff.json');
     console.error(`adding to npm start's sign-in (${file})`);
-    directory = localStaffDirectory(file);
+    directory = new FileStaffDirectory(file);
   }
-  const added = await directory.add(user);
-  if (values.json) console.log(JSON.stringify({ email: user.email, groups: user.groups, ...added }));
+  // The same rules, client check, audit record and directory as POST /api/v2/admin/staff (shared/identity addStaffUser):
+  // the running stack's table locally, the deployed one with --aws.
+  const doc = createDocumentClient(values.aws ? undefined : localDynamo().endpoint, loadConfig().region);
+  let added;
+  try {
+    const { tableName } = loadConfig();
+    const deps = { directory, clients: new DynamoClientStore(doc, tableName), audit: new DynamoAuditLog(doc, tableName), now: () => new Date(), newAuditId };
+    added = await addStaffUser(deps, CLI_ACTOR, {
+      email: values.email ?? '',
+      groups: values.group ?? [],
+      ...(values['client-id'] ? { clientId: values['client-id'] } : {}),
+    });
+  } catch (err) {
+    if (err instanceof ValidationError) fail(err.message);
+    throw err;
+  } finally {
+    doc.destroy();
+  }
+  const { view } = added;
+  if (values.json) console.log(JSON.stringify({ ...view, sub: added.sub, ...(added.password ? { password: added.password } : {}) }));
   else {
-    console.log(`${user.email} may sign in (${user.groups.join(', ')}${user.clientId ? ` of ${user.clientId}` : ''}).`);
+    console.log(`${view.email} may sign in (${view.groups.join(', ')}${view.client_id ? ` of ${view.client_id}` : ''}).`);
     console.log(
       added.password ? `  first password: ${added.password}  (shown once)` : '  Cognito e-mails a temporary password; MFA is set up at first sign-in.',
     );

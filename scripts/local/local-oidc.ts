@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { createMemoryAdapter } from 'oidc-provider/lib/adapters/memory_adapter.js';
-import { GROUPS_CLAIM, MERCHANT_CLIENT_CLAIM, STAFF_ROLES, type StaffRole } from '#shared/platform/staff.js';
+import { GROUPS_CLAIM, MERCHANT_CLIENT_CLAIM, STAFF_ROLES } from '#shared/platform/staff.js';
+import type { StaffFile, StaffUser } from '#shared/identity/staff-file.js';
 
 /**
  * npm start's OpenID Provider: the stand-in for the deployed Cognito user pool, a real one (the npm
@@ -13,25 +14,8 @@ import { GROUPS_CLAIM, MERCHANT_CLIENT_CLAIM, STAFF_ROLES, type StaffRole } from
  * deployed pre-token trigger adds), so the same code verifies and reads both.
  */
 
-/** A person who may sign in: the demo users and those `npm run staff -- add` wrote. */
-export interface StaffUser {
-  sub: string;
-  email: string;
-  password: string;
-  groups: StaffRole[];
-  /** A merchant user's one client. */
-  client_id?: string;
-}
-
-/** What `.local/staff.json` holds (api.md): the issuer, the pages' client and its redirect URIs, and the users. */
-export interface StaffFile {
-  issuer: string;
-  client_id: string;
-  /** The console's redirect URI (the contract's one); the portal's is beside it. */
-  redirect_uri: string;
-  portal_redirect_uri: string;
-  users: StaffUser[];
-}
+/** A person who may sign in, and `.local/staff.json`'s format (api.md): shared/identity/staff-file.ts, where the staff directory writes them. */
+export type { StaffFile, StaffUser };
 
 /** The pages' client id, as the deployed pages client's id is written to their config. */
 export const PAGES_CLIENT_ID = 'order-protection-pages';

@@ -1,5 +1,6 @@
 import './local-env.js'; // first: environment defaults before any service module is loaded
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -18,6 +19,7 @@ import { startLocalS3 } from './local-s3.js';
 import { stackFilePath, type StackFile } from './local-stack-file.js';
 import { demoUsers, startLocalOidc, type StaffFile } from './local-oidc.js';
 import { readStaffFile, writeStaffFile } from './staff-file.js';
+import { STAFF_FILE_VARIABLE } from '#shared/identity/staff-directory-deps.js';
 
 /**
  * `npm start`: DynamoDB Local in memory (or DYNAMODB_ENDPOINT), the tables, fresh signing keys, a
@@ -49,8 +51,8 @@ export interface LocalServerOptions {
   oidcPort?: number;
   /**
    * Where the staff sign-in's users live (npm start: .local/staff.json): written with the demo users
-   * at start, read at each sign-in, so `npm run staff -- add` adds someone while it runs. Without
-   * it the users are held in memory.
+   * at start, read at each sign-in, so `npm run staff -- add` and the console's Staff section add
+   * someone while it runs. Without it, a file in a temporary directory, removed at stop.
    */
   staffFile?: string;
   staticRoutes?: (server: { baseUrl: string; demo: NewClientKeys }) => Record<string, StaticRoute>;
@@ -96,11 +98,14 @@ async function seedLiveDemo(baseUrl: string, keys: NewClientKeys): Promise<void>
 /** The local OpenID Provider with one demo user per group, and the environment the gateway and the authorizer verify its tokens by. */
 async function startSignIn(options: { port: number; pagesOrigin: string; demoClientId: string; staffFile?: string }) {
   const users = demoUsers(options.demoClientId);
-  const { staffFile } = options;
+  // Without a file of its own (a test's server), a file in a temporary directory, removed at stop:
+  // the console's Staff section (POST /api/v2/admin/staff) adds people to it all the same.
+  const temporary = options.staffFile ? undefined : await mkdtemp(join(tmpdir(), 'op-staff-'));
+  const staffFile = options.staffFile ?? join(temporary!, 'staff.json');
   const oidc = await startLocalOidc({
     port: options.port,
     pagesOrigin: options.pagesOrigin,
-    users: staffFile ? async () => (await readStaffFile(staffFile)).users : () => Promise.resolve(users),
+    users: async () => (await readStaffFile(staffFile)).users,
   });
   const staff: StaffFile = {
     issuer: oidc.issuer,
@@ -109,13 +114,17 @@ async function startSignIn(options: { port: number; pagesOrigin: string; demoCli
     portal_redirect_uri: oidc.redirectUris.portal,
     users,
   };
-  if (staffFile) {
-    await mkdir(dirname(staffFile), { recursive: true });
-    await writeStaffFile(staffFile, staff);
-  }
+  await mkdir(dirname(staffFile), { recursive: true });
+  await writeStaffFile(staffFile, staff);
   process.env.STAFF_ISSUER = oidc.issuer;
   process.env.STAFF_AUDIENCES = oidc.clientId;
-  return { oidc, staff };
+  // The staff function's directory under npm start (deployed: STAFF_USER_POOL_ID, the Cognito pool).
+  process.env[STAFF_FILE_VARIABLE] = staffFile;
+  const stop = async () => {
+    await oidc.stop();
+    if (temporary) await rm(temporary, { recursive: true, force: true });
+  };
+  return { oidc, staff, stop };
 }
 
 export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
@@ -206,7 +215,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     stop: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await signIn.oidc.stop();
+      await signIn.stop();
       await schedules.stop();
       await pumps.stop();
       await s3.stop();

@@ -1,4 +1,4 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { auditKey, AUDIT_PARTITION, recordFields, storedRecord } from '../platform/dynamo/keys.js';
 import type { AuditRecord } from './audit.js';
 import type { AuditLog } from './ports.js';
@@ -21,6 +21,11 @@ export class DynamoAuditLog implements AuditLog {
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {}
+
+  /** One record alone: for a change made outside DynamoDB (a person added to the staff directory), which no transaction can share. */
+  async write(record: AuditRecord): Promise<void> {
+    await this.doc.send(new PutCommand(auditPut(this.tableName, record).Put));
+  }
 
   async page(limit: number, after?: string): Promise<{ records: AuditRecord[]; next?: string }> {
     const { Items = [], LastEvaluatedKey } = await this.doc.send(

@@ -26,7 +26,19 @@ export { auditRecordOf, newAuditId, AUDIT_ACTIONS, AUDIT_PAGE_SIZE, type AuditAc
 export { auditPut, DynamoAuditLog } from './dynamo-audit-log.js';
 export type { AuditLog } from './ports.js';
 export { readAudit, type AuditDeps } from './read-audit.js';
-export { AuditQuery } from './schemas.js';
+export { AuditQuery, AddStaffRequest, StaffQuery } from './schemas.js';
 export { staffIssuerFromEnv } from './staff-issuer.js';
 export { authorizeMerchantUser, type MerchantUserDeps, type MerchantUserCheck } from './merchant-users.js';
-export { validateNewStaffUser, MAX_EMAIL_LENGTH, type NewStaffUser, type StaffDirectory } from './staff-users.js';
+export {
+  validateNewStaffUser,
+  MAX_EMAIL_LENGTH,
+  STAFF_EXISTS_MESSAGE,
+  type NewStaffUser,
+  type StaffDirectory,
+  type StaffMember,
+  type StaffStatus,
+} from './staff-users.js';
+export { addStaffUser, listStaff, staffView, MAX_STAFF_PAGE, type AddStaffDeps, type ListStaffDeps, type StaffView } from './manage-staff.js';
+export { FileStaffDirectory, readStaffFile, writeStaffFile, MAX_LOCAL_STAFF, type StaffFile, type StaffUser } from './staff-file.js';
+// The Cognito adapter and staffDirectoryFromEnv (which loads the Cognito SDK) are imported by
+// path, by the staff function and the CLI only, so that no other function's bundle carries the SDK.

@@ -34,13 +34,16 @@ describe('the Cognito directory', () => {
     cognito.middlewareStack.add(
       (_next, context) => async (args) => {
         sent.push({ name: context.commandName!, input: args.input as Record<string, unknown> });
-        const output = context.commandName === 'AdminCreateUserCommand' ? { User: { Attributes: [{ Name: 'sub', Value: 'uuid-1' }] } } : {};
+        const output =
+          context.commandName === 'AdminCreateUserCommand'
+            ? { User: { UserStatus: 'FORCE_CHANGE_PASSWORD', Attributes: [{ Name: 'sub', Value: 'uuid-1' }] } }
+            : {};
         return { output: { ...output, $metadata: {} }, response: {} };
       },
       { step: 'initialize', name: 'answerAsCognito' },
     );
     const added = await new CognitoStaffDirectory(cognito, 'eu-west-1_pool').add({ email: 'sam@venue.example', groups: ['merchant'], clientId: 'cl_1' });
-    expect(added).toEqual({ sub: 'uuid-1' });
+    expect(added).toEqual({ sub: 'uuid-1', status: 'invited' });
     expect(sent.map((s) => s.name)).toEqual(['AdminCreateUserCommand', 'AdminAddUserToGroupCommand']);
     expect(sent[0]!.input).toMatchObject({
       UserPoolId: 'eu-west-1_pool',

@@ -9,11 +9,36 @@ export interface NewStaffUser {
   clientId?: string;
 }
 
-/** Where people who may sign in are kept: deployed the Cognito user pool, under npm start its OpenID Provider's file. */
-export interface StaffDirectory {
-  /** Adds the person; answers their subject and, where the directory does not send it itself, a first password. */
-  add(user: NewStaffUser): Promise<{ sub: string; password?: string }>;
+/** Where a person stands: `invited` (Cognito e-mailed a temporary password, not yet changed), `active`, `disabled`. */
+export type StaffStatus = 'invited' | 'active' | 'disabled';
+
+/** A person who may sign in, as the directory lists them (never a password). */
+export interface StaffMember {
+  sub: string;
+  email: string;
+  groups: StaffRole[];
+  clientId?: string;
+  status: StaffStatus;
 }
+
+/**
+ * Where people who may sign in are kept: deployed the Cognito user pool (which e-mails a new
+ * person an invitation), under npm start its OpenID Provider's file (where their first password is
+ * written). Adapters: CognitoStaffDirectory, FileStaffDirectory.
+ */
+export interface StaffDirectory {
+  /** How a new person learns their first password: Cognito's invitation e-mail, or npm start's `.local/staff.json`. */
+  readonly invitation: 'email' | 'local_file';
+  /** Whether someone signs in with this e-mail already. */
+  exists(email: string): Promise<boolean>;
+  /** Adds the person (a ConflictError `staff_user_exists` if the e-mail is taken); answers their subject, status and, where the directory does not send it itself, a first password. */
+  add(user: NewStaffUser): Promise<{ sub: string; status: StaffStatus; password?: string }>;
+  /** A page of people with their groups; `after` is where the previous page ended. */
+  page(limit: number, after?: string): Promise<{ users: StaffMember[]; next?: string }>;
+}
+
+/** The words of the 409 for an e-mail that signs in already. */
+export const STAFF_EXISTS_MESSAGE = (email: string): string => `email: ${email} can already sign in.`;
 
 /** Cognito's limit on an e-mail address used as a username is 128; RFC 5321's path limit is 254. */
 export const MAX_EMAIL_LENGTH = 254;

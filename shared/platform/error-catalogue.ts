@@ -42,6 +42,7 @@ export const ERROR_CATALOGUE = {
     status: 409,
     when: 'a webhook secret rotation while the replaced secret still signs (the message says from when the next is possible)',
   },
+  staff_user_exists: { status: 409, when: 'POST /admin/staff: someone signs in with this e-mail already (`param` `email`)' },
   reference_exists: { status: 409, when: 'the new `reference_number` is already in the order' },
   request_in_progress: { status: 409, when: 'the first request with this Idempotency-Key is still running' },
   order_busy: { status: 409, when: 'the order kept changing under concurrent requests; retry' },
