@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoAuditLog } from '#shared/identity/index.js';
+import { loadConfig } from '#shared/platform/config.js';
+import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { http } from '../test/support/http.js';
 import { startTestServer, type TestServer } from '../test/support/server.js';
 import { signInOverHttp } from '../test/support/sign-in.js';
@@ -38,6 +41,13 @@ describe('npm run staff -- add', () => {
     const auth = { authorization: `Bearer ${token}` };
     expect((await http('GET', `${server.baseUrl}/api/v2/admin/bordereaux/bx_000000000000000000000000`, { headers: auth })).status).toBe(404);
     expect((await http('GET', `${server.baseUrl}/api/v2/admin/claims`, { headers: auth })).status).toBe(403);
+    // The same audit record as the console's add, the script named as the actor.
+    const doc = createDocumentClient(process.env.DYNAMODB_ENDPOINT, loadConfig().region);
+    const { records } = await new DynamoAuditLog(doc, loadConfig().tableName).page(10);
+    doc.destroy();
+    expect(records.filter((record) => record.action === 'staff.created')).toEqual([
+      expect.objectContaining({ actor: { sub: 'npm-run-staff', email: null }, target: { type: 'staff', id: 'nina@insurer.example', detail: 'finance' } }),
+    ]);
   });
 
   it('binds a merchant user to an existing client, whose portal routes it then reads', async () => {
