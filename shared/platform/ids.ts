@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { randomBytesPooled } from './random.js';
 
 /** The Ids port: every identifier the service mints. Tests may pass a deterministic one. */
 export interface Ids {
@@ -20,7 +21,7 @@ function randomText(alphabet: string, length: number): string {
   const limit = 256 - (256 % alphabet.length);
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
+    for (const byte of randomBytesPooled(length * 2)) {
       if (byte < limit && out.length < length) out += alphabet[byte % alphabet.length];
     }
   }

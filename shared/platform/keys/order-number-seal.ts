@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
+import { randomBytesPooled } from '../random.js';
 import { keySet } from './signing-keys.js';
 
 /**
@@ -22,7 +23,7 @@ async function sealKey(): Promise<KeyObject> {
 }
 
 export async function sealOrderNumber(clientId: string, orderNumber: string): Promise<string> {
-  const iv = randomBytes(12);
+  const iv = randomBytesPooled(12);
   const cipher = createCipheriv('aes-256-gcm', await sealKey(), iv);
   cipher.setAAD(Buffer.from(clientId));
   const text = Buffer.concat([cipher.update(orderNumber, 'utf8'), cipher.final()]);
