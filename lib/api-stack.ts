@@ -18,6 +18,8 @@ import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { SECRET_ID_VARIABLE, type KeyKind } from '#shared/platform/keys/signing-keys.js';
 import { SCOPE_PREFIX } from '#shared/platform/staff.js';
+import { COGNITO_STAFF_ACTIONS } from '#shared/identity/cognito-staff-directory.js';
+import { USER_POOL_VARIABLE } from '#shared/identity/staff-directory-deps.js';
 import type { TableDefinition } from '#shared/platform/dynamo/table-definitions.js';
 import {
   FUNCTIONS,
@@ -81,6 +83,7 @@ export class ApiStack extends Stack {
       }
       for (const kind of access.keys ?? []) environment[SECRET_ID_VARIABLE[kind]] = props.signingKeys[kind].secretArn;
       if (access.bucket) environment.BORDEREAUX_BUCKET = props.bordereaux.bucketName;
+      if (access.staffDirectory) environment[USER_POOL_VARIABLE] = props.identity.userPool.userPoolId;
       const service = new ServiceFunction(this, name, {
         name,
         environment,
@@ -97,6 +100,12 @@ export class ApiStack extends Stack {
         service.fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: indexes.map((index) => `${tableArn}/index/${index}`) }));
       }
       for (const kind of access.keys ?? []) props.signingKeys[kind].grantRead(service.fn);
+      // The staff directory: exactly the Cognito adapter's actions, on the one user pool.
+      if (access.staffDirectory) {
+        service.fn.addToRolePolicy(
+          new PolicyStatement({ actions: COGNITO_STAFF_ACTIONS.map((action) => `cognito-idp:${action}`), resources: [props.identity.userPool.userPoolArn] }),
+        );
+      }
       if (access.bucket) {
         const objects = props.bordereaux.arnForObjects(`${BORDEREAUX_PREFIX}*`);
         service.fn.addToRolePolicy(new PolicyStatement({ actions: access.bucket.flatMap((use) => BUCKET_ACTIONS[use]), resources: [objects] }));

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { MERCHANT_CLIENT_ATTRIBUTE as TRIGGER_ATTRIBUTE } from '../functions/staff-token-claims/handler.js';
 import { apiReferenceSecurityHeaders, pageSecurityHeaders } from '../scripts/local/page-headers.js';
 import { buildWidget } from '../widget/build.js';
+import { COGNITO_STAFF_ACTIONS } from '#shared/identity/cognito-staff-directory.js';
+import { USER_POOL_VARIABLE } from '#shared/identity/staff-directory-deps.js';
 import { ApiStack, apiFunctionNames } from './api-stack.js';
 import { DataStack } from './data-stack.js';
 import { DEFAULT_WEB_RATE_LIMIT, EDGE_REGION, EdgeStack, MANAGED_RULE_GROUPS, WEB_ACL_ARN_PARAMETER } from './edge-stack.js';
@@ -230,6 +232,7 @@ describe('least privilege', () => {
     'claims-customer': { Main: ['PutItem', 'Query', 'UpdateItem'] },
     'claims-admin': { Main: ['BatchGetItem', 'PutItem', 'Query', 'Query', 'UpdateItem'] },
     'admin-audit': { Main: ['Query'] }, // the audit log's partition, newest first
+    'admin-staff': { Main: ['GetItem', 'PutItem'] }, // a merchant user's client, and the audit record of a person added
     'admin-clients': { Main: ['BatchGetItem', 'Query'] }, // the register of clients, then their records // the table (and a claim's order, items and merchant by key) and the claim queue index
     // The main stream → entries, statements and the bordereaux' marks (plus the stream's read actions).
     'ledger-record': { Main: ['DescribeStream', 'GetItem', 'GetRecords', 'GetShardIterator', 'ListStreams', 'PutItem', 'UpdateItem'] },
@@ -499,6 +502,17 @@ describe('the staff sign-in (identity stack)', () => {
     });
     identity.hasResourceProperties('AWS::Lambda::Permission', { Principal: 'cognito-idp.amazonaws.com', FunctionName: { 'Fn::GetAtt': [triggerId, 'Arn'] } });
     expect(resources(api, 'AWS::Lambda::Function').filter(([id]) => id.startsWith('stafftokenclaims'))).toEqual([]);
+  });
+
+  it("lets admin-staff alone reach the user pool: exactly the Cognito adapter's actions on that one pool, whose id is in its environment", () => {
+    const cognito = (name: string) => statementsOf(name).filter((s) => actionsOf(s).some((a) => a.startsWith('cognito-idp:')));
+    const [statement, ...others] = cognito('admin-staff');
+    expect(others).toEqual([]);
+    expect(actionsOf(statement!).sort()).toEqual(COGNITO_STAFF_ACTIONS.map((action) => `cognito-idp:${action}`).sort());
+    expect(JSON.stringify(statement!.Resource)).toMatch(/StaffPool.*Arn/);
+    for (const name of apiFunctionNames.filter((n) => n !== 'admin-staff')) expect(cognito(name), name).toEqual([]);
+    const staffFunction = api.findResources('AWS::Lambda::Function')[functionId('admin-staff')] as Resource;
+    expect(JSON.stringify(staffFunction.Properties.Environment.Variables[USER_POOL_VARIABLE])).toMatch(/StaffPool/);
   });
 
   it('has a group per role, the order-protection resource server with a scope per script role, and a hosted sign-in domain', () => {

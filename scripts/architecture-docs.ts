@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FUNCTIONS, functionNames, type FunctionDefinition, type FunctionName, type RouteDefinition } from '#shared/platform/functions.js';
+import { COGNITO_STAFF_ACTIONS } from '#shared/identity/cognito-staff-directory.js';
 
 /**
  * docs/architecture.md's map, drawn from the code (`npm run docs:architecture`): the diagram and
@@ -66,6 +67,7 @@ function diagram(): string {
     for (const table of touched) lines.push(`  ${fn} --> ${table}`);
     if (d.bucket) lines.push(`  ${fn} -- "${d.bucket.join(', ')}" --> bucket`);
     if (d.keys) lines.push(`  ${fn} -. "${d.keys.join(', ')}" .-> keys`);
+    if (d.staffDirectory) lines.push(`  ${fn} -- "adds, lists people" --> pool`);
     if (d.sends) lines.push(`  ${fn} -- "signed POST" --> receiver(["Merchant's webhook receiver"])`);
   }
   lines.push('```');
@@ -84,7 +86,12 @@ function functionTable(): string {
   const rows = entries().map(([name, d]) => {
     const tables = Object.entries(d.tables ?? {}).map(([t, actions]) => `${t}: ${actions.join(', ')}`);
     const indexes = Object.entries(d.indexes ?? {}).map(([t, names]) => `${t} indexes: ${names.join(', ')}`);
-    const other = [d.bucket ? `bordereaux bucket: ${d.bucket.join(', ')}` : '', d.keys ? `keys: ${d.keys.join(', ')}` : '', d.sends ? `sends: ${d.sends}` : ''];
+    const other = [
+      d.bucket ? `bordereaux bucket: ${d.bucket.join(', ')}` : '',
+      d.keys ? `keys: ${d.keys.join(', ')}` : '',
+      d.sends ? `sends: ${d.sends}` : '',
+      d.staffDirectory ? `staff user pool: ${COGNITO_STAFF_ACTIONS.join(', ')}` : '',
+    ];
     const reach = [...tables, ...indexes, ...other].filter(Boolean).join('<br>') || '—';
     return `| \`${name}\` | ${trigger(d, name)} | ${reach} | ${d.timeoutSeconds ?? 10} s |`;
   });

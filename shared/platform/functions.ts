@@ -78,6 +78,8 @@ export interface FunctionDefinition {
   timeoutSeconds?: number;
   /** Run on a schedule (no route): deployed an EventBridge rule; npm start an interval. */
   schedule?: { deployedEverySeconds: number; localEverySeconds: number };
+  /** The staff directory: deployed the user pool's id in its environment and the cognito-idp actions of shared/identity's Cognito adapter on that pool. */
+  staffDirectory?: true;
   /** Calls out of the service: `webhooks`, signed POSTs to merchants' receivers (docs/architecture.md's map shows it). */
   sends?: 'webhooks';
 }
@@ -294,6 +296,18 @@ export const FUNCTIONS = {
   'admin-audit': {
     routes: [{ method: 'GET', path: '/api/v2/admin/audit', auth: 'staff', roles: ADMIN }],
     tables: { main: ['Query'] },
+  },
+  // People who may sign in (admin): the staff directory, deployed the Cognito user pool
+  // (`staffDirectory`: its id in the environment and exactly its cognito-idp actions), under npm start
+  // the local OpenID Provider's file; a merchant user's client (GetItem) and the audit record of each
+  // person added (PutItem: the directory is not DynamoDB, so the record is its own write).
+  'admin-staff': {
+    routes: [
+      { method: 'GET', path: '/api/v2/admin/staff', auth: 'staff', roles: ADMIN },
+      { method: 'POST', path: '/api/v2/admin/staff', auth: 'staff', roles: ADMIN },
+    ],
+    tables: { main: ['GetItem', 'PutItem'] },
+    staffDirectory: true,
   },
   // No route: the staff user pool's pre-token-generation trigger (deployed beside the pool, in
   // lib/identity-stack.ts, not by the API stack): a person's e-mail and a merchant user's client

@@ -236,7 +236,7 @@ describe('the operator console', () => {
   it('the admin user pages the audit log by keyboard, sees who did what, signs in again when the token is refused, then signs out: the page can no longer call the API', async () => {
     const { page } = await personPage();
     await signIn(page, user('admin'));
-    expect(await navLinks(page)).toEqual(['Audit log', 'Merchants']);
+    expect(await navLinks(page)).toEqual(['Audit log', 'Staff', 'Merchants']);
     const rows = page.locator('#audit-rows tr');
     await expect.poll(() => rows.count()).toBe(10);
     const firstPage = await rows.allTextContents();

@@ -9,7 +9,7 @@ import { CLAIM_PAGES_CSS, pageScriptTag } from './page-kit.js';
  * #merchants, #audit) so the page, and the token with it, stays: the claim queue (role `claims`; each claim's
  * age, the review panel with the forms its status allows), bordereaux (`finance`; the exports
  * started in this tab listed), the merchants (every staff role; read-only) and the audit log
- * (`admin`; paged). A merchant user is told the
+ * (`admin`; paged), and staff (`admin`: who may sign in, and "Add a person"). A merchant user is told the
  * console is not theirs and where the portal is. The page holds no data of the server's: it is the
  * same file npm start serves and `npm run build:site` writes. Every string from the API goes into
  * the DOM as text.
@@ -75,6 +75,9 @@ ${CLAIM_PAGES_CSS}
   dd, #review-title, .text, #review-messages, #review-history { overflow-wrap: anywhere; min-width: 0; }
   .text { white-space: pre-wrap; background: #f7f8fb; padding: .5rem 1rem; border-radius: .4rem; }
   .pager { display: flex; flex-wrap: wrap; align-items: center; gap: .75rem; }
+  .field-error { color: #8a1c14; font-weight: 600; margin: .25rem 0 0; }
+  #staff-client { max-width: 100%; }
+  input[type=email] { font: inherit; padding: .4rem; border: 1px solid #6b7386; border-radius: .3rem; background: #fff; width: min(24rem, 100%); box-sizing: border-box; }
   .vh { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
   @media (max-width: 40rem) {
     .topbar { padding: .6rem 1rem; }
@@ -278,6 +281,45 @@ insurer. Live clients only: test-mode clients (<code>pk_test_</code> keys, such 
   <button type="button" id="audit-older" class="secondary" disabled>Older</button>
   <button type="button" id="audit-reload" class="secondary">Refresh</button>
 </div>
+</section>
+
+<section id="staff" aria-labelledby="staff-title" hidden>
+<h1 id="staff-title" tabindex="-1">Staff</h1>
+<p class="lead">The people who may sign in to the console and the merchant portal, with their groups. Add a person here or with <code>npm run staff -- add</code>.</p>
+<p class="role-note" id="staff-role-note" hidden>This section is for the Admin group, which your account is not in: the API refuses what it asks.</p>
+<div class="wide" role="region" aria-label="Staff, scrollable" tabindex="0">
+<table id="staff-table" aria-labelledby="staff-title" hidden>
+  <thead><tr><th scope="col">E-mail</th><th scope="col">Groups</th><th scope="col">Merchant</th><th scope="col">Status</th></tr></thead>
+  <tbody id="staff-rows"></tbody>
+</table>
+</div>
+<p id="staff-count"></p>
+<button type="button" id="staff-more" class="secondary" hidden>Load more</button>
+
+<h2 id="staff-add-title">Add a person</h2>
+<form id="staff-form" aria-labelledby="staff-add-title" novalidate>
+  <div class="field">
+    <label for="staff-email">E-mail</label>
+    <input type="email" id="staff-email" name="email" autocomplete="off" required maxlength="254" aria-describedby="staff-email-error">
+    <p class="field-error" id="staff-email-error" hidden></p>
+  </div>
+  <fieldset aria-describedby="staff-groups-hint staff-group-claims-error">
+    <legend>Groups</legend>
+    <p class="hint" id="staff-groups-hint">Claims, Finance and Admin may be combined; a merchant user is in Merchant only, bound to one merchant.</p>
+    <label><input type="checkbox" name="group" value="claims" id="staff-group-claims"> Claims</label>
+    <label><input type="checkbox" name="group" value="finance"> Finance</label>
+    <label><input type="checkbox" name="group" value="admin"> Admin</label>
+    <label><input type="checkbox" name="group" value="merchant"> Merchant</label>
+    <p class="field-error" id="staff-group-claims-error" hidden></p>
+  </fieldset>
+  <div class="field" id="staff-client-field" hidden>
+    <label for="staff-client">Merchant</label>
+    <select id="staff-client" name="client_id" aria-describedby="staff-client-error"><option value="">Choose a merchant</option></select>
+    <p class="field-error" id="staff-client-error" hidden></p>
+  </div>
+  <button type="submit">Add person</button>
+</form>
+<p id="staff-added" class="notice" hidden></p>
 </section>
 </main>
 ${pageScriptTag('console')}

@@ -761,6 +761,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/admin/staff': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The people who may sign in, with their groups (role admin)
+     * @description Staff and merchant users of the sign-in's directory (deployed the Cognito user pool, in its order; under npm start the local provider's `.local/staff.json`, in the order they were added), a page at a time. Never a password.
+     */
+    get: operations['listStaff'];
+    put?: never;
+    /**
+     * Give a person a sign-in (role admin)
+     * @description Staff in one or more of `claims`, `finance`, `admin`, or a merchant user (`merchant` alone, bound to one existing, enabled client by `client_id`). Deployed, Cognito e-mails the person a temporary password (`invitation` `email`); under npm start the first password is written to `.local/staff.json` only (`invitation` `local_file`): it is in no answer. The audit record (`staff.created`, the e-mail as its target) is written before the person is added: the directory is not DynamoDB, so the two cannot share a transaction (docs/sign-in.md). 422 `validation_failed` names the field (`email`, `groups`, `client_id`: unknown or disabled client too); 409 `staff_user_exists` when someone signs in with that e-mail already.
+     */
+    post: operations['addStaff'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   'order.created': {
@@ -1031,9 +1055,21 @@ export interface components {
         /** @enum {unknown} */
         type: 'claim' | 'bordereau' | 'client' | 'staff';
         id: string;
-        /** @description The claim's status after the action, the export's kind and month. */
+        /** @description The claim's status after the action, the export's kind and month, a new person's groups. */
         detail?: string;
       };
+    };
+    /** @description A person who may sign in (never a password). */
+    StaffUser: {
+      email: string;
+      groups: ('claims' | 'finance' | 'admin' | 'merchant')[];
+      /** @description A merchant user's client. */
+      client_id?: string;
+      /**
+       * @description `invited`: Cognito e-mailed a temporary password, not yet changed; npm start's users are `active`.
+       * @enum {unknown}
+       */
+      status: 'invited' | 'active' | 'disabled';
     };
     BordereauExport: {
       export_id: string;
@@ -3231,6 +3267,86 @@ export interface operations {
       400: components['responses']['Error'];
       401: components['responses']['Error'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+      503: components['responses']['Error'];
+    };
+  };
+  listStaff: {
+    parameters: {
+      query?: {
+        /** @description From 1 to 60 (Cognito answers at most 60 users a call). */
+        limit?: string;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of people. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['StaffUser'][];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+      503: components['responses']['Error'];
+    };
+  };
+  addStaff: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          email: string;
+          groups: ('claims' | 'finance' | 'admin' | 'merchant')[];
+          /** @description A merchant user's client (required for `merchant`, refused otherwise). */
+          client_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The person may sign in. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StaffUser'] & {
+            /**
+             * @description How the person gets a first password: Cognito e-mailed it, or (npm start) it is in `.local/staff.json`.
+             * @enum {unknown}
+             */
+            invitation: 'email' | 'local_file';
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Error'];
+      413: components['responses']['Error'];
+      415: components['responses']['Error'];
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
