@@ -193,6 +193,21 @@ describe('tables', () => {
     expect(tables).toEqual(expect.arrayContaining([{ WriteUnitsPerSecond: 80000 }, undefined]));
   });
 
+  it('declare the index of the past bordereau exports (newest first), which bordereaux-admin queries by its exact name', () => {
+    const [, main] = resources(data, 'AWS::DynamoDB::GlobalTable').find(([, table]) => table.Properties.GlobalSecondaryIndexes)!;
+    expect(main.Properties.GlobalSecondaryIndexes).toContainEqual(
+      expect.objectContaining({
+        IndexName: 'bordereaux-by-created',
+        KeySchema: [
+          { AttributeName: 'blist_key', KeyType: 'HASH' },
+          { AttributeName: 'blist_sort', KeyType: 'RANGE' },
+        ],
+      }),
+    );
+    const queried = dynamoStatements('bordereaux-admin').filter((statement) => [statement.Action].flat().includes('dynamodb:Query'));
+    expect(JSON.stringify(queried)).toContain('/index/bordereaux-by-created');
+  });
+
   it('live in the data stack only', () => {
     expect(resources(api, 'AWS::DynamoDB::GlobalTable')).toHaveLength(0);
     expect(resources(api, 'AWS::DynamoDB::Table')).toHaveLength(0);
@@ -230,14 +245,14 @@ describe('least privilege', () => {
     'webhooks-retry': { Main: ['GetItem', 'Query', 'Query', 'UpdateItem'] }, // the table, and the retry and hold indexes (one statement)
     'claims-session': { Main: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'], Metrics: ['GetItem'] },
     'claims-customer': { Main: ['PutItem', 'Query', 'UpdateItem'] },
-    'claims-admin': { Main: ['BatchGetItem', 'PutItem', 'Query', 'Query', 'UpdateItem'] },
+    'claims-admin': { Main: ['BatchGetItem', 'GetItem', 'PutItem', 'Query', 'Query', 'UpdateItem'], Metrics: ['GetItem'] }, // and the search by order number: its id by the number's hash, its claim ids
     'admin-audit': { Main: ['Query'] }, // the audit log's partition, newest first
     'admin-staff': { Main: ['GetItem', 'PutItem'] }, // a merchant user's client, and the audit record of a person added
     'admin-clients': { Main: ['BatchGetItem', 'Query'] }, // the register of clients, then their records // the table (and a claim's order, items and merchant by key) and the claim queue index
     // The main stream → entries, statements and the bordereaux' marks (plus the stream's read actions).
     'ledger-record': { Main: ['DescribeStream', 'GetItem', 'GetRecords', 'GetShardIterator', 'ListStreams', 'PutItem', 'UpdateItem'] },
     'ledger-read': { Main: ['Query'] },
-    'bordereaux-admin': { Main: ['GetItem', 'PutItem'] },
+    'bordereaux-admin': { Main: ['GetItem', 'PutItem', 'Query', 'Query'] }, // the table and the past exports' index
     // The table and the policy-number index (an older entry's facts), plus the stream's read actions.
     'bordereaux-export': {
       Main: ['BatchGetItem', 'DescribeStream', 'GetItem', 'GetRecords', 'GetShardIterator', 'ListStreams', 'Query', 'Query', 'UpdateItem'],

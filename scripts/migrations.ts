@@ -18,6 +18,7 @@ import { claimInMinorUnits, type Claim } from '#shared/claims/index.js';
 import { minorUnit } from '#shared/platform/money/index.js';
 import { bookedIn, claimActivitiesOf, openingEntriesOf, statementStatus, type LedgerEntry } from '#shared/ledger/index.js';
 import { DynamoLedgerStore } from '#shared/ledger/dynamo-ledger-store.js';
+import { exportListFields } from '#shared/bordereaux/dynamo-export-store.js';
 import { orderOfPartition } from '#shared/platform/dynamo/keys.js';
 
 /**
@@ -305,6 +306,32 @@ export async function registerClients(doc: DynamoDBDocumentClient, tables: Pick<
   return { clients };
 }
 
+/**
+ * Issue 37's list of past bordereau exports (the index BORDEREAU_LIST_INDEX, newest first): every
+ * export written before it gets its place (`blist_key`, `blist_sort`, from its own creation time and
+ * id). Safe to run twice and beside traffic: each write is conditional on the place being absent,
+ * and an export started meanwhile is written with its place.
+ */
+export async function listBordereauExports(doc: DynamoDBDocumentClient, tables: Pick<TableNames, 'main'>): Promise<{ exports: number }> {
+  let exports = 0;
+  for await (const record of scan(doc, tables.main, 'entity = :bordereau AND attribute_not_exists(blist_key)', { ':bordereau': 'bordereau' })) {
+    const fields = exportListFields({ created: String(record.created), export_id: String(record.export_id) });
+    const written = await unlessConditionFails(
+      doc.send(
+        new UpdateCommand({
+          TableName: tables.main,
+          Key: { PK: record.PK, SK: record.SK },
+          UpdateExpression: 'SET blist_key = :key, blist_sort = :sort',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(blist_key)',
+          ExpressionAttributeValues: { ':key': fields.blist_key, ':sort': fields.blist_sort },
+        }),
+      ),
+    );
+    if (written) exports++;
+  }
+  return { exports };
+}
+
 /** Everything `npm run migrate` does, in order (each step safe to run twice and beside traffic). */
 export async function runMigrations(doc: DynamoDBDocumentClient, tables: TableNames, now = new Date()) {
   const moved = await migrateToShardedKeys(doc, tables);
@@ -313,7 +340,8 @@ export async function runMigrations(doc: DynamoDBDocumentClient, tables: TableNa
   const adopted = await adoptLedgerEntries(doc, tables);
   const opening = await openLedger(doc, tables, now);
   const registered = await registerClients(doc, tables);
-  return { moved, windows, minor, adopted, opening, registered };
+  const listed = await listBordereauExports(doc, tables);
+  return { moved, windows, minor, adopted, opening, registered, listed };
 }
 
 async function read(doc: DynamoDBDocumentClient, tableName: string, key: { PK: string; SK: string }, attribute: string): Promise<unknown> {

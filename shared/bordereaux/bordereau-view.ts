@@ -19,3 +19,9 @@ export const exportView = (exported: BordereauExport, now: Date, link?: { url?: 
   url_expires_at: link?.expires_at ?? null,
   failure: exported.failure ?? null,
 });
+
+/** An export as the list of past exports shows it: the GET-one view without the link (only a GET of one signs one), and who started it. */
+export const exportSummaryView = (exported: BordereauExport, now: Date) => {
+  const { url: _url, url_expires_at: _expires, ...view } = exportView(exported, now);
+  return { ...view, requested_by: exported.requested_by };
+};

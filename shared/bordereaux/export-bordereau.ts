@@ -70,6 +70,25 @@ export async function readExport(
   return { exported, url, expires_at: new Date(signedAt.getTime() + URL_VALID_SECONDS * 1000).toISOString() };
 }
 
+/**
+ * GET /admin/bordereaux: the past exports, newest first, a page at a time; the cursor is sealed
+ * (it names a position in the list and nothing else can be made of it).
+ */
+export async function listExports(
+  deps: {
+    exports: Pick<ExportStore, 'list'>;
+    cursors: {
+      seal(filters: Record<string, string>, position: string): Promise<string>;
+      open(filters: Record<string, string>, cursor: string): Promise<string>;
+    };
+  },
+  query: { cursor?: string; limit: number },
+): Promise<{ exports: BordereauExport[]; nextCursor?: string }> {
+  const after = query.cursor === undefined ? undefined : await deps.cursors.open({}, query.cursor);
+  const page = await deps.exports.list({ ...(after === undefined ? {} : { after }), limit: query.limit });
+  return { exports: page.exports, ...(page.next === undefined ? {} : { nextCursor: await deps.cursors.seal({}, page.next) }) };
+}
+
 export interface RunExportDeps {
   exports: Pick<ExportStore, 'get' | 'finish'>;
   objects: Pick<ObjectStore, 'put'>;

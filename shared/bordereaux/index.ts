@@ -4,4 +4,4 @@
  */
 export { BORDEREAU_KINDS, CLAIMS_COLUMNS, PREMIUM_COLUMNS, csvLine, isLiveClient } from './bordereau.js';
 export type { BordereauExport, BordereauKind } from './bordereau.js';
-export { readExport, runExport, startExport, URL_VALID_SECONDS } from './export-bordereau.js';
+export { listExports, readExport, runExport, startExport, URL_VALID_SECONDS } from './export-bordereau.js';

@@ -8,6 +8,8 @@ export interface ExportStore {
   /** The export's record and the audit record of the staff action that started it, in one transaction. */
   create(exported: BordereauExport, audit: AuditRecord): Promise<void>;
   get(exportId: string): Promise<BordereauExport | undefined>;
+  /** The exports, newest first, after the position `after`; `next` is where the next page starts, absent on the last. */
+  list(query: { after?: string; limit: number }): Promise<{ exports: BordereauExport[]; next?: string }>;
   /** Moves a running export to its end; false when it is not running any more (an earlier run finished it). */
   finish(exportId: string, outcome: Pick<BordereauExport, 'status' | 'finished' | 'rows' | 'object_key' | 'failure' | 'period_status'>): Promise<boolean>;
 }

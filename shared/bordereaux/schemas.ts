@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { NotFoundError } from '../platform/errors.js';
 import { Period } from '../ledger/index.js';
+import { listPage } from '../platform/http/schemas.js';
 import { BORDEREAU_KINDS } from './bordereau.js';
 
 /** POST /admin/bordereaux: a month (YYYY-MM, as the ledger's) and a kind. */
@@ -8,6 +9,9 @@ export const StartExportRequest = v.strictObject({
   period: Period,
   kind: v.picklist(BORDEREAU_KINDS, `must be one of ${BORDEREAU_KINDS.join(', ')}`),
 });
+
+/** GET /admin/bordereaux?limit&cursor: the past exports. */
+export const ListExportsQuery = v.strictObject({ limit: listPage.limit, cursor: listPage.cursor });
 
 const EXPORT_ID = /^bx_[0-9A-Za-z]{24}$/;
 

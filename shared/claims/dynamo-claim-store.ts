@@ -1,5 +1,5 @@
 import { auditPut } from '../identity/index.js';
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { claimInMinorUnits, type Claim, type ClaimStatus, type ClaimText } from './claim.js';
 import { MINOR_UNITS_MARK } from '../platform/money/index.js';
 import type { Order, OrderItem } from '../orders/index.js';
@@ -140,6 +140,15 @@ export class DynamoClaimStore implements ClaimStore {
     const audit = write.audit ? [auditPut(this.tableName, write.audit)] : [];
     const TransactItems = [{ Put: claimPut }, ...(textUpdate ? [textUpdate] : []), ...itemActions, ...header, ...audit];
     return transactUnlessRefused(this.doc, TransactItems);
+  }
+
+  async ofOrder(clientId: string, orderId: string): Promise<Claim[]> {
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: orderKey(clientId, orderId), ProjectionExpression: 'claim_ids', ConsistentRead: true }),
+    );
+    const ids = Array.isArray(Item?.claim_ids) ? (Item.claim_ids as string[]) : [];
+    const claims = ids.length === 0 ? [] : await this.getMany(ids);
+    return claims.sort((a, b) => claimQueueSort(a.created, a.claim_id).localeCompare(claimQueueSort(b.created, b.claim_id)));
   }
 
   async queue(status: ClaimStatus, query: { after?: string; limit: number }): Promise<ClaimPage> {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { decide, markPaid, type Claim } from './claim.js';
 import { claimSummaryView, operatorClaimSummaryView } from './claim-view.js';
-import { claimContexts, type ContextDeps } from './operator-claims.js';
+import { claimContexts, operatorClaimsOfOrder, type ContextDeps } from './operator-claims.js';
+import * as v from 'valibot';
+import { ClaimQueueQuery } from './schemas.js';
 import type { ItemsWanted, OrderExcerpt } from '../orders/index.js';
 import type { ClientLabel } from '../clients/index.js';
 
@@ -127,5 +129,63 @@ describe("the operator's view", () => {
     const customer = JSON.stringify(claimSummaryView(paid.claim));
     expect(customer).not.toContain('assumed-role');
     expect(customer).not.toContain('DEMO-1');
+  });
+});
+
+describe('the search by order number', () => {
+  const first = claimOn('a', 'cl_1', 'o1', ['a']);
+  const second = { ...claimOn('b', 'cl_1', 'o1', ['b']), status: 'Approved' as const };
+  /** The order o1 of cl_1 is DEMO-1; its claims are the two above. */
+  function searchPorts() {
+    const asked = { numbers: [] as string[][], orders: [] as string[][] };
+    const { deps } = ports([], { cl_1: { name: 'Shop X', mode: 'test' } });
+    return {
+      asked,
+      deps: {
+        ...deps,
+        orderIdByNumber: async (clientId: string, orderNumber: string) => {
+          asked.numbers.push([clientId, orderNumber]);
+          return clientId === 'cl_1' && orderNumber === 'DEMO-1' ? 'o1' : undefined;
+        },
+        claims: {
+          ofOrder: async (clientId: string, orderId: string) => {
+            asked.orders.push([clientId, orderId]);
+            return clientId === 'cl_1' && orderId === 'o1' ? [first, second] : [];
+          },
+        },
+      },
+    };
+  }
+
+  it("finds the order's claims in every status, each with its context", async () => {
+    const { deps, asked } = searchPorts();
+    const found = await operatorClaimsOfOrder(deps, { client_id: 'cl_1', order_number: 'DEMO-1' });
+    expect(found.claims.map(({ claim }) => [claim.claim_id, claim.status])).toEqual([
+      [first.claim_id, 'Submitted'],
+      [second.claim_id, 'Approved'],
+    ]);
+    expect(found.claims[0]!.context.client).toMatchObject({ name: 'Shop X' });
+    expect(asked).toEqual({ numbers: [['cl_1', 'DEMO-1']], orders: [['cl_1', 'o1']] });
+  });
+
+  it('finds nothing, without reading claims, for an unknown order number or another merchant', async () => {
+    const { deps, asked } = searchPorts();
+    expect((await operatorClaimsOfOrder(deps, { client_id: 'cl_1', order_number: 'DEMO-2' })).claims).toEqual([]);
+    expect((await operatorClaimsOfOrder(deps, { client_id: 'cl_2', order_number: 'DEMO-1' })).claims).toEqual([]);
+    expect(asked.orders).toEqual([]);
+  });
+
+  const refusal = (query: Record<string, string>) => {
+    const result = v.safeParse(ClaimQueueQuery, query, { abortEarly: true });
+    return result.success ? undefined : v.getDotPath(result.issues[0]);
+  };
+  it('takes the merchant and the number together, and neither a status nor a cursor with them', () => {
+    expect(refusal({ client_id: 'cl_1', order_number: 'DEMO-1' })).toBeUndefined();
+    expect(refusal({ client_id: 'cl_1', order_number: 'DEMO-1', limit: '5' })).toBeUndefined();
+    expect(refusal({ order_number: 'DEMO-1' })).toBe('client_id');
+    expect(refusal({ client_id: 'cl_1' })).toBe('order_number');
+    expect(refusal({ client_id: 'cl_1', order_number: 'DEMO-1', status: 'Approved' })).toBe('status');
+    expect(refusal({ client_id: 'cl_1', order_number: 'DEMO-1', cursor: 'abc' })).toBe('cursor');
+    expect(refusal({ status: 'Approved', cursor: 'abc' })).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import type { Claim } from './claim.js';
 import { claimQueue, type QueueDeps } from './claims.js';
 import type { ClientLabel, ClientNames } from '../clients/index.js';
 import type { OrderExcerpt, OrderExcerpts } from '../orders/index.js';
-import type { StoredClaim } from './ports.js';
+import type { ClaimStore, StoredClaim } from './ports.js';
 
 /**
  * What the operator reads beside a claim so that a person can tell it apart: the order's number,
@@ -53,4 +53,23 @@ export async function operatorQueue(deps: QueueDeps & ContextDeps, query: Parame
 export async function withContext(deps: ContextDeps, stored: StoredClaim): Promise<StoredClaim & { context: ClaimContext }> {
   const [context] = await claimContexts(deps, [stored.claim]);
   return { ...stored, context: context! };
+}
+
+/** What the search by order number reads: the order's id by its number (the keyed hash's lookup), then its claims. */
+export interface OrderSearchDeps extends ContextDeps {
+  claims: Pick<ClaimStore, 'ofOrder'>;
+  orderIdByNumber(clientId: string, orderNumber: string): Promise<string | undefined>;
+}
+
+/**
+ * The claims of one merchant's order, found by its number, oldest first, whatever their status,
+ * each with its context: one lookup of the order id, one read of the order's claim ids, one
+ * batched read of the claims (at most MAX_ORDER_CLAIMS). An unknown client or order number has
+ * none: a search finds nothing rather than refusing.
+ */
+export async function operatorClaimsOfOrder(deps: OrderSearchDeps, query: { client_id: string; order_number: string }) {
+  const orderId = await deps.orderIdByNumber(query.client_id, query.order_number);
+  const claims = orderId === undefined ? [] : await deps.claims.ofOrder(query.client_id, orderId);
+  const contexts = await claimContexts(deps, claims);
+  return { claims: claims.map((claim, index) => ({ claim, context: contexts[index]! })) };
 }

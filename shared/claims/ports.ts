@@ -41,6 +41,11 @@ export interface ClaimStore {
   transition(before: Claim, after: Claim, write: ClaimWrite): Promise<boolean>;
   /** The claims in one status, oldest first, after the position `after`. */
   queue(status: ClaimStatus, query: { after?: string; limit: number }): Promise<ClaimPage>;
+  /**
+   * The claims filed on one order, oldest first: the ids its header keeps (written with each claim,
+   * at most MAX_ORDER_CLAIMS), then one batched read. An unknown order has none.
+   */
+  ofOrder(clientId: string, orderId: string): Promise<Claim[]>;
 }
 
 /**

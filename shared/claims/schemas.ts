@@ -57,12 +57,44 @@ export const ClaimPaidRequest = v.strictObject({
   payout_reference: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), maxCharacters(100)),
 });
 
-/** GET /admin/claims?status&limit&cursor. */
-export const ClaimQueueQuery = v.strictObject({
-  status: v.optional(v.picklist(CLAIM_STATUSES, `must be one of ${CLAIM_STATUSES.join(', ')}`)),
-  limit: listPage.limit,
-  cursor: listPage.cursor,
-});
+/**
+ * GET /admin/claims?status&limit&cursor (the queue), or GET /admin/claims?client_id&order_number (a
+ * search: an order number is only unique within its merchant, and is stored as a keyed hash per
+ * client, so the two come together). A search answers every claim of the order, whatever its
+ * status, on one page (at most MAX_ORDER_CLAIMS): `status` and `cursor` do not go with it, and
+ * either half alone is refused naming the missing one.
+ */
+export const ClaimQueueQuery = v.pipe(
+  v.strictObject({
+    status: v.optional(v.picklist(CLAIM_STATUSES, `must be one of ${CLAIM_STATUSES.join(', ')}`)),
+    limit: listPage.limit,
+    cursor: listPage.cursor,
+    client_id: v.optional(Text),
+    order_number: v.optional(Text),
+  }),
+  v.forward(
+    v.check(
+      (query) => query.order_number === undefined || query.client_id !== undefined,
+      'must be sent with order_number: an order number is unique only within its merchant',
+    ),
+    ['client_id'],
+  ),
+  v.forward(
+    v.check((query) => query.client_id === undefined || query.order_number !== undefined, 'must be sent with client_id (the search is by order number)'),
+    ['order_number'],
+  ),
+  v.forward(
+    v.check(
+      (query) => query.order_number === undefined || query.status === undefined,
+      "must not be sent with order_number: a search answers the order's claims in every status",
+    ),
+    ['status'],
+  ),
+  v.forward(
+    v.check((query) => query.order_number === undefined || query.cursor === undefined, 'must not be sent with order_number: a search answers on one page'),
+    ['cursor'],
+  ),
+);
 
 const CLAIM_ID = /^clm_[0-9A-Za-z]{24}$/;
 /** A claim's id from a path: anything else names no claim (404 before any read). */

@@ -8,6 +8,7 @@ import {
   POLICY_LIST_INDEX,
   RETRY_INDEX,
   CLAIM_QUEUE_INDEX,
+  BORDEREAU_LIST_INDEX,
   type TableDefinition,
 } from './dynamo/table-definitions.js';
 
@@ -273,7 +274,8 @@ export const FUNCTIONS = {
   },
   // The operator's queue and decisions: the queue index, the claim's Query, one transaction a
   // decision (PutItem: the claim; UpdateItem: its text, its policies, their order); what a claim is
-  // shown with (BatchGetItem: its order's header and claimed items, its merchant's name).
+  // shown with (BatchGetItem: its order's header and claimed items, its merchant's name); the search
+  // by order number (metrics GetItem: the order's id by its number's keyed hash; GetItem: its claim ids).
   'claims-admin': {
     routes: [
       { method: 'GET', path: '/api/v2/admin/claims', auth: 'staff', roles: CLAIMS },
@@ -281,7 +283,7 @@ export const FUNCTIONS = {
       { method: 'POST', path: '/api/v2/admin/claims/{id}/decision', auth: 'staff', roles: CLAIMS },
       { method: 'POST', path: '/api/v2/admin/claims/{id}/paid', auth: 'staff', roles: CLAIMS },
     ],
-    tables: { main: ['Query', 'BatchGetItem', 'PutItem', 'UpdateItem'] },
+    tables: { main: ['Query', 'GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'], metrics: ['GetItem'] },
     indexes: { main: [CLAIM_QUEUE_INDEX] },
     keys: ['order-number'],
   },
@@ -319,8 +321,11 @@ export const FUNCTIONS = {
     routes: [
       { method: 'POST', path: '/api/v2/admin/bordereaux', auth: 'staff', roles: FINANCE },
       { method: 'GET', path: '/api/v2/admin/bordereaux/{export_id}', auth: 'staff', roles: FINANCE },
+      { method: 'GET', path: '/api/v2/admin/bordereaux', auth: 'staff', roles: FINANCE },
     ],
-    tables: { main: ['PutItem', 'GetItem'] },
+    // The past exports, newest first: a Query of the bordereaux' index.
+    tables: { main: ['PutItem', 'GetItem', 'Query'] },
+    indexes: { main: [BORDEREAU_LIST_INDEX] },
     bucket: ['read'],
   },
   // An export record's INSERT → the export: the month's clients, entries and claim marks (Query), the

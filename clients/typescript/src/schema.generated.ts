@@ -564,7 +564,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The operator's queue, oldest first */
+    /**
+     * The operator's queue, oldest first, or the claims of one order
+     * @description Without `client_id` and `order_number`: the queue of one status, oldest first, a page at a time. With both (a search; an order number is unique only within its merchant): every claim of that merchant's order, oldest first, whatever its status, on one page (an order has at most 25 claims), and an empty list for an unknown client or order number. Either of the two alone, or either with `status` or `cursor`, is 422 `validation_failed` naming the parameter.
+     */
     get: operations['listClaims'];
     put?: never;
     post?: never;
@@ -689,7 +692,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * The past exports, newest first
+     * @description Every export started, newest first, a page at a time (finance). Each as GET /api/v2/admin/bordereaux/{export_id} shows it, without the link (only a GET of one export signs one), and with who started it.
+     */
+    get: operations['listBordereauExports'];
     put?: never;
     /**
      * Start exporting a month's premium or claims bordereau
@@ -1095,6 +1102,25 @@ export interface components {
       url_expires_at: string | null;
       /** @description Once failed, what stopped it; start a new export. */
       failure: string | null;
+    };
+    /** @description An export in the list of past exports, without its link (GET of one export signs one). */
+    BordereauExportSummary: {
+      export_id: string;
+      period: string;
+      /** @enum {unknown} */
+      period_status: 'open' | 'closed';
+      /** @enum {unknown} */
+      kind: 'premium' | 'claims';
+      /** @enum {unknown} */
+      status: 'running' | 'done' | 'failed';
+      /** Format: date-time */
+      created: string;
+      /** Format: date-time */
+      finished: string | null;
+      rows: number | null;
+      failure: string | null;
+      /** @description Who started it: the e-mail of the person signed in (a script: its subject; locally the operator key: its name). */
+      requested_by: string;
     };
     Text: string;
     /** @enum {unknown} */
@@ -2912,8 +2938,13 @@ export interface operations {
       query?: {
         /** @description Default Submitted. */
         status?: components['schemas']['ClaimStatus'];
+        /** @description The queue's page size (a search answers all of the order's claims). */
         limit?: string;
         cursor?: string;
+        /** @description With order_number: the merchant whose order is searched. */
+        client_id?: string;
+        /** @description With client_id: the merchant's order number. */
+        order_number?: string;
       };
       header?: never;
       path?: never;
@@ -3132,6 +3163,40 @@ export interface operations {
       409: components['responses']['Error'];
       413: components['responses']['Error'];
       415: components['responses']['Error'];
+      422: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+      503: components['responses']['Error'];
+    };
+  };
+  listBordereauExports: {
+    parameters: {
+      query?: {
+        limit?: string;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of exports. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['BordereauExportSummary'][];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Forbidden'];
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];

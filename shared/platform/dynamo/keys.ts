@@ -16,7 +16,7 @@
  *   CLIENT#<client_id>#STATEMENT#<YYYY-MM> / CURRENCY#<c>#<day> a statement's figures of one currency and day
  *   LEDGER#<YYYY-MM>                       / CLIENT#<client_id> the clients with a move in the month (for the bordereaux)
  *   CLIENT#<client_id>#CLAIMS#<YYYY-MM>    / CLAIM#<claim_id>   a claim with a move in the month (for the claims bordereau)
- *   BORDEREAU#<bx_id>                      / BORDEREAU          an export of a month's bordereau
+ *   BORDEREAU#<bx_id>                      / BORDEREAU          an export of a month's bordereau (blist_key BORDEREAUX: the past exports)
  *   AUDIT                                  / <at>#<audit_id>    a staff action (shared/identity): who, what, on what
  * metrics table
  *   CHECKOUT#<client_id>#<order_hash>      / CHECKOUT           sanitized checkout record (opt-in or opt-out); order_hash: the order number's HMAC.
@@ -143,6 +143,9 @@ export const claimActivityKey = (clientId: string, period: string, claimId: stri
 export const claimActivityPartition = (clientId: string, period: string): string => `CLIENT#${clientId}#CLAIMS#${period}`;
 /** An export of a month's bordereau: its state, its object's key when done. */
 export const bordereauKey = (exportId: string): Key => ({ PK: `BORDEREAU#${exportId}`, SK: 'BORDEREAU' });
+/** An export's place in the bordereaux' index (BORDEREAU_LIST_INDEX), newest first by reading it backwards. */
+export const BORDEREAU_LIST_KEY = 'BORDEREAUX';
+export const bordereauListSort = (created: string, exportId: string): string => `${created}#${exportId}`;
 
 export const AUDIT_PARTITION = 'AUDIT';
 export const auditKey = (at: string, auditId: string): Key => ({ PK: AUDIT_PARTITION, SK: `${at}#${auditId}` });

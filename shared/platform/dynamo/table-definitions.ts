@@ -50,6 +50,13 @@ export const RETRY_INDEX = 'webhook-retries';
 /** Main-table index of claims by status, oldest first (the operator's queue): `queue_key` = CLAIMS#<status>, `queue_sort` = <created>#<claim id>. */
 export const CLAIM_QUEUE_INDEX = 'claims-by-status';
 
+/**
+ * Main-table index of the bordereau exports, newest first (the console's past exports):
+ * `blist_key` = BORDEREAUX, `blist_sort` = <created>#<export id>. One partition: an export is a
+ * person's monthly action, a few a month, nowhere near a partition's write rate.
+ */
+export const BORDEREAU_LIST_INDEX = 'bordereaux-by-created';
+
 const mainTable: TableDefinition = {
   id: 'main',
   partitionKey: 'PK',
@@ -65,6 +72,7 @@ const mainTable: TableDefinition = {
     { name: ORDER_LIST_INDEX, partitionKey: 'list_key', sortKey: 'list_sort', projection: 'all' },
     { name: POLICY_LIST_INDEX, partitionKey: 'plist_key', sortKey: 'plist_sort', projection: 'all' },
     { name: CLAIM_QUEUE_INDEX, partitionKey: 'queue_key', sortKey: 'queue_sort', projection: 'all' },
+    { name: BORDEREAU_LIST_INDEX, partitionKey: 'blist_key', sortKey: 'blist_sort', projection: 'all' },
   ],
 };
 // The stream carries each new checkout record to functions/metrics-aggregate, which keeps the day counts.
