@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StaffUser } from '../../scripts/local/local-oidc.js';
 import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
-import { accessibilityViolations, cspViolations, launchChromium, notFound, signInThroughForm, staffUser } from '../support/browser.js';
+import { accessibilityViolations, cspViolations, launchChromium, notFound, overflowingTables, signInThroughForm, staffUser } from '../support/browser.js';
 import { accessToken, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -71,13 +71,15 @@ async function signIn(page: Page, person: StaffUser, { checkLoginForm = false } 
 const navLinks = (page: Page) => page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents();
 const alertText = (page: Page) => page.getByRole('alert').first().textContent();
 
-/** axe at the desktop and the phone width; a screenshot of each. */
+/** axe at the desktop and the phone width, every table within its section at both (no Review button cut off); a screenshot of each. */
 async function accessible(page: Page, name: string): Promise<void> {
   expect(await accessibilityViolations(page)).toEqual([]);
+  expect(await overflowingTables(page)).toEqual([]);
   await page.screenshot({ path: join(shots, `console-${name}.png`), fullPage: true });
   await page.setViewportSize(PHONE);
   expect(await accessibilityViolations(page)).toEqual([]);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PHONE.width); // wide tables scroll inside their box, not the page
+  expect(await overflowingTables(page)).toEqual([]); // a table's rows stack into cards on a phone
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PHONE.width); // nor does the page scroll sideways
   await page.screenshot({ path: join(shots, `console-${name}-phone.png`), fullPage: true });
   await page.setViewportSize(DESKTOP);
 }
@@ -175,6 +177,29 @@ describe('the operator console', () => {
     expect(await page.locator('#announce').textContent()).toMatch(/ approved\. Status: Approved\.$/);
     await accessible(page, 'claims-decided');
 
+    // The search by order number, by keyboard: the merchant (the list of clients), the number, Enter;
+    // the order's claim in the same table whatever its status (Approved now), then an order without one, then Clear.
+    const merchant = page.getByRole('search').getByLabel('Merchant');
+    await expect.poll(() => merchant.locator('option').allTextContents()).toContain('Demo Shop (test client)');
+    await merchant.selectOption({ label: 'Demo Shop (test client)' });
+    await page.getByRole('search').getByLabel('Order number').fill(orderNumber);
+    await page.getByRole('search').getByLabel('Order number').press('Enter');
+    await expect.poll(() => page.locator('#queue-title').textContent()).toBe(`Claims on order ${orderNumber} at Demo Shop (test client)`);
+    expect(await focused(page)).toBe('queue-title');
+    const found = page.locator('#rows tr');
+    expect(await found.count()).toBe(1);
+    expect(await found.locator('.status').textContent()).toBe('Approved');
+    expect(await page.locator('#queue-count').textContent()).toBe('1 claim on this order, oldest first, in every status.');
+    await accessible(page, 'claims-search');
+    await page.getByRole('search').getByLabel('Order number').fill('N-1');
+    await page.getByRole('search').getByLabel('Order number').press('Enter');
+    await expect.poll(() => page.locator('#queue-count').textContent()).toBe('No claim for order N-1 at Demo Shop (test client).');
+    expect(await found.count()).toBe(0);
+    await tabTo(page, '#search-clear');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#queue-title').textContent()).toBe('Submitted claims');
+    expect(await page.getByRole('search').getByLabel('Order number').inputValue()).toBe('');
+
     // Another section by its address: shown, with the API's own refusal.
     await page.evaluate(() => (location.hash = '#audit'));
     await expect.poll(() => alertText(page)).toBe('This needs the admin role, which your account does not have.');
@@ -199,16 +224,27 @@ describe('the operator console', () => {
     await page.keyboard.press('Enter');
     const month = new Date().toISOString().slice(0, 7);
     await page.getByRole('link', { name: `Download the premium bordereau ${month} (CSV)` }).waitFor();
-    const listed = page.getByRole('table', { name: 'Exports started in this tab' }).locator('tbody tr');
-    expect(await listed.count()).toBe(1);
-    expect(await listed.locator('td').allTextContents()).toEqual([
-      month,
-      'Premium',
-      expect.stringMatching(/ UTC$/),
-      'Done',
-      '0',
-      expect.stringMatching(/^Show/),
-    ]);
+    // The past exports, newest first: this one on top, by the finance user, then the script's ten started before.
+    const listed = page.getByRole('table', { name: 'Past exports' }).locator('tbody tr');
+    expect(await listed.count()).toBe(SCRIPT_EXPORTS + 1);
+    await expect
+      .poll(() => listed.first().locator('td').allTextContents())
+      .toEqual([
+        month,
+        'Premium',
+        'Done',
+        '0',
+        expect.stringMatching(new RegExp(` UTC${user('finance').email.replace(/[.+]/g, '\\$&')}$`)),
+        expect.stringMatching(/^Get link/),
+      ]);
+    expect(await listed.nth(1).locator('td').nth(4).textContent()).toMatch(/ UTC.+/); // who started it (the operator key's name)
+    // A link to an earlier export (the script's second, a claims bordereau), by keyboard: its button, Enter.
+    const earlier = listed.nth(SCRIPT_EXPORTS - 1);
+    expect(await earlier.locator('td').nth(1).textContent()).toBe('Claims');
+    await earlier.getByRole('button').focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('link', { name: `Download the claims bordereau ${month} (CSV)` }).waitFor();
+    expect(await focused(page)).toBe('result-title');
     await accessible(page, 'bordereaux');
 
     await page.evaluate(() => (location.hash = '#claims'));

@@ -70,3 +70,22 @@ export const staffUser = <U extends { groups: readonly string[] }>(staff: { user
   if (!user) throw new Error(`no demo user in the ${group} group`);
   return user;
 };
+
+/**
+ * The visible tables of the page that are wider than the box they sit in (their container's
+ * scrollWidth over its clientWidth) or than their section: each as "<table's label or id>: <width> > <room>". Empty when every table fits.
+ */
+export async function overflowingTables(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll('table'))
+      .filter((table) => table.getClientRects().length > 0)
+      .flatMap((table) => {
+        const name = table.getAttribute('aria-label') || table.id || table.getAttribute('aria-labelledby') || 'table';
+        const box = table.parentElement!;
+        const section = table.closest('section') ?? document.body;
+        const room = Math.min(box.clientWidth, section.clientWidth);
+        const width = Math.max(box.scrollWidth, Math.ceil(table.getBoundingClientRect().width));
+        return width > room ? [`${name}: ${width} > ${room}`] : [];
+      }),
+  );
+}

@@ -7,8 +7,8 @@ import { CLAIM_PAGES_CSS, pageScriptTag } from './page-kit.js';
  * signs the person in (scripts/sign-in.ts: authorization code + PKCE, the token in memory only)
  * and shows the sections their groups allow, moved between by the hash (#claims, #bordereaux,
  * #merchants, #audit) so the page, and the token with it, stays: the claim queue (role `claims`; each claim's
- * age, the review panel with the forms its status allows), bordereaux (`finance`; the exports
- * started in this tab listed), the merchants (every staff role; read-only) and the audit log
+ * age, the search by merchant and order number, the review panel with the forms its status allows),
+ * bordereaux (`finance`; the past exports listed, a done one's link on demand), the merchants (every staff role; read-only) and the audit log
  * (`admin`; paged), and staff (`admin`: who may sign in, and "Add a person"). A merchant user is told the
  * console is not theirs and where the portal is. The page holds no data of the server's: it is the
  * same file npm start serves and `npm run build:site` writes. Every string from the API goes into
@@ -71,6 +71,9 @@ ${CLAIM_PAGES_CSS}
   td ul { margin: 0; padding-left: 1.1rem; }
   td.items { min-width: 10rem; }
   td.created, td.age, td.nowrap { white-space: nowrap; }
+  .order-number { font-weight: 600; overflow-wrap: anywhere; }
+  #search-form { margin-bottom: 1rem; padding-bottom: 1rem; border-bottom: 1px solid #e3e7ef; }
+  #search-form select { max-width: 100%; }
   #review { border-top: 2px solid #2b5fd9; margin-top: 1.5rem; }
   dd, #review-title, .text, #review-messages, #review-history { overflow-wrap: anywhere; min-width: 0; }
   .text { white-space: pre-wrap; background: #f7f8fb; padding: .5rem 1rem; border-radius: .4rem; }
@@ -89,6 +92,16 @@ ${CLAIM_PAGES_CSS}
     dd { margin-bottom: .4rem; }
     main { padding: 0 .75rem; margin-top: 1rem; }
     main > section { padding: 1rem; }
+    /* A table of class stack is a card a row: each cell under its column's name (data-label, set by the scripts). */
+    table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); }
+    table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; }
+    table.stack tr { border: 1px solid #dce2ee; border-radius: .4rem; margin-bottom: .75rem; padding: .25rem .5rem; }
+    table.stack td { border-bottom: 0; padding: .3rem 0; text-align: left; overflow-wrap: anywhere; min-width: 0; }
+    table.stack td.money, table.stack td.number { text-align: left; }
+    table.stack td::before { content: attr(data-label); display: block; font-size: .8rem; font-weight: 600; text-transform: uppercase; color: #4a5366; }
+    table.stack td[data-label=""]::before { content: none; }
+    table.stack td.items { min-width: 0; }
+    #search-form div, #search-form select, #search-form input { width: 100%; box-sizing: border-box; }
   }
 </style>
 </head>
@@ -120,8 +133,20 @@ ${CLAIM_PAGES_CSS}
 
 <section id="claims" aria-labelledby="claims-title" hidden>
 <h1 id="claims-title" tabindex="-1">Claim queue</h1>
-<p class="lead">Claims by status, oldest first, with how long each has waited. Review one to decide it or record its payout.</p>
+<p class="lead">Claims by status, oldest first, with how long each has waited, or the claims of one order. Review one to decide it or record its payout.</p>
 <p class="role-note" id="claims-role-note" hidden>This section is for the Claims group, which your account is not in: the API refuses what it asks.</p>
+<form id="search-form" class="filters" role="search" aria-label="Claims of an order">
+  <div>
+    <label for="search-client">Merchant</label>
+    <select id="search-client" name="client_id"><option value="">Choose a merchant</option></select>
+  </div>
+  <div>
+    <label for="search-order">Order number</label>
+    <input type="text" id="search-order" name="order_number" maxlength="255" autocomplete="off">
+  </div>
+  <button type="submit">Search</button>
+  <button type="button" id="search-clear" class="secondary" hidden>Clear</button>
+</form>
 <form id="load-form" class="filters">
   <div>
     <label for="status-filter">Status</label>
@@ -140,8 +165,8 @@ ${CLAIM_PAGES_CSS}
 <section id="queue" aria-labelledby="queue-title" hidden>
 <h2 id="queue-title" tabindex="-1">Claims</h2>
 <div class="wide">
-<table aria-labelledby="queue-title">
-  <thead><tr><th scope="col">Order</th><th scope="col">Merchant</th><th scope="col">Items and events</th><th scope="col">Created</th><th scope="col">Age</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col">Amount claimed</th><th scope="col">Decided by</th><th scope="col"><span class="vh">Actions</span></th></tr></thead>
+<table id="queue-table" class="stack" aria-labelledby="queue-title">
+  <thead><tr><th scope="col"><span class="vh">Actions</span></th><th scope="col">Order and merchant</th><th scope="col">Items and events</th><th scope="col">Age</th><th scope="col">Status and reason</th><th scope="col">Claimed</th><th scope="col">Decided by</th></tr></thead>
   <tbody id="rows"></tbody>
 </table>
 </div>
@@ -168,7 +193,7 @@ ${CLAIM_PAGES_CSS}
 <p id="review-description" class="text"></p>
 <h3>Policies</h3>
 <div class="wide" role="region" aria-label="Policies of the claim, scrollable" tabindex="0">
-<table aria-label="Policies of the claim">
+<table id="review-policies-table" class="stack" aria-label="Policies of the claim">
   <thead><tr><th scope="col">Policy</th><th scope="col">Item</th><th scope="col">Event</th><th scope="col">Ticket reference</th><th scope="col">Coverage</th></tr></thead>
   <tbody id="review-policies"></tbody>
 </table>
@@ -238,15 +263,16 @@ insurer. Live clients only: test-mode clients (<code>pk_test_</code> keys, such 
 <button type="button" id="refresh-link" class="secondary" hidden>Get a new link</button>
 </section>
 
-<section id="exports" aria-labelledby="exports-title" hidden>
-<h2 id="exports-title">Exports started in this tab</h2>
-<p class="hint">The API keeps no list of past exports yet: these are the ones started here since the console was opened.</p>
+<section id="exports" aria-labelledby="exports-title">
+<h2 id="exports-title" tabindex="-1">Past exports</h2>
+<p id="exports-count" role="status"></p>
 <div class="wide">
-<table aria-labelledby="exports-title">
-  <thead><tr><th scope="col">Month</th><th scope="col">Bordereau</th><th scope="col">Started</th><th scope="col">Status</th><th scope="col">Rows</th><th scope="col"><span class="vh">Actions</span></th></tr></thead>
+<table id="exports-table" class="stack" aria-labelledby="exports-title" hidden>
+  <thead><tr><th scope="col">Month</th><th scope="col">Bordereau</th><th scope="col">Status</th><th scope="col">Rows</th><th scope="col">Started</th><th scope="col"><span class="vh">Actions</span></th></tr></thead>
   <tbody id="exports-rows"></tbody>
 </table>
 </div>
+<button type="button" id="exports-more" class="secondary" hidden>Load more</button>
 </section>
 </section>
 
@@ -255,7 +281,7 @@ insurer. Live clients only: test-mode clients (<code>pk_test_</code> keys, such 
 <p class="lead">Every client with its terms and state, read-only. Clients are created, changed and disabled with <code>npm run client</code>.</p>
 <p class="role-note" id="merchants-role-note" hidden>This section is for the insurer's staff, which your account is not: the API refuses what it asks.</p>
 <div class="wide" role="region" aria-label="Merchants, scrollable" tabindex="0">
-<table id="merchants-table" aria-labelledby="merchants-title" hidden>
+<table id="merchants-table" class="stack" aria-labelledby="merchants-title" hidden>
   <thead><tr><th scope="col">Merchant</th><th scope="col">Mode</th><th scope="col">Premium rate</th><th scope="col">Look period</th><th scope="col">State</th><th scope="col">Created</th></tr></thead>
   <tbody id="merchant-rows"></tbody>
 </table>
@@ -270,7 +296,7 @@ insurer. Live clients only: test-mode clients (<code>pk_test_</code> keys, such 
 <p class="role-note" id="audit-role-note" hidden>This section is for the Admin group, which your account is not in: the API refuses what it asks.</p>
 <p id="audit-empty" hidden>No staff actions yet.</p>
 <div class="wide" role="region" aria-label="Audit log entries, scrollable" tabindex="0">
-<table id="audit-table" aria-labelledby="audit-title" hidden>
+<table id="audit-table" class="stack" aria-labelledby="audit-title" hidden>
   <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">Target</th><th scope="col">Detail</th></tr></thead>
   <tbody id="audit-rows"></tbody>
 </table>

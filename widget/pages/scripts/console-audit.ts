@@ -1,4 +1,5 @@
 import { $, el, when, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
+import { labelCells } from './console-tables.js';
 
 /**
  * The console's audit log (its markup: console-page.ts, section #audit; role `admin`): GET
@@ -45,6 +46,7 @@ export function auditLog({ announce, api, run }: ReturnType<typeof signedInPages
     cursors = cursors.slice(0, index + 1);
     if (next) cursors.push(next);
     $('audit-rows').replaceChildren(...answer.data.map(row));
+    labelCells($<HTMLTableElement>('audit-table'));
     $('audit-empty').hidden = answer.data.length > 0 || index > 0;
     $('audit-table').hidden = answer.data.length === 0 && index === 0;
     $<HTMLButtonElement>('audit-newer').disabled = index === 0;

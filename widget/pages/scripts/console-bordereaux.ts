@@ -1,15 +1,18 @@
-import { $, el, pause, PageError, when, type Schemas, type signedInPagesKit } from './kit.js';
+import { $, el, pause, PageError, when, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
+import { labelCells } from './console-tables.js';
 
 /**
  * The console's bordereaux (its markup: console-page.ts, section #bordereaux; role `finance`): a
  * month and a kind start an export, the section reads it every second until it is done or failed,
- * then offers its link ("Get a new link" signs another). The API lists no past exports: the
- * section lists those started in this tab since it was opened (in memory), each of which can be
- * shown again (a new link).
+ * then offers its link ("Get a new link" signs another). Below, the past exports (GET
+ * /api/v2/admin/bordereaux, newest first, 20 at a time with "Load more"): month, kind, status, rows,
+ * when and by whom started; "Get link" on a done one reads it (GET of one signs a link), "Show" on
+ * another follows it.
  */
 type Export = Schemas['BordereauExport'];
+type Past = Schemas['BordereauExportSummary'];
 
-export function bordereaux({ announce, api, run }: ReturnType<typeof signedInPagesKit>): void {
+export function bordereaux({ announce, api, run }: ReturnType<typeof signedInPagesKit>) {
   const READ_EVERY_MS = 1000;
   const period = $<HTMLInputElement>('period');
   const kind = $<HTMLSelectElement>('kind');
@@ -18,21 +21,27 @@ export function bordereaux({ announce, api, run }: ReturnType<typeof signedInPag
 
   const KIND: Record<Export['kind'], string> = { premium: 'Premium', claims: 'Claims' };
   let shown: Export | null = null;
-  // The exports started in this tab, newest first (the API has no list of them).
-  const started = new Map<string, Export>();
+  // The past exports as listed, newest first (an export started or read here takes its place at the top, or its own).
+  const listed = new Map<string, Past>();
+  let cursor: string | null = null;
   const STATUS: Record<Export['status'], string> = { running: 'Running', done: 'Done', failed: 'Failed' };
-  function listStarted(): void {
-    const rows = [...started.values()].reverse().map((exported) => {
+  function listPast(): void {
+    const rows = [...listed.values()].map((exported) => {
       const tr = el('tr');
       tr.dataset.exportId = exported.export_id;
       const name = KIND[exported.kind] + ' bordereau ' + exported.period;
       const rowCount = el('td', exported.status === 'done' ? String(exported.rows) : '–');
       rowCount.className = 'number';
+      const startedCell = el('td', when(exported.created));
+      const by = el('span', exported.requested_by);
+      by.className = 'sub';
+      startedCell.append(by);
       const action = el('td');
-      const again = el('button', 'Show');
+      const done = exported.status === 'done';
+      const again = el('button', done ? 'Get link' : 'Show');
       again.type = 'button';
       again.className = 'secondary';
-      again.setAttribute('aria-label', 'Show the ' + name.toLowerCase() + ' started ' + when(exported.created));
+      again.setAttribute('aria-label', (done ? 'Get link to the ' : 'Show the ') + name.toLowerCase() + ' started ' + when(exported.created));
       again.addEventListener(
         'click',
         () =>
@@ -44,23 +53,44 @@ export function bordereaux({ announce, api, run }: ReturnType<typeof signedInPag
           }),
       );
       action.append(again);
-      tr.append(
-        el('td', exported.period),
-        el('td', KIND[exported.kind]),
-        el('td', when(exported.created)),
-        el('td', STATUS[exported.status]),
-        rowCount,
-        action,
-      );
+      tr.append(el('td', exported.period), el('td', KIND[exported.kind]), el('td', STATUS[exported.status]), rowCount, startedCell, action);
       return tr;
     });
     $('exports-rows').replaceChildren(...rows);
-    $('exports').hidden = rows.length === 0;
+    labelCells($<HTMLTableElement>('exports-table'));
+    $('exports-table').hidden = rows.length === 0;
+    $('exports-count').textContent =
+      rows.length === 0
+        ? 'No exports yet.'
+        : rows.length + (rows.length === 1 ? ' export' : ' exports') + ' shown, newest first' + (cursor ? '; more to load.' : '.');
   }
+  async function loadPast(first: boolean): Promise<void> {
+    const query = new URLSearchParams({ limit: '20' });
+    if (!first && cursor) query.set('cursor', cursor);
+    const page = await api<Ok<'listBordereauExports'>>('GET', '/api/v2/admin/bordereaux?' + query.toString());
+    if (first) listed.clear();
+    for (const exported of page.data) listed.set(exported.export_id, exported);
+    cursor = page.next_cursor;
+    $('exports-more').hidden = !page.has_more;
+    listPast();
+  }
+  $('exports-more').addEventListener(
+    'click',
+    () =>
+      void run(async () => {
+        await loadPast(false);
+        announce('More exports loaded.');
+      }),
+  );
   function show(exported: Export): void {
     shown = exported;
-    started.set(exported.export_id, exported);
-    listStarted();
+    const { url: _url, url_expires_at: _expires, ...summary } = exported;
+    // Its row in the past exports follows it (drawn again only when it moved: a row keeps the focus a person put there).
+    const known = listed.get(exported.export_id);
+    if (known && (known.status !== summary.status || known.rows !== summary.rows)) {
+      listed.set(exported.export_id, { ...known, ...summary });
+      listPast();
+    }
     const name = KIND[exported.kind] + ' bordereau ' + exported.period;
     $('result-title').textContent = name;
     $('result-status').textContent =
@@ -119,6 +149,7 @@ export function bordereaux({ announce, api, run }: ReturnType<typeof signedInPag
     void run(
       async () => {
         const started = await api<Export>('POST', '/api/v2/admin/bordereaux', { period: period.value.trim(), kind: kind.value });
+        await loadPast(true); // the new export at the top, with who started it
         show(started);
         $('result-title').focus();
         announce('Export started.');
@@ -138,4 +169,8 @@ export function bordereaux({ announce, api, run }: ReturnType<typeof signedInPag
         else announce($('result-status').textContent ?? '');
       }),
   );
+  return {
+    /** Reads the first page of past exports (the console calls it when the section first opens). */
+    load: () => run(() => loadPast(true)),
+  };
 }

@@ -1,11 +1,13 @@
 import { $, el, label, money, PageError, REASONS, STATUSES, when, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
+import { labelCells } from './console-tables.js';
 
 /**
  * The console's claim queue (its markup: console-page.ts, section #claims; role `claims`): the queue
- * by status with each claim's age and "Load more", and a review panel with the claim's text and the
+ * by status with each claim's age and "Load more", a search by merchant and order number (GET
+ * /api/v2/admin/claims?client_id&order_number: every claim of that order, whatever its status, in
+ * the same table; "Clear" goes back to the queue), and a review panel with the claim's text and the
  * forms its status allows. After a failed decision or payout the claim is read again, so the panel
  * and its queue row show it as it is now. Every string from the API goes into the DOM as text.
- * The API has no search by order number yet: the queue shows each claim's age instead.
  */
 type Claim = Schemas['OperatorClaim'];
 type Summary = Schemas['OperatorClaimSummary'];
@@ -27,6 +29,9 @@ const DECISIONS: Partial<Record<Status, { choices: [Decision, string][]; note: s
   DocumentsRequested: { choices: [['deny', 'Deny (the customer has not answered)']], note: 'Optional; the customer sees it.' },
 };
 const DOCUMENTS_WAIT_MS = 14 * 24 * 60 * 60 * 1000;
+/** The merchants the search offers: pages of MERCHANT_PAGE read for its list, at most MERCHANT_PAGES of them. */
+const MERCHANT_PAGE = 100;
+const MERCHANT_PAGES = 10;
 
 /** How long ago a claim was filed, in the largest whole unit: "3 d", "5 h", "12 min" (under a minute: "just now"). */
 export function age(created: string, now = Date.now()): string {
@@ -61,57 +66,63 @@ export function claimQueue({ announce, api, run }: ReturnType<typeof signedInPag
   const claimPath = (claimId: string, action = '') => '/api/v2/admin/claims/' + encodeURIComponent(claimId) + action;
   const read = (claimId: string) => api<Claim>('GET', claimPath(claimId));
 
-  // The queue.
+  // The queue. Seven columns that fit a desktop's section (the review first, as the row's link; the
+  // merchant and the claim id under the order number; the date under the age; the reason under the
+  // status), stacked into a card a row on a phone (console-page.ts).
   let listed: { status: Status; cursor: string | null; count: number } = { status: 'Submitted', cursor: null, count: 0 };
+  const span = (text: string, className: string) => {
+    const node = el('span', text);
+    node.className = className;
+    return node;
+  };
   function row(claim: Summary): HTMLTableRowElement {
     const tr = el('tr');
     tr.dataset.claimId = claim.claim_id;
-    const order = el('td', orderOf(claim));
-    order.className = 'order-number';
+    const action = el('td');
+    const review = el('button', 'Review');
+    review.type = 'button';
+    review.className = 'secondary';
+    review.append(span(' the claim on order ' + orderOf(claim), 'vh'));
+    review.addEventListener('click', () => void run(async () => showReview(await read(claim.claim_id), true)));
+    action.append(review);
+    const order = el('td');
+    order.className = 'order';
     const id = el('code', claim.claim_id);
     id.className = 'sub';
-    order.append(id);
-    const merchant = el('td', merchantOf(claim));
-    merchant.className = 'merchant';
+    order.append(span(orderOf(claim), 'order-number'), span(merchantOf(claim), 'sub merchant'), id);
     const items = el('td');
     items.className = 'items';
     const list = el('ul');
     list.append(...claim.policies.map((p) => el('li', itemOf(p) + ' · ' + eventOf(p.event))));
     items.append(list);
-    const created = el('td', when(claim.created));
-    created.className = 'created';
-    const ageCell = el('td', age(claim.created));
-    ageCell.className = 'age';
-    const decider = el('td', staffName(claim.decided_by));
-    decider.className = 'decided-by';
+    const waited = el('td');
+    waited.className = 'nowrap';
+    waited.append(span(age(claim.created), 'age'), span(when(claim.created), 'sub created'));
+    const status = el('td');
+    status.append(span(label(STATUSES, claim.status), 'status'), span(label(REASONS, claim.reason), 'sub reason'));
     const amount = el('td', money(claim.amount_claimed, claim.currency));
     amount.className = 'money';
-    const status = el('td', label(STATUSES, claim.status));
-    status.className = 'status';
-    const action = el('td');
-    const review = el('button', 'Review');
-    review.type = 'button';
-    review.className = 'secondary';
-    const hidden = el('span', ' the claim on order ' + orderOf(claim));
-    hidden.className = 'vh';
-    review.append(hidden);
-    review.addEventListener('click', () => void run(async () => showReview(await read(claim.claim_id), true)));
-    action.append(review);
-    tr.append(order, merchant, items, created, ageCell, status, el('td', label(REASONS, claim.reason)), amount, decider, action);
+    const decider = el('td', staffName(claim.decided_by));
+    decider.className = 'decided-by';
+    tr.append(action, order, items, waited, status, amount, decider);
     return tr;
+  }
+  function showRows(rows: HTMLTableRowElement[], first: boolean): void {
+    const body = $<HTMLTableSectionElement>('rows');
+    if (first) {
+      body.replaceChildren();
+      listed.count = 0;
+      $('review').hidden = true;
+    }
+    body.append(...rows);
+    labelCells($<HTMLTableElement>('queue-table'));
+    listed.count += rows.length;
   }
   async function loadPage(first: boolean): Promise<void> {
     const query = new URLSearchParams({ status: listed.status, limit: '20' });
     if (!first) query.set('cursor', listed.cursor ?? '');
     const page = await api<Ok<'listClaims'>>('GET', '/api/v2/admin/claims?' + query.toString());
-    const rows = $<HTMLTableSectionElement>('rows');
-    if (first) {
-      rows.replaceChildren();
-      listed.count = 0;
-      $('review').hidden = true;
-    }
-    rows.append(...page.data.map(row));
-    listed.count += page.data.length;
+    showRows(page.data.map(row), first);
     listed.cursor = page.next_cursor;
     $('load-more').hidden = !page.has_more;
     const what = label(STATUSES, listed.status);
@@ -130,6 +141,66 @@ export function claimQueue({ announce, api, run }: ReturnType<typeof signedInPag
     });
   });
   $('load-more').addEventListener('click', () => void run(() => loadPage(false)));
+
+  // The search: a merchant (the list of GET /api/v2/admin/clients, read when the section opens) and an order number.
+  const merchantSelect = $<HTMLSelectElement>('search-client');
+  const orderInput = $<HTMLInputElement>('search-order');
+  async function loadMerchants(): Promise<void> {
+    const options: HTMLOptionElement[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < MERCHANT_PAGES; page++) {
+      const query = new URLSearchParams({ limit: String(MERCHANT_PAGE) });
+      if (cursor) query.set('cursor', cursor);
+      const clients = await api<Ok<'listClients'>>('GET', '/api/v2/admin/clients?' + query.toString());
+      for (const client of clients.data) {
+        const option = el('option', client.name + (client.mode === 'test' ? ' (test client)' : ''));
+        option.value = client.client_id;
+        options.push(option);
+      }
+      cursor = clients.next_cursor;
+      if (!clients.has_more) break;
+    }
+    const choose = el('option', 'Choose a merchant');
+    choose.value = '';
+    merchantSelect.replaceChildren(choose, ...options);
+  }
+  $('search-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    void run(
+      async () => {
+        const clientId = merchantSelect.value;
+        const orderNumber = orderInput.value.trim();
+        if (!clientId) throw new PageError('Choose the merchant whose order it is.', { param: 'client_id' });
+        if (!orderNumber) throw new PageError('Type the order number as the merchant wrote it.', { param: 'order_number' });
+        const shop = merchantSelect.selectedOptions[0]?.textContent ?? clientId;
+        const found = await api<Ok<'listClaims'>>(
+          'GET',
+          '/api/v2/admin/claims?' + new URLSearchParams({ client_id: clientId, order_number: orderNumber }).toString(),
+        );
+        showRows(found.data.map(row), true);
+        $('load-more').hidden = true;
+        $('queue-title').textContent = 'Claims on order ' + orderNumber + ' at ' + shop;
+        $('queue-count').textContent =
+          found.data.length === 0
+            ? 'No claim for order ' + orderNumber + ' at ' + shop + '.'
+            : found.data.length + (found.data.length === 1 ? ' claim' : ' claims') + ' on this order, oldest first, in every status.';
+        $('queue').hidden = false;
+        $('search-clear').hidden = false;
+        $('queue-title').focus();
+      },
+      { client_id: () => merchantSelect, order_number: () => orderInput },
+    );
+  });
+  $('search-clear').addEventListener('click', () => {
+    $<HTMLFormElement>('search-form').reset();
+    $('search-clear').hidden = true;
+    void run(async () => {
+      listed = { status: $<HTMLSelectElement>('status-filter').value as Status, cursor: null, count: 0 };
+      await loadPage(true);
+      $('queue-title').focus();
+      announce('Back to the queue.');
+    });
+  });
 
   // One claim.
   let current: Claim | null = null;
@@ -160,6 +231,7 @@ export function claimQueue({ announce, api, run }: ReturnType<typeof signedInPag
         return tr;
       }),
     );
+    labelCells($<HTMLTableElement>('review-policies-table'));
     $('review-messages').replaceChildren(
       ...claim.messages.map((m) => el('li', (m.from === 'operator' ? 'Operator' : 'Customer') + ', ' + when(m.at) + ': ' + m.text)),
     );
@@ -284,7 +356,7 @@ export function claimQueue({ announce, api, run }: ReturnType<typeof signedInPag
     load: () =>
       run(async () => {
         listed = { status: $<HTMLSelectElement>('status-filter').value as Status, cursor: null, count: 0 };
-        await loadPage(true);
+        await Promise.all([loadPage(true), loadMerchants()]);
       }),
   };
 }

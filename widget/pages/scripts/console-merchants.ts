@@ -1,4 +1,5 @@
 import { $, el, when, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
+import { labelCells } from './console-tables.js';
 
 /**
  * The console's merchants (its markup: console-page.ts, section #merchants; every staff role): GET
@@ -48,6 +49,7 @@ export function merchants({ announce, api, run }: ReturnType<typeof signedInPage
       count = 0;
     }
     $('merchant-rows').append(...page.data.map(row));
+    labelCells($<HTMLTableElement>('merchants-table'));
     count += page.data.length;
     cursor = page.next_cursor;
     $('merchants-more').hidden = !page.has_more;

@@ -64,7 +64,7 @@ function console_(session: Session): void {
   nav.hidden = false;
   const sections: Record<SectionId, { load(): Promise<void> }> = {
     claims: claimQueue(kit),
-    bordereaux: (bordereaux(kit), { load: () => Promise.resolve() }),
+    bordereaux: bordereaux(kit),
     merchants: merchants(kit),
     audit: auditLog(kit),
     staff: staff(kit),
