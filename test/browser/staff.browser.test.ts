@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readStaffFile } from '#shared/identity/staff-file.js';
 import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
-import { accessibilityViolations, cspViolations, launchChromium, notFound, signInThroughForm, staffUser } from '../support/browser.js';
+import { accessibilityViolations, cspViolations, launchChromium, notFound, overflowingTables, signInThroughForm, staffUser } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -58,9 +58,11 @@ async function tabTo(page: Page, selector: string): Promise<void> {
 
 async function accessible(page: Page, name: string): Promise<void> {
   expect(await accessibilityViolations(page)).toEqual([]);
+  expect(await overflowingTables(page)).toEqual([]);
   await page.screenshot({ path: join(shots, `console-${name}.png`), fullPage: true });
   await page.setViewportSize(PHONE);
   expect(await accessibilityViolations(page)).toEqual([]);
+  expect(await overflowingTables(page)).toEqual([]);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PHONE.width);
   await page.screenshot({ path: join(shots, `console-${name}-phone.png`), fullPage: true });
   await page.setViewportSize(DESKTOP);

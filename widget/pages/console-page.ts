@@ -314,7 +314,7 @@ insurer. Live clients only: test-mode clients (<code>pk_test_</code> keys, such 
 <p class="lead">The people who may sign in to the console and the merchant portal, with their groups. Add a person here or with <code>npm run staff -- add</code>.</p>
 <p class="role-note" id="staff-role-note" hidden>This section is for the Admin group, which your account is not in: the API refuses what it asks.</p>
 <div class="wide" role="region" aria-label="Staff, scrollable" tabindex="0">
-<table id="staff-table" aria-labelledby="staff-title" hidden>
+<table id="staff-table" class="stack" aria-labelledby="staff-title" hidden>
   <thead><tr><th scope="col">E-mail</th><th scope="col">Groups</th><th scope="col">Merchant</th><th scope="col">Status</th></tr></thead>
   <tbody id="staff-rows"></tbody>
 </table>

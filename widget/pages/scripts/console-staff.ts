@@ -1,4 +1,5 @@
 import { $, el, PageError, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
+import { labelCells } from './console-tables.js';
 
 /**
  * The console's Staff section (its markup: console-page.ts, section #staff; role `admin`): the
@@ -57,6 +58,7 @@ export function staff({ announce, api, run, showError }: ReturnType<typeof signe
       count = 0;
     }
     $('staff-rows').append(...page.data.map(row));
+    labelCells($<HTMLTableElement>('staff-table'));
     count += page.data.length;
     cursor = page.next_cursor;
     $('staff-more').hidden = !page.has_more;
