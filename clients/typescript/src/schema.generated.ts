@@ -757,7 +757,7 @@ export interface paths {
     };
     /**
      * Staff actions, newest first (role admin)
-     * @description Every staff action (a claim decided or paid, a bordereau export started) keeps who did it: the person's subject and e-mail (a script: its subject, e-mail null), written in the same transaction as the change itself, so there is never a change without its record nor a record without its change. A decision repeated exactly (which changes nothing) writes none.
+     * @description Every staff action (a claim decided or paid, a bordereau export started, a client created or disabled with npm run client, a person added) keeps who did it: the person's subject and e-mail (a script: its subject, e-mail null). A change to the service's tables is written in the same transaction as its record, so there is never one without the other; a person added goes to the user directory (Cognito), outside those tables, so that record is written first, and a failure between the two leaves a record of an account never made, never an account without a record. A decision repeated exactly (which changes nothing) writes none.
      */
     get: operations['listAudit'];
     put?: never;
