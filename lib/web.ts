@@ -339,10 +339,9 @@ export class Web extends Construct {
 }
 
 /**
- * What the distribution serves from its bucket: the widget, and the pages `npm run build:site`
- * wrote to `directory` (a folder per page path with its index.html; /docs/index.html is the API
- * reference) when that folder exists at synth. Without it only the widget and /config.json are
- * deployed (docs/deployment.md says so).
+ * What the distribution serves from its bucket: the widget, and the pages in `directory` (a folder
+ * per page path with its index.html; /docs/index.html is the API reference), which bin/app.ts
+ * builds there at every synth. A test that gives no folder deploys the widget and /config.json only.
  */
 export function siteFrom(widgetCode: string, directory: string): Pick<WebProps, 'widgetCode' | 'siteDirectory' | 'apiReferenceHtml'> {
   if (!existsSync(directory)) return { widgetCode };
