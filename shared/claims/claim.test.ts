@@ -120,10 +120,10 @@ describe('erasure', () => {
 });
 
 describe('the audit detail of a staff move', () => {
-  it('names the status, the amount approved or paid in the claim currency’s digits, and the payout reference', () => {
+  it('names the status and the amount approved or paid in the claim currency’s digits, never the payout reference (free text)', () => {
     expect(auditDetail({ ...claim, status: 'Approved', amount_approved: 5000 })).toBe('Approved 50.00 USD');
     expect(auditDetail({ ...claim, currency: 'JPY', status: 'Approved', amount_approved: 5000 })).toBe('Approved 5000 JPY');
-    expect(auditDetail({ ...claim, status: 'Paid', amount_approved: 8000, payout_reference: 'P-77' })).toBe('Paid 80.00 USD, payout P-77');
+    expect(auditDetail({ ...claim, status: 'Paid', amount_approved: 8000, payout_reference: 'P-77 ann@example.org' })).toBe('Paid 80.00 USD');
     expect(auditDetail({ ...claim, status: 'Denied' })).toBe('Denied');
     expect(auditDetail({ ...claim, status: 'DocumentsRequested' })).toBe('DocumentsRequested');
   });

@@ -205,14 +205,13 @@ const lastOperatorNote = ({ claim, text }: StoredClaim): string | undefined => {
 };
 
 /**
- * What the audit log says a move did: the status it reached, with the amount approved or paid and
- * the payout's reference, so that the log alone answers "who paid how much on which claim".
+ * What the audit log says a move did: the status it reached, with the amount approved or paid, so
+ * that the log alone answers "who paid how much on which claim". Never the payout's reference: it
+ * is free text a person types, and the log holds no customer's data.
  */
 export function auditDetail(claim: Claim): string {
   const amount = claim.amount_approved === undefined ? '' : ` ${formatMoney(claim.amount_approved, claim.currency)} ${claim.currency}`;
-  if (claim.status === 'Approved') return `Approved${amount}`;
-  if (claim.status === 'Paid') return `Paid${amount}${claim.payout_reference === undefined ? '' : `, payout ${claim.payout_reference}`}`;
-  return claim.status;
+  return claim.status === 'Approved' || claim.status === 'Paid' ? `${claim.status}${amount}` : claim.status;
 }
 
 /** A staff action's audit record, written with the claim's move (a repeat that changes nothing writes neither). */
