@@ -18,6 +18,19 @@ describe('a new sign-in', () => {
     const refused = (input: Parameters<typeof validateNewStaffUser>[0], param: string) =>
       expect(() => validateNewStaffUser(input)).toThrow(expect.objectContaining({ status: 422, param }));
     refused({ email: 'not-an-address', groups: ['claims'] }, 'email');
+    // What a console would show as markup, what Cognito refuses, what a mailer might read otherwise.
+    for (const email of [
+      '<script>alert(1)</script>@x.example',
+      'é@exämple.com',
+      'a\u0000b@insurer.example',
+      '"a b"@insurer.example',
+      'a..b@insurer.example',
+      'ann@insurer',
+      `${'a'.repeat(113)}@insurer.example`,
+    ])
+      refused({ email, groups: ['claims'] }, 'email');
+    expect(validateNewStaffUser({ email: `${'a'.repeat(112)}@insurer.example`, groups: ['claims'] }).email).toHaveLength(128);
+    expect(validateNewStaffUser({ email: "o'neil+claims@xn--exmple-cua.example", groups: ['claims'] }).email).toBe("o'neil+claims@xn--exmple-cua.example");
     refused({ email: 'ann@insurer.example', groups: [] }, 'groups');
     refused({ email: 'ann@insurer.example', groups: ['root'] }, 'groups');
     refused({ email: 'sam@venue.example', groups: ['merchant'] }, 'client_id');

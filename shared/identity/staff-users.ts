@@ -40,9 +40,16 @@ export interface StaffDirectory {
 /** The words of the 409 for an e-mail that signs in already. */
 export const STAFF_EXISTS_MESSAGE = (email: string): string => `email: ${email} can already sign in.`;
 
-/** Cognito's limit on an e-mail address used as a username is 128; RFC 5321's path limit is 254. */
-export const MAX_EMAIL_LENGTH = 254;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Cognito's limit on a username, which a staff sign-in's e-mail address is (RFC 5321 allows 254). */
+export const MAX_EMAIL_LENGTH = 128;
+/**
+ * A sign-in address as Cognito and mail systems take it without surprises: ASCII only (an
+ * internationalized domain in its xn-- form), the local part of RFC 5322's unquoted characters, a
+ * domain of letters, digits and hyphens in two labels or more; no quotes, spaces, angle brackets
+ * or control characters, which a console would show and a mailer might read otherwise.
+ */
+const EMAIL =
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 const CLIENT_ID = /^cl_[0-9A-Za-z]{24}$/;
 
 /**

@@ -326,7 +326,7 @@ insurer. Live clients only: test-mode clients (<code>pk_test_</code> keys, such 
 <form id="staff-form" aria-labelledby="staff-add-title" novalidate>
   <div class="field">
     <label for="staff-email">E-mail</label>
-    <input type="email" id="staff-email" name="email" autocomplete="off" required maxlength="254" aria-describedby="staff-email-error">
+    <input type="email" id="staff-email" name="email" autocomplete="off" required maxlength="128" aria-describedby="staff-email-error">
     <p class="field-error" id="staff-email-error" hidden></p>
   </div>
   <fieldset aria-describedby="staff-groups-hint staff-group-claims-error">

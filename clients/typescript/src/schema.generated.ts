@@ -3383,6 +3383,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description ASCII (a domain in its xn-- form), as Cognito takes a username. */
           email: string;
           groups: ('claims' | 'finance' | 'admin' | 'merchant')[];
           /** @description A merchant user's client (required for `merchant`, refused otherwise). */
