@@ -1,5 +1,6 @@
 import {
   AdminAddUserToGroupCommand,
+  AdminDeleteUserCommand,
   AdminCreateUserCommand,
   AdminGetUserCommand,
   AdminListGroupsForUserCommand,
@@ -22,7 +23,14 @@ export const MAX_COGNITO_PAGE = 60;
 const GROUPS_PER_CALL = 60;
 
 /** What the staff function calls on the pool: lib/api-stack.ts grants exactly these, on that pool only. */
-export const COGNITO_STAFF_ACTIONS = ['AdminCreateUser', 'AdminAddUserToGroup', 'AdminGetUser', 'ListUsers', 'AdminListGroupsForUser'] as const;
+export const COGNITO_STAFF_ACTIONS = [
+  'AdminCreateUser',
+  'AdminAddUserToGroup',
+  'AdminDeleteUser',
+  'AdminGetUser',
+  'ListUsers',
+  'AdminListGroupsForUser',
+] as const;
 
 const attribute = (attributes: AttributeType[] | undefined, name: string) => attributes?.find((a) => a.Name === name)?.Value;
 
@@ -74,8 +82,16 @@ export class CognitoStaffDirectory implements StaffDirectory {
     }
     const sub = attribute(created.User?.Attributes, 'sub');
     if (!sub) throw new Error('Cognito created the user without a sub');
-    for (const group of user.groups) {
-      await this.cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: this.userPoolId, Username: user.email, GroupName: group }));
+    // A person is made whole or not at all: when a group cannot be added, the user just created is
+    // deleted again (before Cognito's invitation is of use), so a retry adds them afresh instead of
+    // meeting 409 for a person with only some of their groups.
+    try {
+      for (const group of user.groups) {
+        await this.cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: this.userPoolId, Username: user.email, GroupName: group }));
+      }
+    } catch (err) {
+      await this.cognito.send(new AdminDeleteUserCommand({ UserPoolId: this.userPoolId, Username: user.email }));
+      throw err;
     }
     return { sub, status: created.User ? statusOf(created.User) : 'invited' };
   }

@@ -107,6 +107,20 @@ describe('the Cognito directory', () => {
     expect(sent.map((s) => s.name)).toEqual(['AdminCreateUserCommand']);
   });
 
+  it('deletes the person again when a group cannot be added, so that a retry adds them whole (no half-made person)', async () => {
+    const { cognito, sent } = stubbedCognito((name, input) => {
+      if (name === 'AdminCreateUserCommand')
+        return { User: { Username: 'ada@insurer.example', Attributes: [{ Name: 'sub', Value: 'u-ada' }], UserStatus: 'FORCE_CHANGE_PASSWORD' } };
+      if (name === 'AdminAddUserToGroupCommand' && (input as { GroupName: string }).GroupName === 'finance') throw new Error('throttled');
+      return {};
+    });
+    await expect(new CognitoStaffDirectory(cognito, 'eu-west-1_pool').add({ email: 'ada@insurer.example', groups: ['claims', 'finance'] })).rejects.toThrow(
+      'throttled',
+    );
+    expect(sent.map((s) => s.name)).toEqual(['AdminCreateUserCommand', 'AdminAddUserToGroupCommand', 'AdminAddUserToGroupCommand', 'AdminDeleteUserCommand']);
+    expect(sent.at(-1)!.input).toEqual({ UserPoolId: 'eu-west-1_pool', Username: 'ada@insurer.example' });
+  });
+
   it("lists a page of ListUsers with each person's groups (AdminListGroupsForUser), client and status; the pagination token is the position", async () => {
     const { cognito, sent } = stubbedCognito((name, input) => {
       if (name === 'ListUsersCommand')
