@@ -7,7 +7,7 @@ export interface MerchantUserDeps {
   portalRoutes: ReadonlySet<string>;
 }
 
-export type MerchantUserCheck = { ok: true; clientId: string } | { ok: false; reason: 'invalid' | 'revoked' | 'forbidden_role' };
+export type MerchantUserCheck = { ok: true; clientId: string } | { ok: false; reason: 'invalid' | 'forbidden_role' | 'client_disabled' };
 
 /**
  * A merchant user's access token on a merchant route: verified against the staff issuer, in the
@@ -19,6 +19,7 @@ export async function authorizeMerchantUser(deps: MerchantUserDeps, token: strin
   if (!identity) return { ok: false, reason: 'invalid' };
   if (!identity.roles.includes('merchant') || !identity.merchantClientId || !deps.portalRoutes.has(routeKey)) return { ok: false, reason: 'forbidden_role' };
   const status = await deps.statuses.status(identity.merchantClientId);
-  if (!status || status.disabled) return { ok: false, reason: 'revoked' };
+  // The person's sign-in is fine; their shop is not: signing in again would not help, so not a 401.
+  if (!status || status.disabled) return { ok: false, reason: 'client_disabled' };
   return { ok: true, clientId: identity.merchantClientId };
 }

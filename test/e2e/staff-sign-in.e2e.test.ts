@@ -8,6 +8,10 @@ import { testEndpoint } from '../support/dynamo.js';
 import { accessToken, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { signInOverHttp } from '../support/sign-in.js';
+import { readStaffFile } from '#shared/identity/staff-file.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * Issue 37: the staff sign-in over plain HTTP. Each demo user signs in through npm start's OpenID
@@ -18,8 +22,10 @@ import { signInOverHttp } from '../support/sign-in.js';
 let server: TestServer;
 const tokens = {} as Record<StaffRole, string>;
 
+const staffFile = join(mkdtempSync(join(tmpdir(), 'staff-sign-in-')), 'staff.json');
+
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ staffFile });
   for (const user of server.staff.users) tokens[user.groups[0]!] = await signInOverHttp(server.staff, user);
 });
 afterAll(() => server.stop());
@@ -136,6 +142,25 @@ describe('a merchant user', () => {
     const orders = await get('/api/v2/orders', tokens.merchant);
     expect(orders.status).toBe(403);
     expect(orders.json.error.code).toBe('forbidden_role');
+  });
+
+  it('of a shop disabled since is told so (403 client_disabled), not sent round to sign in again (401)', async () => {
+    const doc = createDocumentClient(testEndpoint(), 'us-east-1');
+    const store = new DynamoClientStore(doc, process.env.TABLE_NAME!);
+    const shop = await createClient(store, { name: 'Closing Venue' });
+    const added = await http('POST', `${server.baseUrl}/api/v2/admin/staff`, {
+      headers: bearer(tokens.admin),
+      body: { email: 'sam@closing-venue.example', groups: ['merchant'], client_id: shop.client_id },
+    });
+    expect(added.status).toBe(201);
+    const person = (await readStaffFile(staffFile)).users.find((user) => user.email === 'sam@closing-venue.example')!;
+    const token = await signInOverHttp(server.staff, person);
+    // Disabled before the portal's first call (the authorizer keeps a client's status a minute).
+    await store.disable(shop.client_id);
+    doc.destroy();
+    const refused = await get('/api/v2/metrics/conversion', token);
+    expect([refused.status, refused.json.error.code]).toEqual([403, 'client_disabled']);
+    expect(refused.json.error.message).toContain('disabled');
   });
 
   it('whose token is a staff token of another group reaches no merchant route', async () => {

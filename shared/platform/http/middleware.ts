@@ -4,7 +4,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { AppError, AuthenticationError, PayloadTooLargeError, TimedOutError, ValidationError } from '../errors.js';
+import { AppError, AuthenticationError, ForbiddenError, PayloadTooLargeError, TimedOutError, ValidationError } from '../errors.js';
 import { errorResponse, NO_STORE } from './envelope.js';
 import { parseJsonBody } from './json-body.js';
 import { logger } from './logger.js';
@@ -152,6 +152,8 @@ function authenticated(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResu
     before: (request) => {
       const auth = request.event.requestContext.authorizer?.lambda;
       if (!auth?.client_id) {
+        if (auth?.auth_error === 'client_disabled')
+          throw new ForbiddenError('client_disabled', "This shop's account is disabled, so its people cannot use the portal; the insurer can enable it again.");
         if (auth?.auth_error === 'forbidden_role')
           throw new ForbiddenRoleError(
             ['merchant'],
