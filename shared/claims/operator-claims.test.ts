@@ -180,12 +180,13 @@ describe('the search by order number', () => {
     return result.success ? undefined : v.getDotPath(result.issues[0]);
   };
   it('takes the merchant and the number together, and neither a status nor a cursor with them', () => {
-    expect(refusal({ client_id: 'cl_1', order_number: 'DEMO-1' })).toBeUndefined();
-    expect(refusal({ client_id: 'cl_1', order_number: 'DEMO-1', limit: '5' })).toBeUndefined();
+    expect(refusal({ client_id: 'cl_AAAAAAAAAAAAAAAAAAAAAAAA', order_number: 'DEMO-1' })).toBeUndefined();
+    expect(refusal({ client_id: 'cl_AAAAAAAAAAAAAAAAAAAAAAAA', order_number: 'DEMO-1', limit: '5' })).toBeUndefined();
     expect(refusal({ order_number: 'DEMO-1' })).toBe('client_id');
-    expect(refusal({ client_id: 'cl_1' })).toBe('order_number');
-    expect(refusal({ client_id: 'cl_1', order_number: 'DEMO-1', status: 'Approved' })).toBe('status');
-    expect(refusal({ client_id: 'cl_1', order_number: 'DEMO-1', cursor: 'abc' })).toBe('cursor');
+    expect(refusal({ client_id: 'cl_AAAAAAAAAAAAAAAAAAAAAAAA' })).toBe('order_number');
+    expect(refusal({ client_id: 'cl_AAAAAAAAAAAAAAAAAAAAAAAA', order_number: 'DEMO-1', status: 'Approved' })).toBe('status');
+    expect(refusal({ client_id: 'cl_AAAAAAAAAAAAAAAAAAAAAAAA', order_number: 'DEMO-1', cursor: 'abc' })).toBe('cursor');
     expect(refusal({ status: 'Approved', cursor: 'abc' })).toBeUndefined();
+    expect(refusal({ client_id: 'cl_AAAAAAAAAAAAAAAAAAAAAAAA,cl_BBBBBBBBBBBBBBBBBBBBBBBB', order_number: 'DEMO-1' })).toBe('client_id');
   });
 });

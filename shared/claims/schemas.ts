@@ -17,7 +17,8 @@ export const ClaimSessionRequest = v.pipe(
   v.strictObject({
     order_number: Text,
     email: Text,
-    client_id: v.optional(Text),
+    // A client's id and nothing else (repeated in the query, API Gateway joins the values with a comma).
+    client_id: v.optional(v.pipe(v.string(), v.regex(/^cl_[0-9A-Za-z]{24}$/, 'must be a client id (cl_ and 24 letters or digits)'))),
     public_key: v.optional(Text),
   }),
   v.forward(
@@ -69,7 +70,8 @@ export const ClaimQueueQuery = v.pipe(
     status: v.optional(v.picklist(CLAIM_STATUSES, `must be one of ${CLAIM_STATUSES.join(', ')}`)),
     limit: listPage.limit,
     cursor: listPage.cursor,
-    client_id: v.optional(Text),
+    // A client's id and nothing else (repeated in the query, API Gateway joins the values with a comma).
+    client_id: v.optional(v.pipe(v.string(), v.regex(/^cl_[0-9A-Za-z]{24}$/, 'must be a client id (cl_ and 24 letters or digits)'))),
     order_number: v.optional(Text),
   }),
   v.forward(
