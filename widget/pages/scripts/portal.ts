@@ -278,7 +278,7 @@ async function loadWebhooks(): Promise<void> {
     ? list.data.length === 1
       ? '1 endpoint.'
       : list.data.length + ' endpoints.'
-    : 'No endpoint yet: add one with POST /api/v2/webhook_endpoints.';
+    : 'No endpoint yet. Your developers add endpoints through the API (the API reference, /docs, under Webhook endpoints).';
 }
 async function sendTest(endpointId: string, button: HTMLButtonElement): Promise<void> {
   const status = $('test-status');
