@@ -21,6 +21,9 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'unit',
+          // Pure code: a worker's unit files share one module graph instead of importing it again each
+          // (56 files: 38 → 22 s). A file that needs a module fresh says so (vi.resetModules()).
+          isolate: false,
           include: [
             'shared/**/*.test.ts',
             'functions/**/*.test.ts',

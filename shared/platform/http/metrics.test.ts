@@ -11,6 +11,7 @@ beforeAll(async () => {
     lines.push(String(chunk));
     return true;
   });
+  vi.resetModules(); // its own copy, made with metrics on, whatever this worker imported before
   metricsModule = await import('./metrics.js');
 });
 afterAll(() => {
