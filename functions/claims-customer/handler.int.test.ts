@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TEXT_KEPT_MS } from '#shared/claims/claim.js';
 import { readClaim } from '#shared/claims/claims.js';
+import { ATTEMPT_WINDOW_MS } from '#shared/claims/dynamo-attempt-limits.js';
 import { DynamoClaimStore } from '#shared/claims/dynamo-claim-store.js';
 import { claimTextKey } from '#shared/platform/dynamo/keys.js';
 import { asCustomer, asOperator, claimShop, decide, fileClaim, openSession, protectedOrder, sessionToken, type ClaimShop } from '../../test/support/claims.js';
@@ -15,6 +16,18 @@ beforeAll(async () => {
   shop = await claimShop(service);
 });
 afterAll(() => service.stop());
+afterEach(() => vi.useRealTimers());
+
+/**
+ * Failed attempts are counted in fixed windows (ATTEMPT_WINDOW_MS, aligned to the clock): each test of
+ * the limits runs from the middle of the window it is in, so that no window ends while it runs (a
+ * CI run at 23:44:59 opened a session the limit should have refused, in the next window).
+ */
+function inMidWindow(): void {
+  const window = Math.floor(Date.now() / ATTEMPT_WINDOW_MS);
+  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+  vi.setSystemTime(window * ATTEMPT_WINDOW_MS + ATTEMPT_WINDOW_MS / 2);
+}
 
 async function claimedOrder(costs = ['80.00', '20.00'], claimIndexes = [0]) {
   const order = await protectedOrder(service, shop, costs);
@@ -28,6 +41,8 @@ const readOrder = (orderId: string) => service.call('orders-read', { method: 'GE
 const statuses = async (orderId: string) => ((await readOrder(orderId)).json.policies as { status: string }[]).map((p) => p.status);
 
 describe('claim sessions', () => {
+  beforeEach(inMidWindow);
+
   it('opens on order number + e-mail (any case) + public key, with the claimable policies and a claim token', async () => {
     const order = await protectedOrder(service, shop, ['80.00', '20.00']);
     const res = await openSession(service, { order_number: order.order_number, email: ' CLAIRE.Mant@Example.org ', public_key: shop.publicKey });
