@@ -4,7 +4,7 @@ import { webhookDeps } from '#shared/webhooks/webhook-deps.js';
 
 const deps = webhookDeps();
 
-/** Every minute (EventBridge; npm start: every 5 s while requests come): the next attempt of each webhook delivery that is due. */
+/** Every minute (EventBridge; npm start: its localEverySeconds while requests come): the next attempt of each webhook delivery that is due. */
 export const handler = async (): Promise<{ attempted: number }> => {
   try {
     return { attempted: await retryDue(deps) };

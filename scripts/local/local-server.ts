@@ -164,7 +164,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   // Every stream consumer of the function catalogue, on DynamoDB Local's streams (as Lambda's event source mappings do deployed).
   // Fast (every 250 ms) for 10 s after a request, every 30 s when nothing happens (one consumer per stream watching): an idle npm start costs almost no CPU.
   const pumps = await startStreamConsumers(dynamo, { main: config.tableName, metrics: config.metricsTableName }, { autoPoll: true, idlePollMs: 30_000 });
-  const schedules = startSchedules({ idleEverySeconds: 60 }); // the webhook retry sweep, every 5 s (while idle as deployed: every 60 s)
+  const schedules = startSchedules({ idleEverySeconds: 60 }); // the webhook retry sweep, on its catalogue schedule's localEverySeconds (while idle as deployed: every 60 s)
 
   const doc = createDocumentClient(dynamo.endpoint, config.region);
   const demo = await createClient(new DynamoClientStore(doc, config.tableName), { name: 'Demo Shop' });

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { NotFoundError } from '../platform/errors.js';
+import { prefixedIdPattern } from '../platform/ids.js';
 import { AmountText, listPage, maxCharacters, Text } from '../platform/http/schemas.js';
 import { CLAIM_REASONS, CLAIM_STATUSES, MAX_CLAIM_POLICIES, MAX_CLAIM_TEXT } from './claim.js';
 
@@ -70,7 +71,7 @@ export const ClaimQueueQuery = v.pipe(
     limit: listPage.limit,
     cursor: listPage.cursor,
     // A client's id and nothing else (repeated in the query, API Gateway joins the values with a comma).
-    client_id: v.optional(v.pipe(v.string(), v.regex(/^cl_[0-9A-Za-z]{24}$/, 'must be a client id (cl_ and 24 letters or digits)'))),
+    client_id: v.optional(v.pipe(v.string(), v.regex(prefixedIdPattern('cl'), 'must be a client id (cl_ and 24 letters or digits)'))),
     order_number: v.optional(Text),
   }),
   v.forward(

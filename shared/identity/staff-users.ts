@@ -1,4 +1,5 @@
 import { ValidationError } from '../platform/errors.js';
+import { prefixedIdPattern } from '../platform/ids.js';
 import { isStaffRole, type StaffRole } from '../platform/staff.js';
 
 /** A person given a sign-in: staff in one or more groups, or a merchant user bound to one client. */
@@ -50,7 +51,7 @@ export const MAX_EMAIL_LENGTH = 128;
  */
 const EMAIL =
   /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
-const CLIENT_ID = /^cl_[0-9A-Za-z]{24}$/;
+const CLIENT_ID = prefixedIdPattern('cl');
 
 /**
  * The rules of a new sign-in: a plausible e-mail address, at least one known group, and a merchant

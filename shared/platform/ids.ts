@@ -28,7 +28,10 @@ function randomText(alphabet: string, length: number): string {
   return out;
 }
 
-export const prefixedId = (prefix: string): string => `${prefix}_${randomText(BASE62, 24)}`;
+const PREFIXED_ID_LENGTH = 24;
+export const prefixedId = (prefix: string): string => `${prefix}_${randomText(BASE62, PREFIXED_ID_LENGTH)}`;
+/** What prefixedId(prefix) makes, and nothing else: the prefix, an underscore and the random base62 text. */
+export const prefixedIdPattern = (prefix: string): RegExp => new RegExp(`^${prefix}_[0-9A-Za-z]{${PREFIXED_ID_LENGTH}}$`);
 
 export const randomIds: Ids = {
   orderId: () => randomUUID(),
