@@ -22,14 +22,17 @@ const FEATURES = {
   // Who is signed in and what they may do, and the audit log of staff actions, need nothing else.
   identity: [],
   // A merchant's terms, keys and tokens; staff creating or disabling a client leave an audit record.
-  clients: ['identity'],
+  clients: ['identity', 'terms'],
   // The sanitized checkout record and the day counts stand alone.
   conversion: [],
-  // A quote prices a cart at the client's rate.
-  quotes: ['clients'],
+  // A merchant's terms, versioned: rate bands, minimum premium, commission and look period. A
+  // publish leaves an audit record.
+  terms: ['identity'],
+  // A quote prices a cart under the client's terms in force.
+  quotes: ['clients', 'terms'],
   // An order redeems a quote token, takes the client's look period for its void windows and
   // writes its checkout record in its own transaction.
-  orders: ['clients', 'quotes', 'conversion'],
+  orders: ['clients', 'quotes', 'conversion', 'terms'],
   // A claim session finds the client and the order; a claim locks its order's policies.
   claims: ['clients', 'orders', 'identity'],
   // Events are read off the orders', claims' and checkout records as the streams carry them.

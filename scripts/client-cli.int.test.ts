@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type Service } from '../test/support/service.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { DynamoAuditLog, type AuditRecord } from '#shared/identity/index.js';
+import { firstVersionOf } from '#shared/terms/index.js';
 
 /** The operator CLI against DynamoDB Local: a client's look period, set at creation and changed later. */
 const run = promisify(execFile);
@@ -84,7 +85,13 @@ describe('npm run client: the audit log', () => {
       target: { type: 'client', id },
     });
 
-    await expect(store.create({ ...existing, secret_hash: 'x' }, audit('client.created', existing.client_id))).rejects.toThrow();
+    await expect(
+      store.create(
+        { ...existing, secret_hash: 'x' },
+        firstVersionOf(existing, { sub: 'test', email: null }, new Date()),
+        audit('client.created', existing.client_id),
+      ),
+    ).rejects.toThrow();
     await expect(store.disable('cl_nobody000000000000000000', audit('client.disabled', 'cl_nobody000000000000000000'))).rejects.toThrow();
 
     expect((await auditOf(String(client_id))).map((record) => record.action)).toEqual(['client.created']);

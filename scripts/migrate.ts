@@ -12,7 +12,8 @@ import { localDynamo } from './local/local-stack-file.js';
  * void window (void_until), and rewrites amounts stored as hundredths into their currency's minor
  * unit (issue 27), gives each ledger entry its id record (issue 35) and writes the ledger's opening
  * balance (issue 28; a move of a closed month is booked in the open month), registers clients and lists
- * past bordereau exports for the console (issue 37). Safe to run again, and
+ * past bordereau exports for the console (issue 37), and gives each client made before versioned
+ * terms its version 1 from its rate and look period (issue 38). Safe to run again, and
  * beside traffic (scripts/migrations.ts runMigrations).
  */
 const { values } = parseArgs({ options: { aws: { type: 'boolean', default: false } } });
@@ -21,7 +22,10 @@ if (local) console.error(`using DynamoDB at ${local.endpoint} (${local.source})`
 const endpoint = local?.endpoint;
 const config = loadConfig();
 const doc = createDocumentClient(endpoint, config.region);
-const { moved, windows, minor, adopted, opening, registered, listed } = await runMigrations(doc, { main: config.tableName, metrics: config.metricsTableName });
+const { moved, windows, minor, adopted, opening, registered, listed, terms } = await runMigrations(doc, {
+  main: config.tableName,
+  metrics: config.metricsTableName,
+});
 doc.destroy();
 console.log(`moved ${moved.listRecords} order and policy records to sharded list keys, ${moved.checkoutRecords} checkout records to their own partitions`);
 console.log(`gave ${windows.policies} policies stored without one their void window (their order's sale + the client's look period)`);
@@ -36,3 +40,4 @@ console.log(
 console.log(`wrote the ledger's opening balance: ${opening.entries} entries for policies and claims from before the ledger (with their statements)`);
 console.log(`registered ${registered.clients} clients created before the console's list of merchants`);
 console.log(`listed ${listed.exports} bordereau exports made before the console's list of past exports`);
+console.log(`gave ${terms.clients} clients made before versioned terms their version 1 (their rate and look period, no minimum, no commission)`);

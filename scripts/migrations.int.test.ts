@@ -5,7 +5,8 @@ import { cartItems, quoteFor, startService, uniqueOrderNumber, type Service } fr
 import { decide, fileClaim, sessionToken } from '../test/support/claims.js';
 import { DynamoLedgerStore } from '#shared/ledger/dynamo-ledger-store.js';
 import { statementStatus } from '#shared/ledger/index.js';
-import { amountsToMinorUnits, backfillVoidWindows, migrateToShardedKeys, runMigrations } from './migrations.js';
+import { amountsToMinorUnits, backfillVoidWindows, firstTermsVersions, migrateToShardedKeys, runMigrations } from './migrations.js';
+import { DynamoTermsStore } from '#shared/terms/dynamo-terms-store.js';
 import { reconcile } from './reconcile.js';
 
 /** `npm run migrate`: records written before issue 20 get their new keys, and nothing counts twice. */
@@ -539,5 +540,45 @@ describe('npm run migrate beside orders a test helper made older', () => {
       { currency: 'USD', figures: { premiums_written: 1190n, premiums_refunded: 340n, policies_issued: 2n, policies_voided: 1n } },
     ]);
     expect(await mine(clientId)).toEqual([]);
+  });
+});
+
+describe('versioned terms for clients made before them (issue 38)', () => {
+  it('gives each its version 1 from its rate and look period, in force since its creation, once', async () => {
+    const shop = await service.newClient('Before terms', 120_000);
+    const { Items = [] } = await service.tables.doc.send(new ScanCommand({ TableName: service.tables.main }));
+    const before = Items.filter((item) => item.client_id === shop.client_id && item.entity === 'terms');
+    // As issue 37 left it: no version, no head on either record.
+    await service.tables.doc.send(new DeleteCommand({ TableName: service.tables.main, Key: { PK: before[0]!.PK, SK: before[0]!.SK } }));
+    await service.tables.doc.send(
+      new UpdateCommand({
+        TableName: service.tables.main,
+        Key: { PK: `CLIENT#${shop.client_id}`, SK: 'CLIENT' },
+        UpdateExpression: 'REMOVE terms_latest, terms_live',
+      }),
+    );
+    await service.tables.doc.send(
+      new UpdateCommand({
+        TableName: service.tables.main,
+        Key: { PK: `PUBLIC_KEY#${shop.public_key}`, SK: 'PUBLIC_KEY' },
+        UpdateExpression: 'REMOVE terms_live',
+      }),
+    );
+    const first = await firstTermsVersions(service.tables.doc, service.tables);
+    expect(first.clients).toBeGreaterThanOrEqual(1);
+    const store = new DynamoTermsStore(service.tables.doc, service.tables.main);
+    const client = await new DynamoClientStore(service.tables.doc, service.tables.main).get(shop.client_id);
+    expect(await store.get(shop.client_id, 1)).toMatchObject({
+      version: 1,
+      effective_from: client!.created,
+      rate_bands: [{ rate_ppm: 120_000 }],
+      minimum_premium: {},
+      commission_ppm: 0,
+      look_period_days: 14,
+      created_by: { sub: 'migration', email: null },
+    });
+    expect((await store.head(shop.client_id))!.latest).toBe(1);
+    expect(await firstTermsVersions(service.tables.doc, service.tables)).toEqual({ clients: 0 });
+    expect((await runMigrations(service.tables.doc, service.tables)).terms).toEqual({ clients: 0 });
   });
 });

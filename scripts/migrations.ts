@@ -20,6 +20,8 @@ import { bookedIn, claimActivitiesOf, openingEntriesOf, statementStatus, type Le
 import { DynamoLedgerStore } from '#shared/ledger/dynamo-ledger-store.js';
 import { exportListFields } from '#shared/bordereaux/dynamo-export-store.js';
 import { orderOfPartition } from '#shared/platform/dynamo/keys.js';
+import { firstVersionOf, liveTermsOf } from '#shared/terms/index.js';
+import { DynamoTermsStore } from '#shared/terms/dynamo-terms-store.js';
 
 /**
  * Issue 20 moved keys: the list indexes' partition keys gained a shard (`#<nn>`), and checkout
@@ -332,6 +334,30 @@ export async function listBordereauExports(doc: DynamoDBDocumentClient, tables: 
   return { exports };
 }
 
+/**
+ * Issue 38's versioned terms: every client created before them gets version 1 from its rate and
+ * look period, in force since its creation, with no minimum and no commission (what it was sold
+ * under). Written as a publish is, through the terms store: the version, the client's head and
+ * its public key's, only while the client has no head, so a second run, or a client created
+ * meanwhile with its own version 1, changes nothing.
+ */
+export async function firstTermsVersions(doc: DynamoDBDocumentClient, tables: Pick<TableNames, 'main'>, now = new Date()): Promise<{ clients: number }> {
+  const store = new DynamoTermsStore(doc, tables.main);
+  let clients = 0;
+  for await (const record of scan(doc, tables.main, 'entity = :client AND attribute_not_exists(terms_latest)', { ':client': 'client' })) {
+    const client = {
+      client_id: String(record.client_id),
+      rate_ppm: Number(record.rate_ppm),
+      look_period_days: typeof record.look_period_days === 'number' ? record.look_period_days : DEFAULT_LOOK_PERIOD_DAYS,
+      created: String(record.created),
+    };
+    const first = firstVersionOf(client, { sub: 'migration', email: null }, now);
+    const head = { client_id: client.client_id, public_key: String(record.public_key), latest: 0, live: [] };
+    if ((await store.publish(first, head, [liveTermsOf(first)])) === 'published') clients++;
+  }
+  return { clients };
+}
+
 /** Everything `npm run migrate` does, in order (each step safe to run twice and beside traffic). */
 export async function runMigrations(doc: DynamoDBDocumentClient, tables: TableNames, now = new Date()) {
   const moved = await migrateToShardedKeys(doc, tables);
@@ -341,7 +367,8 @@ export async function runMigrations(doc: DynamoDBDocumentClient, tables: TableNa
   const opening = await openLedger(doc, tables, now);
   const registered = await registerClients(doc, tables);
   const listed = await listBordereauExports(doc, tables);
-  return { moved, windows, minor, adopted, opening, registered, listed };
+  const terms = await firstTermsVersions(doc, tables, now);
+  return { moved, windows, minor, adopted, opening, registered, listed, terms };
 }
 
 async function read(doc: DynamoDBDocumentClient, tableName: string, key: { PK: string; SK: string }, attribute: string): Promise<unknown> {

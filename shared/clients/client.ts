@@ -1,5 +1,8 @@
 import type { AuditRecord } from '../identity/index.js';
 import type { RatePpm } from '../platform/money/index.js';
+import { MAX_LOOK_PERIOD_DAYS, type TermsVersion } from '../terms/index.js';
+
+export { MAX_LOOK_PERIOD_DAYS };
 
 /** A merchant using the API. Secrets are only ever held as hashes. */
 export interface Client {
@@ -18,7 +21,6 @@ const DAY_MS = 86_400_000;
 
 /** The end of the void window of a policy sold at `soldAt` under a look period of `days`. */
 export const voidWindowEnd = (soldAt: Date, days: number): string => new Date(soldAt.getTime() + days * DAY_MS).toISOString();
-export const MAX_LOOK_PERIOD_DAYS = 60;
 
 /** A look period in whole days, 0 to MAX_LOOK_PERIOD_DAYS; undefined for anything else. */
 export function parseLookPeriodDays(text: string): number | undefined {
@@ -49,8 +51,8 @@ export type ClientCredentials = Pick<Client, 'client_id' | 'secret_hash' | 'rate
   };
 
 export interface ClientStore {
-  /** The client, its public key, its place in the register and, when staff create it, the audit record: one transaction. */
-  create(client: Client, audit?: AuditRecord): Promise<void>;
+  /** The client, its public key, its place in the register, its first terms version and, when staff create it, the audit record: one transaction. */
+  create(client: Client, firstTerms: TermsVersion, audit?: AuditRecord): Promise<void>;
   findByPublicKey(publicKey: string): Promise<ClientCredentials | undefined>;
   get(clientId: string): Promise<Client | undefined>;
   /** Replaces the secret's hash and moves the key generation on, in one transaction. */

@@ -15,7 +15,8 @@ import {
   type ClientStore,
   type FailedSignIns,
 } from './client.js';
-import { clientKey, clientRegisterKey, CLIENTS_PARTITION, publicKeyKey, storedRecord, type Key } from '../platform/dynamo/keys.js';
+import { clientKey, clientRegisterKey, CLIENTS_PARTITION, publicKeyKey, storedRecord, termsKey, type Key } from '../platform/dynamo/keys.js';
+import { liveTermsOf, type TermsVersion } from '../terms/index.js';
 import type { RatePpm } from '../platform/money/index.js';
 import { batchGet } from '../platform/dynamo/batch-get.js';
 import { keyModeOf } from './test-mode.js';
@@ -33,15 +34,16 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
     private readonly tableName: string,
   ) {}
 
-  async create(client: Client, audit?: AuditRecord): Promise<void> {
+  async create(client: Client, firstTerms: TermsVersion, audit?: AuditRecord): Promise<void> {
     const status: ClientStatus = { key_generation: FIRST_KEY_GENERATION, disabled: false };
+    const terms = { terms_latest: firstTerms.version, terms_live: [liveTermsOf(firstTerms)] };
     await this.doc.send(
       new TransactWriteCommand({
         TransactItems: [
           {
             Put: {
               TableName: this.tableName,
-              Item: storedRecord(clientKey(client.client_id), 'client', { ...client, ...status }),
+              Item: storedRecord(clientKey(client.client_id), 'client', { ...client, ...status, ...terms }),
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
@@ -55,7 +57,16 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
                 secret_hash: client.secret_hash,
                 rate_ppm: client.rate_ppm,
                 ...status,
+                terms_live: terms.terms_live,
               },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          // Its first terms version (shared/terms/dynamo-terms-store.ts keeps the versions that follow).
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: storedRecord(termsKey(client.client_id, firstTerms.version), 'terms', firstTerms),
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },

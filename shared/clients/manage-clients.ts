@@ -8,6 +8,7 @@ import { hashSecretKey, newPublicKey, newSecretKey, secretMatches, UNKNOWN_CLIEN
 import { lockedUntil, recordFailure } from './sign-in-lockout.js';
 import { keyModeOf } from './test-mode.js';
 import { auditRecordOf } from '../identity/index.js';
+import { firstVersionOf } from '../terms/index.js';
 import type { StaffIdentity } from '../platform/staff.js';
 
 export interface NewClientKeys {
@@ -45,7 +46,8 @@ export async function createClient(
   };
   const secretKey = newSecretKey(mode);
   const audit = auditing && auditRecordOf(auditing.actor, 'client.created', { type: 'client', id: client.client_id }, now, auditing.newAuditId);
-  await store.create({ ...client, secret_hash: hashSecretKey(secretKey) }, audit);
+  const firstTerms = firstVersionOf(client, auditing ? { sub: auditing.actor.sub, email: auditing.actor.email ?? null } : { sub: 'set-up', email: null }, now);
+  await store.create({ ...client, secret_hash: hashSecretKey(secretKey) }, firstTerms, audit);
   return { client_id: client.client_id, public_key: client.public_key, secret_key: secretKey };
 }
 

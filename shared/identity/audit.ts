@@ -2,7 +2,15 @@ import { prefixedId } from '../platform/ids.js';
 import type { StaffIdentity } from '../platform/staff.js';
 
 /** The staff actions the audit log records (api.md: decision, payout, export, terms, remittance, suspension, clients). */
-export const AUDIT_ACTIONS = ['claim.decided', 'claim.paid', 'bordereau.exported', 'client.created', 'client.disabled', 'staff.created'] as const;
+export const AUDIT_ACTIONS = [
+  'claim.decided',
+  'claim.paid',
+  'bordereau.exported',
+  'client.created',
+  'client.disabled',
+  'staff.created',
+  'terms.published',
+] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** One staff action: who (subject and e-mail, never a token), what, on what, when. */

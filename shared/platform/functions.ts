@@ -295,6 +295,16 @@ export const FUNCTIONS = {
     routes: [{ method: 'GET', path: '/api/v2/admin/clients', auth: 'staff', roles: STAFF }],
     tables: { main: ['Query', 'BatchGetItem'] },
   },
+  // A client's terms (finance): its versions newest first (GetItem: the head on the client's item;
+  // Query: the versions), and a new version published with both heads and its audit record
+  // (TransactWriteItems: PutItem and UpdateItem).
+  'admin-terms': {
+    routes: [
+      { method: 'GET', path: '/api/v2/admin/clients/{id}/terms', auth: 'staff', roles: FINANCE },
+      { method: 'POST', path: '/api/v2/admin/clients/{id}/terms', auth: 'staff', roles: FINANCE },
+    ],
+    tables: { main: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
+  },
   // The audit log (admin): staff actions, newest first (Query on its partition). Each is written by
   // the function whose change it records, in that change's transaction.
   'admin-audit': {

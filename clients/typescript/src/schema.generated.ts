@@ -748,6 +748,33 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/admin/clients/{id}/terms': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The client id (`cl_…`). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * A client's terms versions, newest first (role finance)
+     * @description Every version of the client's terms, newest first, a page at a time, with the number of the version in force now (`in_force`; a later one may be scheduled). Versions are never edited. 404 `client_not_found` for an unknown id.
+     */
+    get: operations['listTerms'];
+    put?: never;
+    /**
+     * Publish a new version of a client's terms (role finance)
+     * @description A new immutable version with the next number. It takes effect at `effective_from` (an ISO instant or a day; now by default; never in the past, at most a year ahead, and never before a version already scheduled). Rate bands price an item by whole days from the sale to its event's start date: the first band whose `up_to_days` holds it; the last band has no `up_to_days` and takes the rest and items without a date. A premium is never below its currency's `minimum_premium`. The version, the client's head and the audit record (`terms.published`) are one transaction. 422 `validation_failed` names the field (`rate_bands[1].up_to_days`, `effective_from`, …); 409 `terms_schedule_full` when five versions already wait; 409 `terms_not_migrated` for a client from before versions until `npm run migrate` has run.
+     */
+    post: operations['publishTerms'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/admin/audit': {
     parameters: {
       query?: never;
@@ -1057,7 +1084,7 @@ export interface components {
         email: string | null;
       };
       /** @enum {unknown} */
-      action: 'claim.decided' | 'claim.paid' | 'bordereau.exported' | 'client.created' | 'client.disabled' | 'staff.created';
+      action: 'claim.decided' | 'claim.paid' | 'bordereau.exported' | 'client.created' | 'client.disabled' | 'staff.created' | 'terms.published';
       target: {
         /** @enum {unknown} */
         type: 'claim' | 'bordereau' | 'client' | 'staff';
@@ -1065,6 +1092,31 @@ export interface components {
         /** @description The claim's status after the action, the export's kind and month, a new person's groups. */
         detail?: string;
       };
+    };
+    RateBand: {
+      /** @description Items whose event starts at most this many whole days after the sale. Absent on the last band. */
+      up_to_days?: number;
+      /** @description The premium rate, above 0 and at most 1, at most 6 decimals ("0.085"). */
+      rate: string;
+    };
+    /** @description The least premium of one item, by ISO 4217 currency, in that currency's digits ({"USD": "1.00", "JPY": "100"}). */
+    MinimumPremium: {
+      [key: string]: string;
+    };
+    /** @description One immutable version of a client's terms. */
+    TermsVersion: {
+      version: number;
+      /** Format: date-time */
+      effective_from: string;
+      rate_bands: components['schemas']['RateBand'][];
+      minimum_premium: components['schemas']['MinimumPremium'];
+      /** @description The merchant's share of each premium ("0.15"; "0" for none). */
+      commission_rate: string;
+      look_period_days: number;
+      /** Format: date-time */
+      created: string;
+      /** @description Who published it: a person's e-mail, or the subject of a script (`set-up`, `migration`). */
+      created_by: string;
     };
     /** @description A person who may sign in (never a password). */
     StaffUser: {
@@ -3298,6 +3350,90 @@ export interface operations {
       400: components['responses']['Error'];
       401: components['responses']['Error'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+      503: components['responses']['Error'];
+    };
+  };
+  listTerms: {
+    parameters: {
+      query?: {
+        limit?: string;
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The client id (`cl_…`). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of versions. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['TermsVersion'][];
+            /** @description The version quotes price under now. */
+            in_force: number | null;
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['Error'];
+      422: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+      503: components['responses']['Error'];
+    };
+  };
+  publishTerms: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The client id (`cl_…`). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description ISO 8601 UTC instant, or a day (its start, UTC). */
+          effective_from?: string;
+          rate_bands: components['schemas']['RateBand'][];
+          minimum_premium?: components['schemas']['MinimumPremium'];
+          /** @description The merchant's share of each premium, "0" to "1" (such as "0.15"). */
+          commission_rate: string;
+          look_period_days: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The version published. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TermsVersion'];
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['Error'];
+      409: components['responses']['Error'];
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];

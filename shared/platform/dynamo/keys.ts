@@ -49,6 +49,9 @@ export function recordFields<T>(record: Record<string, unknown>, storedOnly: rea
 export const clientKey = (clientId: string): Key => ({ PK: `CLIENT#${clientId}`, SK: 'CLIENT' });
 export const CLIENTS_PARTITION = 'CLIENTS';
 export const clientRegisterKey = (clientId: string): Key => ({ PK: CLIENTS_PARTITION, SK: `CLIENT#${clientId}` });
+/** A version of a client's terms, in the client's partition; the padded number sorts the versions. */
+export const termsKey = (clientId: string, version: number): Key => ({ PK: `CLIENT#${clientId}`, SK: `TERMS#${String(version).padStart(10, '0')}` });
+export const TERMS_SORT_PREFIX = 'TERMS#';
 export const publicKeyKey = (publicKey: string): Key => ({ PK: `PUBLIC_KEY#${publicKey}`, SK: 'PUBLIC_KEY' });
 
 const orderPartition = (clientId: string, orderId: string): string => `CLIENT#${clientId}#ORDER#${orderId}`;

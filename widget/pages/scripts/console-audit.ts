@@ -17,6 +17,7 @@ const ACTIONS: { [action in Record['action']]: string } = {
   'client.created': 'Client created',
   'client.disabled': 'Client disabled',
   'staff.created': 'Staff account created',
+  'terms.published': 'Terms version published',
 };
 
 export function auditLog({ announce, api, run }: ReturnType<typeof signedInPagesKit>) {
