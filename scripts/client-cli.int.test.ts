@@ -8,15 +8,18 @@ import { startService, type Service } from '../test/support/service.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { DynamoAuditLog, type AuditRecord } from '#shared/identity/index.js';
 import { firstVersionOf } from '#shared/terms/index.js';
+import { DynamoTermsStore } from '#shared/terms/dynamo-terms-store.js';
 
 /** The operator CLI against DynamoDB Local: a client's look period, set at creation and changed later. */
 const run = promisify(execFile);
 let service: Service;
 let store: DynamoClientStore;
+let terms: DynamoTermsStore;
 
 beforeAll(async () => {
   service = await startService(); // points TABLE_NAME and DYNAMODB_ENDPOINT at this file's tables
   store = new DynamoClientStore(service.tables.doc, service.tables.main);
+  terms = new DynamoTermsStore(service.tables.doc, service.tables.main);
 });
 afterAll(() => service.stop());
 
@@ -29,15 +32,17 @@ const failure = (...args: string[]) =>
   );
 
 describe('npm run client: look period', () => {
-  it('is 14 days by default, set at creation with --look-period-days, and changed with set', async () => {
+  it('is 14 days by default, set at creation with --look-period-days, and changed by set publishing the next terms version', async () => {
     const plain = await cli('create', '--name', 'Default Shop');
-    const chosen = await cli('create', '--name', 'Long Look Shop', '--look-period-days', '30');
+    const chosen = await cli('create', '--name', 'Long Look Shop', '--look-period-days', '30', '--rate', '0.1');
 
     const changed = await cli('set', String(chosen.client_id), '--look-period-days', '0');
 
-    expect((await store.get(String(plain.client_id)))?.look_period_days).toBe(14);
-    expect(changed).toEqual({ client_id: chosen.client_id, look_period_days: 0 });
-    expect((await store.get(String(chosen.client_id)))?.look_period_days).toBe(0);
+    expect((await terms.get(String(plain.client_id), 1))?.look_period_days).toBe(14);
+    expect(changed).toMatchObject({ version: 2, look_period_days: 0, rate_bands: [{ rate: '0.1' }], commission_rate: '0', created_by: 'npm-run-client' });
+    // Version 1 is never edited.
+    expect((await terms.get(String(chosen.client_id), 1))?.look_period_days).toBe(30);
+    expect((await terms.head(String(chosen.client_id)))?.latest).toBe(2);
   });
 
   it('refuses a look period outside 0–60 whole days, and an unknown client, changing nothing', async () => {
@@ -53,7 +58,33 @@ describe('npm run client: look period', () => {
     expect(answers.map((answer) => answer.code)).toEqual([2, 2, 2, 1]);
     expect(answers[0].stderr).toContain('--look-period-days must be a whole number of days from 0 to 60');
     expect(answers[3].stderr).toContain('no client cl_nobody');
-    expect((await store.get(String(client_id)))?.look_period_days).toBe(20);
+    expect((await terms.head(String(client_id)))?.latest).toBe(1);
+  });
+});
+
+describe('npm run client: terms', () => {
+  it("publishes a version from a body checked by the API's rules, and lists the versions newest first", async () => {
+    const { client_id } = await cli('create', '--name', 'Banded Shop');
+    const body = {
+      rate_bands: [{ up_to_days: 7, rate: '0.12' }, { rate: '0.085' }],
+      minimum_premium: { EUR: '1.5' },
+      commission_rate: '0.15',
+      look_period_days: 10,
+    };
+
+    const published = await cli('terms', String(client_id), '--body', JSON.stringify(body));
+    const refused = await failure('terms', String(client_id), '--body', JSON.stringify({ ...body, rate_bands: [{ up_to_days: 7, rate: '0.12' }] }));
+    const listed = (await cli('terms', String(client_id))) as unknown as { version: number }[];
+
+    expect(published).toMatchObject({ version: 2, minimum_premium: { EUR: '1.50' }, commission_rate: '0.15', created_by: 'npm-run-client' });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('rate_bands[0].up_to_days');
+    expect(listed.map((version) => version.version)).toEqual([2, 1]);
+    const audit = await new DynamoAuditLog(service.tables.doc, service.tables.main).page(50);
+    expect(audit.records.find((record) => record.action === 'terms.published' && record.target.id === client_id)).toMatchObject({
+      actor: { sub: 'npm-run-client', email: null },
+      target: { type: 'client', id: client_id, detail: 'version 2' },
+    });
   });
 });
 

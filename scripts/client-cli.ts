@@ -1,5 +1,11 @@
 import { parseArgs } from 'node:util';
-import { createClient, disableClient, rotateClientSecret, setLookPeriod, type ClientAuditing } from '#shared/clients/manage-clients.js';
+import { createClient, disableClient, rotateClientSecret, type ClientAuditing } from '#shared/clients/manage-clients.js';
+import { termsInForce } from '#shared/clients/index.js';
+import { publishTerms, PublishTermsRequest, termsView, type TermsView } from '#shared/terms/index.js';
+import { DynamoTermsStore } from '#shared/terms/dynamo-terms-store.js';
+import { parseInput } from '#shared/platform/http/validation.js';
+import { AppError } from '#shared/platform/errors.js';
+import type { StaffIdentity } from '#shared/identity/index.js';
 import { newAuditId } from '#shared/identity/index.js';
 import { loadConfig } from '#shared/platform/config.js';
 import { MAX_LOOK_PERIOD_DAYS, parseLookPeriodDays } from '#shared/clients/client.js';
@@ -12,11 +18,18 @@ import { localDynamo, stackFilePath, type StackFile } from './local/local-stack-
 
 /** Who the audit log names for a client this script creates or disables (a script: no e-mail). */
 const CLI_AUDITING: ClientAuditing = { actor: { sub: 'npm-run-client', roles: ['admin'], kind: 'script' }, newAuditId };
+/** Who the audit log names for a terms version this script publishes. */
+const CLI_FINANCE: StaffIdentity = { sub: 'npm-run-client', roles: ['finance'], kind: 'script' };
 /**
  * Operator CLI:
  *   npm run client -- create --name "Acme" [--rate 0.085] [--live] [--json]
  *   npm run client -- rotate-secret --client-id cl_… [--json]
  *   npm run client -- disable cl_… [--json]         (or --client-id cl_…)
+ *   npm run client -- terms cl_… [--body '{"rate_bands":[…],…}'] [--json]
+ *     lists the client's terms versions, or publishes the next one: the body is POST
+ *     /api/v2/admin/clients/{id}/terms's, checked by the same rules (docs/api.md, "Terms")
+ *   npm run client -- set cl_… --look-period-days N
+ *     publishes the next version: the one in force with this look period
  *   npm run client -- claim-link cl_… [--base-url https://…] [--order 1001] [--email a@b.c] [--json]
  *     the merchant's claim link for its customers (shared/claims/claim-link.ts); the site is the
  *     running npm start's unless --base-url names it (with --aws it must: the distribution's URL)
@@ -27,6 +40,7 @@ const CLI_AUDITING: ClientAuditing = { actor: { sub: 'npm-run-client', roles: ['
 const USAGE = `usage:
   npm run client -- create --name "Acme" [--rate 0.085] [--look-period-days 14] [--live] [--json] [--aws]
   npm run client -- set cl_... --look-period-days 30 [--json] [--aws]
+  npm run client -- terms cl_... [--body '{"rate_bands":[{"rate":"0.085"}],"commission_rate":"0.1","look_period_days":14}'] [--json] [--aws]
   npm run client -- rotate-secret --client-id cl_... [--json] [--aws]
   npm run client -- disable cl_... [--json] [--aws]     (or --client-id cl_...)
   npm run client -- claim-link cl_... [--base-url https://...] [--order 1001] [--email a@b.c] [--json] [--aws]`;
@@ -45,6 +59,7 @@ const OPTIONS = {
   aws: { type: 'boolean', default: false },
   'client-id': { type: 'string' },
   'base-url': { type: 'string' },
+  body: { type: 'string' },
   order: { type: 'string' },
   email: { type: 'string' },
   help: { type: 'boolean', default: false },
@@ -110,12 +125,52 @@ async function main(): Promise<void> {
     fail(`--look-period-days must be a whole number of days from 0 to ${MAX_LOOK_PERIOD_DAYS} (got "${lookPeriodText}")`);
   }
 
-  if (command === 'set') {
-    if (!clientId) fail('set needs a client id');
-    if (lookPeriodDays === undefined) fail('set needs --look-period-days');
-    const terms = await setLookPeriod(store, clientId, lookPeriodDays);
-    doc.destroy();
-    console.log(values.json ? JSON.stringify(terms) : `client ${clientId}: look period ${lookPeriodDays} days`);
+  if (command === 'set' || command === 'terms') {
+    if (!clientId) fail(`${command} needs a client id`);
+    const terms = new DynamoTermsStore(doc, config.tableName);
+    let request: PublishTermsRequest | undefined;
+    if (command === 'set') {
+      if (lookPeriodDays === undefined) fail('set needs --look-period-days');
+      // Versions are never edited: the next one is the version in force with the new look period.
+      const client = await store.get(clientId);
+      if (!client) throw new Error(`no client ${clientId}`);
+      const current = termsInForce(client, new Date());
+      request = {
+        rate_bands: current.rate_bands,
+        minimum_premium: current.minimum_premium,
+        commission_rate: current.commission_ppm,
+        look_period_days: lookPeriodDays,
+      };
+    } else if (values.body !== undefined) {
+      let body: unknown;
+      try {
+        body = JSON.parse(values.body);
+      } catch {
+        fail('--body must be a JSON object, such as the body of POST /api/v2/admin/clients/{id}/terms');
+      }
+      try {
+        request = parseInput(PublishTermsRequest, body);
+      } catch (err) {
+        if (err instanceof AppError) fail(`--body: ${err.message}${err.param ? ` (${err.param})` : ''}`);
+        throw err;
+      }
+    }
+    if (request === undefined) {
+      const page = await terms.page(clientId, 100);
+      doc.destroy();
+      const views = page.versions.map(termsView);
+      console.log(values.json ? JSON.stringify(views) : views.map(describeTerms).join('\n'));
+      return;
+    }
+    try {
+      const published = await publishTerms({ store: terms, now: () => new Date(), newAuditId }, CLI_FINANCE, clientId, request);
+      console.log(values.json ? JSON.stringify(termsView(published)) : `client ${clientId}: ${describeTerms(termsView(published))}`);
+    } catch (err) {
+      if (err instanceof AppError) fail(`${err.message}${err.param ? ` (${err.param})` : ''}`);
+      throw err;
+    } finally {
+      doc.destroy();
+    }
     return;
   }
 
@@ -136,6 +191,15 @@ async function main(): Promise<void> {
 
   if (values.json) console.log(JSON.stringify(keys));
   else console.log(`client_id   ${keys.client_id}\npublic_key  ${keys.public_key}\nsecret_key  ${keys.secret_key}   (shown this once: store it now)`);
+}
+
+/** One line a version: its number, when it takes effect, its bands, minimum, commission and look period. */
+function describeTerms(view: TermsView): string {
+  const bands = view.rate_bands
+    .map((band) => (band.up_to_days === undefined ? `${band.rate} beyond` : `${band.rate} up to ${band.up_to_days} days`))
+    .join(', ');
+  const minimum = Object.entries(view.minimum_premium).map(([currency, amount]) => `${amount} ${currency}`);
+  return `version ${view.version} from ${view.effective_from}: rate ${bands}; minimum ${minimum.join(', ') || 'none'}; commission ${view.commission_rate}; look period ${view.look_period_days} days`;
 }
 
 main().catch((err: unknown) => {

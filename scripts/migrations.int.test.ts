@@ -105,7 +105,15 @@ describe('giving policies stored before issue 25 their void window', () => {
       );
     }
     const fresh = await place(); // sold with its window
-    await new DynamoClientStore(service.tables.doc, service.tables.main).setLookPeriod(client_id, 30);
+    // The client's look period as issue 25 kept it, on its own record (versions of terms came later).
+    await service.tables.doc.send(
+      new UpdateCommand({
+        TableName: service.tables.main,
+        Key: { PK: `CLIENT#${client_id}`, SK: 'CLIENT' },
+        UpdateExpression: 'SET look_period_days = :days',
+        ExpressionAttributeValues: { ':days': 30 },
+      }),
+    );
 
     const first = await backfillVoidWindows(service.tables.doc, service.tables);
     const second = await backfillVoidWindows(service.tables.doc, service.tables);

@@ -7,7 +7,8 @@ import { listPage } from '#shared/platform/http/schemas.js';
 import { routeRoles } from '#shared/platform/functions.js';
 import { formatRate } from '#shared/platform/money/index.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
-import { listClients, type ClientSummary } from '#shared/clients/index.js';
+import { listClients, termsInForce, type ClientSummary } from '#shared/clients/index.js';
+import { systemClock } from '#shared/platform/clock.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import * as v from 'valibot';
 
@@ -18,15 +19,26 @@ const SCOPE = 'admin:clients';
 const cursors = { seal: (position: string) => sealCursor(SCOPE, {}, position), open: (cursor: string) => openCursor(SCOPE, {}, cursor) };
 const Query = v.strictObject({ limit: listPage.limit, cursor: listPage.cursor });
 
-/** A client as staff see it: its terms and state, never a key or a secret's hash. */
-const clientView = ({ rate_ppm, ...client }: ClientSummary) => ({ ...client, rate: formatRate(rate_ppm) });
+/**
+ * A client as staff see it: its state and the terms version in force, never a key or a secret's
+ * hash. `rate` is that version's base rate (its last band's, for items without a date); the
+ * whole version is GET /api/v2/admin/clients/{id}/terms.
+ */
+const clientView = ({ terms_live, rate_ppm, look_period_days, ...client }: ClientSummary, now: Date) => {
+  const terms = termsInForce({ client_id: client.client_id, rate_ppm, look_period_days, created: client.created, ...(terms_live ? { terms_live } : {}) }, now);
+  return { ...client, terms_version: terms.version, rate: formatRate(terms.rate_bands.at(-1)!.rate_ppm), look_period_days: terms.look_period_days };
+};
 
 /** GET /api/v2/admin/clients (any staff role): the merchants, read-only, a page at a time. */
 export const handler = httpHandler(
   async (event) => {
     const query = parseInput(Query, event.queryStringParameters ?? {});
     const page = await listClients({ register, cursors }, query);
-    return jsonResponse(200, { data: page.clients.map(clientView), has_more: page.nextCursor !== undefined, next_cursor: page.nextCursor ?? null });
+    return jsonResponse(200, {
+      data: page.clients.map((client) => clientView(client, systemClock.now())),
+      has_more: page.nextCursor !== undefined,
+      next_cursor: page.nextCursor ?? null,
+    });
   },
   { staff: routeRoles('admin-clients') },
 );

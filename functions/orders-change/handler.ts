@@ -1,3 +1,6 @@
+import { cachedTermsVersions } from '#shared/terms/index.js';
+import { DynamoTermsStore } from '#shared/terms/dynamo-terms-store.js';
+import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { loadConfig } from '#shared/platform/config.js';
 import { changeOrder } from '#shared/orders/change-order.js';
 import { randomIds } from '#shared/platform/ids.js';
@@ -16,6 +19,9 @@ import { DynamoOrderStore } from '#shared/orders/dynamo-order-store.js';
 const config = loadConfig();
 const deps = {
   orders: new DynamoOrderStore(sharedDocumentClient(), config.tableName, config.metricsTableName),
+  // A change prices under the replaced policy's terms version, kept per container (versions never change).
+  terms: cachedTermsVersions(new DynamoTermsStore(sharedDocumentClient(), config.tableName), systemClock),
+  clients: new DynamoClientStore(sharedDocumentClient(), config.tableName),
   clock: systemClock,
   ids: randomIds,
 };

@@ -1,3 +1,5 @@
+import { cachedTermsVersions } from '#shared/terms/index.js';
+import { DynamoTermsStore } from '#shared/terms/dynamo-terms-store.js';
 import { hashOrderNumber } from '#shared/platform/keys/order-number-hash.js';
 import { sealOrderNumber } from '#shared/platform/keys/order-number-seal.js';
 import { quoteTokenReader } from '#shared/quotes/quote-tokens.js';
@@ -25,9 +27,11 @@ const clientStore = new DynamoClientStore(doc, config.tableName);
 const deps = {
   orders: new DynamoOrderStore(doc, config.tableName, config.metricsTableName),
   metrics: new DynamoMetricsStore(doc, config.metricsTableName, config.tableName),
-  // An opt-in without a token reads the client's rate: kept a minute per container, so an on-sale
-  // of such orders does not read one item per checkout (a rate change applies within a minute).
+  // An opt-in without a token reads the client's terms in force: kept a minute per container, so an
+  // on-sale of such orders does not read one item per checkout (a new version applies within a minute).
   clients: { get: cachedReads((clientId) => clientStore.get(clientId), systemClock, 60_000) },
+  // An opt-in with a token prices under the version its quote sealed: kept per container (versions never change).
+  terms: cachedTermsVersions(new DynamoTermsStore(doc, config.tableName), systemClock),
   quotes: quoteTokenReader,
   hashOrderNumber,
   sealOrderNumber,

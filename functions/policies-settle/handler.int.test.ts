@@ -1,6 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cartItems, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
+import { publishTermsVersion } from '../../test/support/terms.js';
 
 /** Cancel and void of one policy over DynamoDB Local: Issued only, the look period, repeats, races. */
 let service: Service;
@@ -108,8 +109,7 @@ describe('void', () => {
 
   it('follows the client its own look period', async () => {
     const strict = await service.newClient('Strict Shop');
-    const { DynamoClientStore } = await import('#shared/clients/dynamo-client-store.js');
-    await new DynamoClientStore(service.tables.doc, service.tables.main).setLookPeriod(strict.client_id, 0);
+    await publishTermsVersion(service, strict.client_id, { look_period_days: 0 });
     const created = await service.call('orders-create', {
       method: 'POST',
       path: '/api/v2/orders',
@@ -125,9 +125,9 @@ describe('void', () => {
 });
 
 describe('the void window, fixed at sale', () => {
+  // A new version of the client's terms with this look period, in force at once.
   const setLookPeriod = async (client: string, days: number) => {
-    const { DynamoClientStore } = await import('#shared/clients/dynamo-client-store.js');
-    await new DynamoClientStore(service.tables.doc, service.tables.main).setLookPeriod(client, days);
+    await publishTermsVersion(service, client, { look_period_days: days });
   };
   const sell = async (client: string, ...costs: string[]) => {
     const res = await service.call('orders-create', {

@@ -31,7 +31,7 @@ describe('GET /quotes/decode', () => {
     const sealed = {
       quote_id: quote.quote_id,
       currency: 'USD',
-      rate: '0.085',
+      terms_version: 1,
       item_count: 3,
       premium_total: quote.premium_total,
       expires_at: quote.expires_at,
@@ -73,7 +73,7 @@ describe('GET /quotes/decode', () => {
     const expired = await signToken(
       'quote',
       client.client_id,
-      { qid: 'qt_expired', opt_in: true, currency: 'USD', rate: '0.085', n: 1, items: 'digest', pt: '6.80' },
+      { qid: 'qt_expired', opt_in: true, currency: 'USD', tv: 1, n: 1, items: 'digest', pt: '6.80' },
       -60,
     );
 
@@ -83,12 +83,27 @@ describe('GET /quotes/decode', () => {
     expect(res.json.error).toMatchObject({ code: 'quote_expired', param: 'token' });
   });
 
-  it('refuses a token sealed before the premium total was (no `pt`) as invalid', async () => {
-    const old = await signToken('quote', client.client_id, { qid: 'qt_old', opt_in: true, currency: 'USD', rate: '0.085', n: 1, items: 'digest' }, 300);
+  it('refuses a token sealed before the premium total was (no `pt`), or with neither a terms version nor a rate, as invalid', async () => {
+    const noTotal = await signToken('quote', client.client_id, { qid: 'qt_old', opt_in: true, currency: 'USD', tv: 1, n: 1, items: 'digest' }, 300);
+    const noTerms = await signToken('quote', client.client_id, { qid: 'qt_old', opt_in: true, currency: 'USD', n: 1, items: 'digest', pt: '6.80' }, 300);
+
+    for (const old of [noTotal, noTerms]) {
+      const res = await decode(old);
+      expect([res.status, res.json.error.code]).toEqual([422, 'invalid_quote_token']);
+    }
+  });
+
+  it('reads a token signed before terms had versions (its flat `rate`, no `tv`) as version 1, which that rate is', async () => {
+    const old = await signToken(
+      'quote',
+      client.client_id,
+      { qid: 'qt_old', opt_in: true, currency: 'USD', rate: '0.085', n: 1, items: 'digest', pt: '6.80' },
+      300,
+    );
 
     const res = await decode(old);
 
-    expect([res.status, res.json.error.code]).toEqual([422, 'invalid_quote_token']);
+    expect([res.status, res.json.terms_version, res.json.premium_total]).toEqual([200, 1, '6.80']);
   });
 
   it('answers 401 without an access token', async () => {

@@ -1,6 +1,6 @@
 import type { AuditRecord } from '../identity/index.js';
 import type { RatePpm } from '../platform/money/index.js';
-import { MAX_LOOK_PERIOD_DAYS, type TermsVersion } from '../terms/index.js';
+import { firstVersionOf, inForceAt, liveTermsOf, MAX_LOOK_PERIOD_DAYS, type LiveTerms, type TermsVersion } from '../terms/index.js';
 
 export { MAX_LOOK_PERIOD_DAYS };
 
@@ -14,9 +14,35 @@ export interface Client {
   /** Days after a policy's creation during which it may be voided (premium refunded). */
   look_period_days: number;
   created: string;
+  /** The terms versions live when the client's head was last written (shared/terms): the one in force then and those scheduled. */
+  terms_live?: LiveTerms[];
 }
 
 export const DEFAULT_LOOK_PERIOD_DAYS = 14;
+
+/**
+ * The terms version a client prices under at `at`. A client from before versioned terms has none
+ * until `npm run migrate` writes its version 1; until then it prices under what that version 1
+ * will be (its rate and look period), so a deploy never stops its quotes.
+ */
+export function termsInForce(
+  client: Pick<Client, 'client_id' | 'rate_ppm' | 'terms_live'> & Partial<Pick<Client, 'look_period_days' | 'created'>>,
+  at: Date,
+): LiveTerms {
+  const live = client.terms_live ? inForceAt(client.terms_live, at) : undefined;
+  if (live) return live;
+  const first = firstVersionOf(
+    {
+      client_id: client.client_id,
+      rate_ppm: client.rate_ppm,
+      look_period_days: client.look_period_days ?? DEFAULT_LOOK_PERIOD_DAYS,
+      created: client.created ?? at.toISOString(),
+    },
+    { sub: 'migration', email: null },
+    at,
+  );
+  return liveTermsOf(first);
+}
 const DAY_MS = 86_400_000;
 
 /** The end of the void window of a policy sold at `soldAt` under a look period of `days`. */
@@ -42,7 +68,7 @@ export interface ClientStatus {
 export const FIRST_KEY_GENERATION = 1;
 
 /** What authentication and pricing need, readable in one lookup by public key. */
-export type ClientCredentials = Pick<Client, 'client_id' | 'secret_hash' | 'rate_ppm'> &
+export type ClientCredentials = Pick<Client, 'client_id' | 'secret_hash' | 'rate_ppm' | 'terms_live'> &
   ClientStatus & {
     /** Epoch ms until which the public key refuses every sign-in (brute-force lockout). */
     locked_until?: number;
@@ -57,8 +83,6 @@ export interface ClientStore {
   get(clientId: string): Promise<Client | undefined>;
   /** Replaces the secret's hash and moves the key generation on, in one transaction. */
   replaceSecretHash(clientId: string, secretHash: string): Promise<void>;
-  /** Changes the client's look period; false when there is no such client. */
-  setLookPeriod(clientId: string, days: number): Promise<boolean>;
 }
 
 /** A merchant as the operator's pages name it: its name, and whether its money is real (`live`) or a test client's. */
@@ -77,6 +101,7 @@ export interface ClientSummary {
   look_period_days: number;
   disabled: boolean;
   created: string;
+  terms_live?: LiveTerms[];
 }
 
 /** The register of clients, a page at a time in id order (`after`: the last id of the previous page). */

@@ -16,7 +16,7 @@ import {
   type FailedSignIns,
 } from './client.js';
 import { clientKey, clientRegisterKey, CLIENTS_PARTITION, publicKeyKey, storedRecord, termsKey, type Key } from '../platform/dynamo/keys.js';
-import { liveTermsOf, type TermsVersion } from '../terms/index.js';
+import { liveTermsOf, type LiveTerms, type TermsVersion } from '../terms/index.js';
 import type { RatePpm } from '../platform/money/index.js';
 import { batchGet } from '../platform/dynamo/batch-get.js';
 import { keyModeOf } from './test-mode.js';
@@ -93,7 +93,7 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
     const records = await batchGet(this.doc, this.tableName, ids.map(clientKey), {
       consistent: true,
       projection: {
-        expression: '#id, #name, #pk, #rate, #look, #disabled, #created',
+        expression: '#id, #name, #pk, #rate, #look, #disabled, #created, #live',
         names: {
           '#id': 'client_id',
           '#name': 'name',
@@ -102,6 +102,7 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
           '#look': 'look_period_days',
           '#disabled': 'disabled',
           '#created': 'created',
+          '#live': 'terms_live',
         },
       },
     });
@@ -118,6 +119,7 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
           look_period_days: typeof record.look_period_days === 'number' ? record.look_period_days : DEFAULT_LOOK_PERIOD_DAYS,
           disabled: record.disabled === true,
           created: String(record.created),
+          ...(Array.isArray(record.terms_live) ? { terms_live: record.terms_live as LiveTerms[] } : {}),
         },
       ];
     });
@@ -132,6 +134,7 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
       client_id: stored.client_id,
       secret_hash: stored.secret_hash,
       rate_ppm: stored.rate_ppm,
+      ...(stored.terms_live ? { terms_live: stored.terms_live } : {}),
       ...statusOf(stored),
       locked_until: stored.locked_until,
       failed_sign_ins: stored.failed_sign_ins ?? [],
@@ -141,8 +144,18 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
   async get(clientId: string): Promise<Client | undefined> {
     const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: clientKey(clientId) }));
     if (!Item) return undefined;
-    const { client_id, name, public_key, secret_hash, rate_ppm, look_period_days, created } = Item as Partial<Client> & Omit<Client, 'look_period_days'>;
-    return { client_id, name, public_key, secret_hash, rate_ppm, look_period_days: look_period_days ?? DEFAULT_LOOK_PERIOD_DAYS, created };
+    const { client_id, name, public_key, secret_hash, rate_ppm, look_period_days, created, terms_live } = Item as Partial<Client> &
+      Omit<Client, 'look_period_days'>;
+    return {
+      client_id,
+      name,
+      public_key,
+      secret_hash,
+      rate_ppm,
+      look_period_days: look_period_days ?? DEFAULT_LOOK_PERIOD_DAYS,
+      created,
+      ...(terms_live ? { terms_live } : {}),
+    };
   }
 
   /** Only the id, the name and the public key (its mode) are read (a client's record also holds its secret's hash). */
@@ -151,24 +164,6 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
       projection: { expression: '#id, #name, #pk', names: { '#id': 'client_id', '#name': 'name', '#pk': 'public_key' } },
     });
     return new Map(records.map((record) => [String(record.client_id), { name: String(record.name), mode: keyModeOf(String(record.public_key)) }]));
-  }
-
-  async setLookPeriod(clientId: string, days: number): Promise<boolean> {
-    try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: clientKey(clientId),
-          UpdateExpression: 'SET look_period_days = :days',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeValues: { ':days': days },
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return false;
-      throw err;
-    }
   }
 
   async replaceSecretHash(clientId: string, secretHash: string): Promise<void> {
@@ -259,7 +254,7 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
 
 /** Clients created before generations existed are at the first one. */
 /** The public-key item as stored (records from before revocation lack the status fields). */
-type StoredPublicKey = Pick<ClientCredentials, 'client_id' | 'secret_hash' | 'rate_ppm' | 'locked_until'> &
+type StoredPublicKey = Pick<ClientCredentials, 'client_id' | 'secret_hash' | 'rate_ppm' | 'locked_until' | 'terms_live'> &
   Partial<ClientStatus> & { failed_sign_ins?: number[] };
 
 const statusOf = (item: Record<string, unknown>): ClientStatus => ({

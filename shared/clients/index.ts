@@ -3,8 +3,9 @@
  * tokens, sign-in lockout, and the operator's CLI use cases. Other features read a client's terms
  * through `ClientStore`.
  */
-export { DEFAULT_LOOK_PERIOD_DAYS, MAX_LOOK_PERIOD_DAYS, voidWindowEnd } from './client.js';
+export { DEFAULT_LOOK_PERIOD_DAYS, MAX_LOOK_PERIOD_DAYS, termsInForce, voidWindowEnd } from './client.js';
 export type { Client, ClientCredentials, ClientLabel, ClientNames, ClientStore } from './client.js';
+export { sealedTerms, type SealedTermsDeps } from './sealed-terms.js';
 export { keyModeOf, requireTestClient } from './test-mode.js';
 export { listClients, type ClientListDeps } from './list-clients.js';
 export type { ClientRegister, ClientSummary } from './client.js';

@@ -51,12 +51,6 @@ export async function createClient(
   return { client_id: client.client_id, public_key: client.public_key, secret_key: secretKey };
 }
 
-/** Operator use case: a client's look period from now on (0 to 60 days). */
-export async function setLookPeriod(store: ClientStore, clientId: string, days: number): Promise<{ client_id: string; look_period_days: number }> {
-  if (!(await store.setLookPeriod(clientId, days))) throw new Error(`no client ${clientId}`);
-  return { client_id: clientId, look_period_days: days };
-}
-
 /** Operator use case: replaces the secret key; the old one stops working at once, and its access tokens within a minute. */
 export async function rotateClientSecret(store: ClientStore, clientId: string): Promise<NewClientKeys> {
   const client = await store.get(clientId);

@@ -12,6 +12,8 @@ export const entryView = (entry: LedgerEntry) => ({
   service_order_id: entry.service_order_id,
   policy_number: entry.policy_number ?? null,
   claim_id: entry.claim_id ?? null,
+  // The merchant's commission moving with a premium entry (0 on one from before terms had versions); null on a claim's.
+  commission: entry.type.startsWith('premium_') ? formatMoney(entry.commission ?? 0, entry.currency) : null,
 });
 
 export const statementView = (statement: {

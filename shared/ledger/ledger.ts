@@ -10,9 +10,9 @@ import { itemInMinorUnits, type OrderItem, type Policy } from '../orders/index.j
  * policy and the move, the claim and the move), never from the delivery: the stream giving a
  * record again, a retried batch or a second consumer all find the entry already written.
  *
- *   premium_written   a policy Issued at checkout       + premium
- *   premium_adjusted  a policy a PATCH issued            its premium_delta (signed)
- *   premium_refunded  a policy voided                    − refund_due
+ *   premium_written   a policy Issued at checkout       + premium          (commission: + its commission)
+ *   premium_adjusted  a policy a PATCH issued            its premium_delta  (its commission_delta)
+ *   premium_refunded  a policy voided                    − refund_due       (− its commission: a void returns it)
  *   claim_approved    a claim approved                   amount_approved
  *   claim_paid        a payout recorded                  the amount paid (the approved amount)
  *
@@ -36,6 +36,12 @@ export interface LedgerEntry {
   service_order_id: string;
   policy_number?: string;
   claim_id?: string;
+  /**
+   * On a premium entry, the merchant's commission that moves with it: the policy's commission when
+   * written, its change when adjusted, the commission returned (negative) on a void. Absent on an
+   * entry written before terms had versions, when no commission was due (0).
+   */
+  commission?: Minor;
   /**
    * Kept for the premium bordereau, never shown by GET /ledger: the policy's order number, its
    * coverage and when it went on risk (its creation). An entry written before they were kept, or
@@ -94,10 +100,19 @@ const onPolicy = (order: OrderRef, policy: Policy) => ({
 /** A policy issued at checkout (premium_written) or by a change (premium_adjusted, its delta). */
 const issuedEntry = (order: OrderRef, policy: Policy, currency: string): LedgerEntry =>
   policy.change_type
-    ? entry('premium_adjusted', order.client_id, policy.policy_number, policy.created, currency, policy.premium_delta ?? 0, onPolicy(order, policy))
-    : entry('premium_written', order.client_id, policy.policy_number, policy.created, currency, policy.premium, onPolicy(order, policy));
+    ? entry('premium_adjusted', order.client_id, policy.policy_number, policy.created, currency, policy.premium_delta ?? 0, {
+        ...onPolicy(order, policy),
+        commission: policy.commission_delta ?? 0,
+      })
+    : entry('premium_written', order.client_id, policy.policy_number, policy.created, currency, policy.premium, {
+        ...onPolicy(order, policy),
+        commission: policy.commission ?? 0,
+      });
 const refundEntry = (order: OrderRef, policy: Policy, currency: string, at: string): LedgerEntry =>
-  entry('premium_refunded', order.client_id, policy.policy_number, at, currency, -(policy.refund_due ?? policy.premium), onPolicy(order, policy));
+  entry('premium_refunded', order.client_id, policy.policy_number, at, currency, -(policy.refund_due ?? policy.premium), {
+    ...onPolicy(order, policy),
+    commission: -(policy.commission ?? 0),
+  });
 /** A claim's approval or payout, at the moment of that move; both move its approved amount. */
 const claimEntry = (type: 'claim_approved' | 'claim_paid', claim: Claim, at: string): LedgerEntry =>
   entry(type, claim.client_id, claim.claim_id, at, claim.currency, claim.amount_approved ?? 0, {

@@ -8,9 +8,22 @@ import { MINOR_UNITS } from '../platform/money/currencies.generated.js';
 import { isCurrent, type Order, type OrderItem } from './order.js';
 import { ChangeRejectedError } from '../platform/errors.js';
 import type { OrderStore } from './ports.js';
+import type { LiveTerms } from '../terms/index.js';
 
 /** PATCH rules on the pure planner, and the lineage invariants through the use case. */
 const NOW = new Date('2026-11-23T10:00:00.000Z');
+
+/** Version 1 of a client's terms at one flat rate, as a client from before versions has it. */
+const flatTerms = (rate: number): LiveTerms => ({
+  client_id: 'cl_1',
+  version: 1,
+  effective_from: NOW.toISOString(),
+  rate_bands: [{ rate_ppm: rate }],
+  minimum_premium: {},
+  commission_ppm: 0,
+  look_period_days: 14,
+});
+const TERMS = new Map([[1, flatTerms(85_000)]]);
 
 function item(reference: string, cost: number, position = 0): OrderItem {
   return {
@@ -117,10 +130,16 @@ describe('planChanges', () => {
           }),
         ),
         ({ currency, old, next, rate }) => {
-          const before = { ...orderIn(currency, old), rate_ppm: rate };
+          const before = orderIn(currency, old);
           before.items[0]!.policy.premium = premiumFor(old, rate);
           const text = formatMoney(next, currency);
-          const [planned] = planChanges(before, [{ name: 'n', old_reference_number: 'r0', reference_number: 'n0', cost: text }], randomIds, NOW).changes;
+          const [planned] = planChanges(
+            before,
+            [{ name: 'n', old_reference_number: 'r0', reference_number: 'n0', cost: text }],
+            randomIds,
+            NOW,
+            new Map([[1, flatTerms(rate)]]),
+          ).changes;
           const policy = planned!.replacement.policy;
           expect(planned!.replacement.cost).toBe(next);
           expect(policy.premium).toBe(premiumFor(next, rate));
@@ -140,13 +159,17 @@ describe('planChanges', () => {
 
   it('refuses a cost with more digits than the order’s currency has, naming the change', () => {
     const yen = orderIn('JPY', 1500);
-    expect(errorOf(() => planChanges(yen, [{ name: 'n', old_reference_number: 'r0', reference_number: 'n0', cost: '1600.5' }], randomIds, NOW))).toMatchObject({
+    expect(
+      errorOf(() => planChanges(yen, [{ name: 'n', old_reference_number: 'r0', reference_number: 'n0', cost: '1600.5' }], randomIds, NOW, TERMS)),
+    ).toMatchObject({
       status: 422,
       code: 'validation_failed',
       param: 'items[0].cost',
       message: 'items[0].cost: must have at most 0 fraction digits: JPY has no fraction digits (its ISO 4217 minor unit)',
     });
-    expect(planChanges(yen, [{ name: 'n', old_reference_number: 'r0', reference_number: 'n0', cost: '1600.00' }], randomIds, NOW).order.subtotal).toBe(1600);
+    expect(planChanges(yen, [{ name: 'n', old_reference_number: 'r0', reference_number: 'n0', cost: '1600.00' }], randomIds, NOW, TERMS).order.subtotal).toBe(
+      1600,
+    );
   });
 
   it('classes each change by cost and prices the new policy at the order rate', () => {
@@ -155,6 +178,7 @@ describe('planChanges', () => {
       [change('r0', 'up', 1500), change('r1', 'down', 500), change('r2', 'same', 1000)],
       randomIds,
       NOW,
+      TERMS,
     );
 
     expect(changes.map((c) => [c.replacement.policy.change_type, c.oldStep.status])).toEqual([
@@ -172,13 +196,13 @@ describe('planChanges', () => {
     ['a new reference repeated in the body', [change('r0', 'a', 1), change('r1', 'a', 1)], 422, 'duplicate_reference', 'items[1].reference_number'],
     ['an item replaced twice in the body', [change('r0', 'a', 1), change('r0', 'b', 1)], 422, 'duplicate_reference', 'items[1].old_reference_number'],
   ] as const)('refuses %s, naming the element', (_name, changes, status, code, param) => {
-    const error = errorOf(() => planChanges(order(100, 200), [...changes], randomIds, NOW));
+    const error = errorOf(() => planChanges(order(100, 200), [...changes], randomIds, NOW, TERMS));
     expect([error.status, error.code, error.param]).toEqual([status, code, param]);
   });
 
   it('refuses a policy that is no longer Issued with 409', () => {
-    const changed = planChanges(order(100), [change('r0', 'a', 150)], randomIds, NOW).order;
-    const error = errorOf(() => planChanges(changed, [change('r0', 'b', 90)], randomIds, NOW));
+    const changed = planChanges(order(100), [change('r0', 'a', 150)], randomIds, NOW, TERMS).order;
+    const error = errorOf(() => planChanges(changed, [change('r0', 'b', 90)], randomIds, NOW, TERMS));
     expect([error.status, error.code, error.param]).toEqual([409, 'policy_not_issued', 'items[0].old_reference_number']);
   });
 });
@@ -192,7 +216,13 @@ describe('changeOrder over random sequences', () => {
         fc.array(step, { maxLength: 8 }),
         async (costs, steps) => {
           const store = memoryStore(order(...costs));
-          const deps = { orders: store, clock: { now: () => NOW }, ids: randomIds };
+          const deps = {
+            orders: store,
+            terms: async () => flatTerms(85_000),
+            clients: { get: async () => undefined },
+            clock: { now: () => NOW },
+            ids: randomIds,
+          };
           let serial = 0;
           for (const requested of steps) {
             const before = structuredClone(store.current());
@@ -222,7 +252,7 @@ describe('money owed on a change, and the history it leaves', () => {
     const cents = fc.integer({ min: 0, max: 100_000_000 });
     fc.assert(
       fc.property(cents, cents, (oldCost, newCost) => {
-        const { changes } = planChanges(order(oldCost), [change('r0', 'n0', newCost)], randomIds, NOW);
+        const { changes } = planChanges(order(oldCost), [change('r0', 'n0', newCost)], randomIds, NOW, TERMS);
         const { replacement, oldStep } = changes[0]!;
         const delta = replacement.policy.premium_delta!;
 
@@ -236,7 +266,7 @@ describe('money owed on a change, and the history it leaves', () => {
   });
 
   it('appends the replaced policy its new status and gives the new one a history of its own', () => {
-    const { order: after } = planChanges(order(1000), [change('r0', 'n0', 800)], randomIds, NOW);
+    const { order: after } = planChanges(order(1000), [change('r0', 'n0', 800)], randomIds, NOW, TERMS);
     const [old, replacement] = after.items;
 
     expect(old!.policy.history).toEqual([

@@ -1,7 +1,9 @@
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import type { Ids } from '../platform/ids.js';
 import { MAX_ORDER_ITEMS } from '../platform/limits.js';
-import { amountOrRefuse, maxItemCost, premiumFor } from '../platform/money/index.js';
+import { amountOrRefuse, maxItemCost } from '../platform/money/index.js';
+import { commissionOn, daysToEvent, FIRST_TERMS_VERSION, premiumUnder, type LiveTerms } from '../terms/index.js';
+import { sealedTerms, type ClientStore, type SealedTermsDeps } from '../clients/index.js';
 import { refuseIfClaimed, classifyChange, isCurrent, type Order, type OrderItem } from './order.js';
 import { ChangeRejectedError } from '../platform/errors.js';
 import type { Clock } from '../platform/clock.js';
@@ -18,9 +20,16 @@ export interface ItemChange {
 
 export interface ChangeOrderDeps {
   orders: OrderReader & Pick<OrderWriter, 'applyChanges'>;
+  /** The replaced policies' terms versions (kept per container: versions never change). */
+  terms: SealedTermsDeps['terms'];
+  /** Read only for a policy sold before terms had versions, before `npm run migrate`. */
+  clients: Pick<ClientStore, 'get'>;
   clock: Clock;
   ids: Ids;
 }
+
+/** The terms version a policy was sold under (1 for one sold before versions). */
+export const termsVersionOf = (item: OrderItem): number => item.policy.terms_version ?? FIRST_TERMS_VERSION;
 
 export interface ChangeOrderResult {
   order: Order;
@@ -46,7 +55,8 @@ export async function changeOrder(
   for (let attempt = 1; ; attempt++) {
     const before = await deps.orders.get(clientId, orderId);
     if (!before) throw new NotFoundError('order_not_found', 'No order with this id.');
-    const planned = planChanges(before, changes, deps.ids, deps.clock.now());
+    const terms = await replacedTerms(deps, before, changes);
+    const planned = planChanges(before, changes, deps.ids, deps.clock.now(), terms);
     try {
       await deps.orders.applyChanges(before, planned.changes, planned.order, receipt);
       return { order: planned.order, replacements: planned.changes.map((change) => change.replacement) };
@@ -57,6 +67,14 @@ export async function changeOrder(
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
     }
   }
+}
+
+/** Each terms version the changed items were sold under, read once (a change prices under the replaced policy's version). */
+async function replacedTerms(deps: ChangeOrderDeps, order: Order, changes: readonly ItemChange[]): Promise<Map<number, LiveTerms>> {
+  const named = new Set(changes.map((change) => change.old_reference_number));
+  const versions = [...new Set(order.items.filter((item) => named.has(item.reference_number)).map(termsVersionOf))];
+  const read = await Promise.all(versions.map((version) => sealedTerms(deps, order.client_id, version)));
+  return new Map(read.map((terms) => [terms.version, terms]));
 }
 
 function rejectionError(err: ChangeRejectedError, changes: readonly ItemChange[]): Error {
@@ -86,7 +104,13 @@ const referenceExists = (index: number) =>
  * Pure: checks every change against the order in body order (the first failing element is the
  * one named in `param`) and builds the new items, the old policies' statuses and the order after.
  */
-export function planChanges(order: Order, changes: readonly ItemChange[], ids: Ids, now: Date): { changes: PlannedChange[]; order: Order } {
+export function planChanges(
+  order: Order,
+  changes: readonly ItemChange[],
+  ids: Ids,
+  now: Date,
+  termsByVersion: ReadonlyMap<number, LiveTerms>,
+): { changes: PlannedChange[]; order: Order } {
   if (order.items.length + changes.length > MAX_ORDER_ITEMS) {
     throw new ValidationError(
       `An order holds at most ${MAX_ORDER_ITEMS} items over its whole life (replaced ones included); this one has ${order.items.length}, so at most ${Math.max(0, MAX_ORDER_ITEMS - order.items.length)} more changes are possible.`,
@@ -120,7 +144,11 @@ export function planChanges(order: Order, changes: readonly ItemChange[], ids: I
     seenNew.add(change.reference_number);
 
     const { changeType, oldStatus } = classifyChange(old.cost, cost);
-    const premium = premiumFor(cost, order.rate_ppm);
+    // Priced under the replaced policy's terms version, its band by the days from now to the (same) event.
+    const terms = termsByVersion.get(termsVersionOf(old));
+    if (!terms) throw new Error(`terms version ${termsVersionOf(old)} of ${order.client_id} was not read`);
+    const premium = premiumUnder(terms, cost, order.currency, daysToEvent(now, old.event?.start_date));
+    const commission = commissionOn(premium, terms.commission_ppm);
     const replacement: OrderItem = {
       id: ids.itemId(),
       position: order.items.length + index,
@@ -133,11 +161,14 @@ export function planChanges(order: Order, changes: readonly ItemChange[], ids: I
         policy_number: ids.policyNumber(),
         policy_number_new: ids.policyNumberNew(),
         premium,
+        commission,
+        terms_version: terms.version,
         coverage_amount: cost,
         status: 'Issued',
         change_type: changeType,
         replaces: old.policy.policy_number,
         premium_delta: premium - old.policy.premium,
+        commission_delta: commission - (old.policy.commission ?? 0),
         history: [{ status: 'Issued', at: updated, reason: changeType }],
         created: updated,
         // The window of the policy it replaces: a change never reopens or lengthens a void.

@@ -1,15 +1,16 @@
 import { ConflictError, ValidationError } from '../platform/errors.js';
 import { sanitizeCheckout } from '../conversion/index.js';
-import { voidWindowEnd, type ClientStore } from '../clients/index.js';
+import { sealedTerms, termsInForce, voidWindowEnd, type ClientStore, type SealedTermsDeps } from '../clients/index.js';
+import { commissionOn, type LiveTerms } from '../terms/index.js';
 import type { Ids } from '../platform/ids.js';
-import { sumMinor, type Minor, type RatePpm } from '../platform/money/index.js';
+import { sumMinor, type Minor } from '../platform/money/index.js';
 import type { Customer, Order, OrderEvent, OrderItem } from './order.js';
 import type { Clock } from '../platform/clock.js';
 import type { IdempotencyReceipt } from '../platform/idempotency-receipts.js';
 import type { MetricsStore } from '../conversion/index.js';
 import type { OrderWriter } from './ports.js';
 import type { QuoteReader } from '../quotes/index.js';
-import { assertItemsMatchSeal, premiumTotal, priceItems, type PricedItem, type QuoteSeal } from '../quotes/index.js';
+import { assertItemsMatchSeal, assertPremiumsMatchSeal, premiumTotal, priceItems, type PricedItem, type QuoteSeal } from '../quotes/index.js';
 
 export interface EventFields {
   name: string;
@@ -34,8 +35,10 @@ export interface CreateOrderInput {
 export interface CreateOrderDeps {
   orders: Pick<OrderWriter, 'create'>;
   metrics: MetricsStore;
-  /** Read for a protected order: its look period, which fixes its policies' void window (and, without a token, its rate). */
+  /** Read for a protected order without a token: the terms version in force (kept a minute per container). */
   clients: Pick<ClientStore, 'get'>;
+  /** A version of the client's terms by number, for an order redeeming a quote token (kept per container: versions never change). */
+  terms: SealedTermsDeps['terms'];
   quotes: QuoteReader;
   /** Keyed hash of an order number: all the metrics table keeps of it. */
   hashOrderNumber: (clientId: string, orderNumber: string) => Promise<string>;
@@ -66,18 +69,30 @@ export async function createOrder(deps: CreateOrderDeps, clientId: string, input
         ...facts,
         order_ref: orderRef,
         opt_in: false,
-        premium_total: premiumTotal(priceItems(input.items, sealed.quote.rate_ppm)),
+        // What the shopper was shown and declined: the items are the sealed ones (their digest matched).
+        premium_total: sealed.quote.premium_total,
       });
       if ((await deps.metrics.logOptOut(record, receipt)) === 'order_exists') throw orderExists();
       return { kind: 'opted_out' };
     }
   }
-  const client = await deps.clients.get(clientId);
-  if (!client) throw new Error('authenticated client has no client record');
-  // A token's rate is sealed in it: the premiums are the ones the quote showed.
-  const rate = sealed ? sealed.quote.rate_ppm : client.rate_ppm;
-  const priced = priceItems(input.items, rate);
-  const order = buildOrder(deps.ids, clientId, input, priced, rate, now, voidWindowEnd(now, client.look_period_days));
+  // A token's terms version is sealed in it, and its items are priced as of the quote's time: the
+  // premiums are the ones the quote showed, whatever was published since. Without a token, the
+  // version in force now.
+  const items = input.items.map((item) => ({ ...item, event: item.event ?? input.event }));
+  let terms: LiveTerms;
+  let priced: PricedItem[];
+  if (sealed) {
+    terms = await sealedTerms(deps, clientId, sealed.quote.terms_version);
+    priced = priceItems(items, terms, input.currency, sealed.quote.quoted_at);
+    assertPremiumsMatchSeal(priced, sealed.quote);
+  } else {
+    const client = await deps.clients.get(clientId);
+    if (!client) throw new Error('authenticated client has no client record');
+    terms = termsInForce(client, now);
+    priced = priceItems(items, terms, input.currency, now);
+  }
+  const order = buildOrder(deps.ids, clientId, input, priced, terms, now);
   const checkout = sanitizeCheckout(input, { ...facts, opt_in: true, service_order_id: order.service_order_id, premium_total: premiumTotal(priced) });
   await deps.orders.create(order, checkout, receipt);
   return { kind: 'created', order };
@@ -111,8 +126,9 @@ function toCustomer(ids: Ids, customer: CreateOrderInput['customer']): Customer 
 /** The order_number was used before, by a protected order (an opt-out never replaces one, nor the reverse). */
 export const orderExists = () => new ConflictError('order_exists', 'An order with this order_number was already submitted.', 'order_number');
 
-function buildOrder(ids: Ids, clientId: string, input: CreateOrderInput, priced: readonly PricedItem[], rate: RatePpm, now: Date, voidUntil: string): Order {
+function buildOrder(ids: Ids, clientId: string, input: CreateOrderInput, priced: readonly PricedItem[], terms: LiveTerms, now: Date): Order {
   const created = now.toISOString();
+  const voidUntil = voidWindowEnd(now, terms.look_period_days);
   const orderEvent = input.event ? toEvent(ids, input.event) : null;
   const items: OrderItem[] = input.items.map((item, position): OrderItem => ({
     id: ids.itemId(),
@@ -126,6 +142,8 @@ function buildOrder(ids: Ids, clientId: string, input: CreateOrderInput, priced:
       policy_number: ids.policyNumber(),
       policy_number_new: ids.policyNumberNew(),
       premium: priced[position]!.premium,
+      commission: commissionOn(priced[position]!.premium, terms.commission_ppm),
+      terms_version: terms.version,
       coverage_amount: item.cost,
       status: 'Issued',
       history: [{ status: 'Issued', at: created, reason: 'order_created' }],
@@ -139,7 +157,6 @@ function buildOrder(ids: Ids, clientId: string, input: CreateOrderInput, priced:
     order_number: input.order_number,
     currency: input.currency,
     subtotal: sumMinor(items.map((item) => item.cost)),
-    rate_ppm: rate,
     customer: toCustomer(ids, input.customer),
     created,
     updated: created,

@@ -36,6 +36,7 @@ async function madeOrder(): Promise<Order> {
         throw new Error('no token here');
       },
     },
+    terms: async () => undefined,
     hashOrderNumber: async () => 'hashed',
     sealOrderNumber: async () => 'sealed',
     clock: { now: () => new Date('2026-11-23T10:15:30.120Z') },

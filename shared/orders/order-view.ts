@@ -1,4 +1,5 @@
 import { formatMoney, fromHundredths, inMinorUnits } from '../platform/money/index.js';
+import { FIRST_TERMS_VERSION } from '../terms/index.js';
 import type { Customer, Order, OrderEvent, OrderItem } from './order.js';
 import type { FoundPolicy, OrderReader } from './ports.js';
 import type { OrderReplay } from '../platform/idempotency-receipts.js';
@@ -42,10 +43,14 @@ function policyView(order: Order, item: OrderItem) {
     policy_number_new: policy.policy_number_new,
     currency: order.currency,
     premium: formatMoney(policy.premium, order.currency),
+    // The merchant's share, under the terms version it was sold under (0 and 1 on a policy from before versions).
+    commission: formatMoney(policy.commission ?? 0, order.currency),
+    terms_version: policy.terms_version ?? FIRST_TERMS_VERSION,
     coverage_amount: formatMoney(policy.coverage_amount, order.currency),
     status: policy.status,
     ...(policy.change_type ? { change_type: policy.change_type, replaces: policy.replaces } : {}),
     ...(policy.premium_delta === undefined ? {} : { premium_delta: formatMoney(policy.premium_delta, order.currency) }),
+    ...(policy.premium_delta === undefined ? {} : { commission_delta: formatMoney(policy.commission_delta ?? 0, order.currency) }),
     ...(policy.refund_due === undefined ? {} : { refund_due: formatMoney(policy.refund_due, order.currency) }),
     history: policy.history.map((step) => ({ status: step.status, at: step.at, reason: step.reason })),
     // Fixed at sale; null only on a policy stored before it was (npm run migrate gives it one).

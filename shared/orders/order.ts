@@ -41,6 +41,13 @@ export interface Policy {
   policy_number: string;
   policy_number_new: string;
   premium: Minor;
+  /**
+   * The merchant's share of the premium, under the policy's terms version, half-up. Absent on
+   * policies sold before terms had versions: their version 1 has no commission (0).
+   */
+  commission?: Minor;
+  /** The version of the client's terms it was sold under (a change's policy: the replaced one's); absent before versions, meaning 1. */
+  terms_version?: number;
   coverage_amount: Minor;
   status: PolicyStatus;
   change_type?: ChangeType;
@@ -51,6 +58,8 @@ export interface Policy {
    * downgrade (what the merchant refunds the customer), positive on an upgrade (what it charges).
    */
   premium_delta?: Minor;
+  /** On a policy created by a change: its commission minus the replaced one's (signed). */
+  commission_delta?: Minor;
   /** On a Void policy its premium, on a Canceled one 0: what the merchant owes the customer back. */
   refund_due?: Minor;
   history: PolicyEvent[];
@@ -86,8 +95,8 @@ export interface Order {
   currency: string;
   /** Sum of the costs of the current (not replaced) items. */
   subtotal: Minor;
-  /** The client's premium rate when the order was made; changes are priced at it too. */
-  rate_ppm: RatePpm;
+  /** The client's flat rate, on orders sold before terms had versions (their policies' version 1 has it). */
+  rate_ppm?: RatePpm;
   customer: Customer | null;
   created: string;
   updated: string;

@@ -1,10 +1,10 @@
 import { AuthenticationError } from '../platform/errors.js';
 import type { ClientStore } from '../clients/index.js';
 import type { Ids } from '../platform/ids.js';
-import type { Minor } from '../platform/money/index.js';
 import { cachedReads } from '../platform/cache.js';
 import type { Clock } from '../platform/clock.js';
-import { priceItems, type PricedQuote } from './quote.js';
+import { priceItems, type ItemToPrice, type PricedQuote } from './quote.js';
+import { termsInForce } from '../clients/index.js';
 
 export interface QuoteTokens {
   opt_in: string;
@@ -19,17 +19,18 @@ export interface CreateQuoteDeps {
   sign: QuoteSigner;
 }
 
-/** POST /quotes: prices the cart at the client's rate and signs the opt-in and opt-out tokens. */
-export async function createQuote(deps: CreateQuoteDeps, publicKey: string, input: { currency: string; items: { reference_number: string; cost: Minor }[] }) {
+/** POST /quotes: prices the cart under the client's terms version in force and signs the opt-in and opt-out tokens. */
+export async function createQuote(deps: CreateQuoteDeps, publicKey: string, input: { currency: string; items: ItemToPrice[] }) {
   const client = await deps.clients.findByPublicKey(publicKey);
   if (!client || client.disabled) throw new AuthenticationError('invalid_public_key', 'X-Public-Key is not a known public key.');
   const now = deps.clock.now();
+  const terms = termsInForce(client, now);
   const quote: PricedQuote = {
     quote_id: deps.ids.quoteId(),
     client_id: client.client_id,
     currency: input.currency,
-    rate_ppm: client.rate_ppm,
-    items: priceItems(input.items, client.rate_ppm),
+    terms_version: terms.version,
+    items: priceItems(input.items, terms, input.currency, now),
   };
   const { tokens, expiresAt } = await deps.sign(quote, now);
   return { quote, tokens, expiresAt };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ValidationError } from '../platform/errors.js';
-import { formatMoney, formatRate, premiumFor, sumMinor, type Minor, type RatePpm } from '../platform/money/index.js';
+import { formatMoney, sumMinor, type Minor } from '../platform/money/index.js';
+import { daysToEvent, premiumUnder, type LiveTerms } from '../terms/index.js';
 
 /** A priced quote: what the widget shows. */
 export interface PricedItem {
@@ -12,28 +13,49 @@ export interface PricedQuote {
   quote_id: string;
   client_id: string;
   currency: string;
-  rate_ppm: RatePpm;
+  /** The client's terms version in force when the quote was made: the order prices under it too. */
+  terms_version: number;
   items: PricedItem[];
+}
+
+/** An item to price: its cost and, when it has one, its event's start date (the rate band depends on it). */
+export interface ItemToPrice {
+  reference_number: string;
+  cost: Minor;
+  event?: { start_date: string } | null;
 }
 
 /**
  * What a quote token vouches for. Not the items themselves — a token must stay small whatever the
  * cart (≤ 1 KB) — but a digest of their canonical form: the order that redeems the token must
- * carry exactly the quoted reference numbers and costs, and its premiums follow from the rate.
+ * carry exactly the quoted reference numbers and costs, and its premiums, priced under the sealed
+ * terms version as of the quote's time, must add up to the sealed total.
  */
 export interface QuoteSeal {
   quote_id: string;
   client_id: string;
   currency: string;
-  rate_ppm: RatePpm;
+  terms_version: number;
+  /** When the quote was made (the token's `iat`): days to each event count from it. */
+  quoted_at: Date;
   item_count: number;
   items_digest: string;
   /** The sum of the quoted premiums: what the shopper was shown, so the merchant can check it without the items. */
   premium_total: Minor;
 }
 
-export function priceItems(items: readonly { reference_number: string; cost: Minor }[], rate: RatePpm): PricedItem[] {
-  return items.map((item) => ({ reference_number: item.reference_number, cost: item.cost, premium: premiumFor(item.cost, rate) }));
+/** Each item's premium under a terms version, its rate band chosen by the days from `soldAt` to its event. */
+export function priceItems(
+  items: readonly ItemToPrice[],
+  terms: Pick<LiveTerms, 'rate_bands' | 'minimum_premium'>,
+  currency: string,
+  soldAt: Date,
+): PricedItem[] {
+  return items.map((item) => ({
+    reference_number: item.reference_number,
+    cost: item.cost,
+    premium: premiumUnder(terms, item.cost, currency, daysToEvent(soldAt, item.event?.start_date)),
+  }));
 }
 
 export const premiumTotal = (items: readonly PricedItem[]): Minor => sumMinor(items.map((item) => item.premium));
@@ -47,12 +69,13 @@ export function itemsDigest(items: readonly { reference_number: string; cost: Mi
   return createHash('sha256').update(JSON.stringify(pairs)).digest('base64url');
 }
 
-export function sealOf(quote: PricedQuote): QuoteSeal {
+export function sealOf(quote: PricedQuote, quotedAt: Date): QuoteSeal {
   return {
     quote_id: quote.quote_id,
     client_id: quote.client_id,
     currency: quote.currency,
-    rate_ppm: quote.rate_ppm,
+    terms_version: quote.terms_version,
+    quoted_at: quotedAt,
     item_count: quote.items.length,
     items_digest: itemsDigest(quote.items),
     premium_total: premiumTotal(quote.items),
@@ -64,7 +87,10 @@ export interface QuoteClaims {
   qid: string;
   opt_in: boolean;
   currency: string;
-  rate: string;
+  /** The terms version the quote priced under. */
+  tv: number;
+  /** Tokens signed before terms had versions carried the client's flat rate instead ("0.085"). */
+  rate?: string;
   n: number;
   items: string;
   /** The premium total, as the API writes money in the quote's currency ("12.34" USD, "1049" JPY). */
@@ -76,7 +102,7 @@ export function quoteClaims(seal: QuoteSeal, optIn: boolean): QuoteClaims {
     qid: seal.quote_id,
     opt_in: optIn,
     currency: seal.currency,
-    rate: formatRate(seal.rate_ppm),
+    tv: seal.terms_version,
     n: seal.item_count,
     items: seal.items_digest,
     pt: formatMoney(seal.premium_total, seal.currency),
@@ -88,6 +114,20 @@ export function assertItemsMatchSeal(items: readonly { reference_number: string;
   if (items.length !== seal.item_count || itemsDigest(items) !== seal.items_digest) {
     throw new ValidationError(
       'items must be exactly the quoted items: the same reference numbers with the same costs, none left out or added.',
+      'items',
+      'quote_mismatch',
+    );
+  }
+}
+
+/**
+ * Throws 422 `quote_mismatch` unless the items, priced under the sealed version as of the quote's
+ * time, add up to the sealed total: an item's event moved to another rate band since the quote.
+ */
+export function assertPremiumsMatchSeal(priced: readonly PricedItem[], seal: QuoteSeal): void {
+  if (premiumTotal(priced) !== seal.premium_total) {
+    throw new ValidationError(
+      "items must price as the quote did: an item's event date puts it in another rate band than when it was quoted; ask for a new quote.",
       'items',
       'quote_mismatch',
     );

@@ -17,6 +17,6 @@ export const DecodeQuoteQuery = v.strictObject({ token: QuoteToken });
 /** POST /quotes/decode: the token, and optionally the cart to check against it (as an order would carry it; its costs are read in the token's currency). */
 export const DecodeQuoteRequest = v.strictObject({
   token: QuoteToken,
-  items: v.optional(itemList(v.strictObject({ reference_number: Text, cost: AmountText }))),
+  items: v.optional(itemList(v.strictObject({ reference_number: Text, cost: AmountText, event: v.optional(EventInput) }))),
 });
 export type DecodeQuoteRequest = v.InferOutput<typeof DecodeQuoteRequest>;

@@ -60,7 +60,9 @@ export interface paths {
      * Check a widget's quote token, and the cart about to be charged, before charging
      * @description As GET, with the token in the body. With `items`, they must be exactly the quoted ones
      *     (same reference numbers and costs, in any order; else 422 `quote_mismatch`, as POST /orders
-     *     answers) and the answer adds them priced at the sealed rate, in the order sent.
+     *     answers) and the answer adds them priced as the quote priced them, in the order sent: under the
+     *     sealed terms version, each item's rate band by the days from the quote to its `event`'s start
+     *     (give the events the quote was given; if they put an item in another band, 422 `quote_mismatch`).
      */
     post: operations['checkQuote'];
     delete?: never;
@@ -1067,8 +1069,11 @@ export interface components {
       name: string;
       /** @enum {unknown} */
       mode: 'test' | 'live';
-      /** @description The premium rate, a decimal fraction of the cost ("0.085"). */
+      /** @description The version of its terms in force now. */
+      terms_version: number;
+      /** @description That version's base rate (its last band's, for items without a date), a decimal fraction of the cost ("0.085"). */
       rate: string;
+      /** @description That version's look period. */
       look_period_days: number;
       disabled: boolean;
       /** Format: date-time */
@@ -1499,6 +1504,8 @@ export interface components {
       service_order_id: string;
       policy_number: string | null;
       claim_id: string | null;
+      /** @description On a premium entry, the merchant's commission moving with it: the policy's commission when written, its change when adjusted, returned (negative) on a void; a cancel keeps it. Null on a claim's entry. */
+      commission: components['schemas']['SignedMoney'] | null;
     };
     Statement: {
       period: string;
@@ -1634,11 +1641,8 @@ export interface components {
       /** @description The shopper's choice this token carries. */
       opt_in: boolean;
       currency: string;
-      /**
-       * @description The premium rate the quote was priced at.
-       * @example 0.085
-       */
-      rate: string;
+      /** @description The version of the client's terms the quote priced under; the order's policies keep it. */
+      terms_version: number;
       item_count: number;
       premium_total: components['schemas']['Money'];
       expires_at: components['schemas']['Timestamp'];
@@ -1688,6 +1692,10 @@ export interface components {
       policy_number_new: string;
       currency: string;
       premium: components['schemas']['Money'];
+      /** @description The merchant's share of the premium: premium × the commission rate of the policy's terms version, half-up at the currency's minor unit. A void returns it; a cancel keeps it. */
+      commission: components['schemas']['Money'];
+      /** @description The version of the client's terms the policy was sold under (a policy created by a change keeps the replaced one's). Never repriced. */
+      terms_version: number;
       coverage_amount: components['schemas']['Money'];
       status: components['schemas']['PolicyStatus'];
       /**
@@ -1699,6 +1707,8 @@ export interface components {
       replaces?: string;
       /** @description On a policy created by a change, its premium minus the replaced policy's: negative on a downgrade (what the merchant refunds the customer), positive on an upgrade (what it charges), 0 on an exchange; in the order's currency's digits. */
       premium_delta?: components['schemas']['SignedMoney'];
+      /** @description On a policy created by a change, its commission minus the replaced policy's. */
+      commission_delta?: components['schemas']['SignedMoney'];
       /** @description On a Void policy its premium, on a Canceled one 0 — what the merchant owes the customer back, in the order's currency's digits. */
       refund_due?: components['schemas']['Money'];
       /** @description Every status the policy has had, oldest first; the first is always Issued. */
@@ -1949,6 +1959,7 @@ export interface operations {
           items?: {
             reference_number: components['schemas']['Text'];
             cost: components['schemas']['MoneyInput'];
+            event?: components['schemas']['EventInput'];
           }[];
         };
       };
