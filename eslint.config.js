@@ -40,7 +40,7 @@ const FEATURES = {
   // The ledger is read off the orders' and claims' records as the stream carries them.
   ledger: ['orders', 'claims'],
   // A bordereau lists the ledger's month, its claims as they stand, and an older entry's policy facts.
-  bordereaux: ['orders', 'claims', 'ledger', 'identity'],
+  bordereaux: ['orders', 'claims', 'ledger', 'identity', 'terms'],
 };
 
 /** Adapters of a feature (DynamoDB, tokens, HTTP shapes, wiring): every other file of it is pure. */

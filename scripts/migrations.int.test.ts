@@ -5,7 +5,7 @@ import { cartItems, quoteFor, startService, uniqueOrderNumber, type Service } fr
 import { decide, fileClaim, sessionToken } from '../test/support/claims.js';
 import { DynamoLedgerStore } from '#shared/ledger/dynamo-ledger-store.js';
 import { statementStatus } from '#shared/ledger/index.js';
-import { amountsToMinorUnits, backfillVoidWindows, firstTermsVersions, migrateToShardedKeys, runMigrations } from './migrations.js';
+import { amountsToMinorUnits, backfillVoidWindows, firstTermsVersions, migrateToShardedKeys, policiesTermsVersion, runMigrations } from './migrations.js';
 import { DynamoTermsStore } from '#shared/terms/dynamo-terms-store.js';
 import { reconcile } from './reconcile.js';
 
@@ -588,5 +588,48 @@ describe('versioned terms for clients made before them (issue 38)', () => {
     expect((await store.head(shop.client_id))!.latest).toBe(1);
     expect(await firstTermsVersions(service.tables.doc, service.tables)).toEqual({ clients: 0 });
     expect((await runMigrations(service.tables.doc, service.tables)).terms).toEqual({ clients: 0 });
+  });
+
+  it('gives each policy sold before them terms_version 1 and commission 0, once, with no ledger entry or webhook', async () => {
+    const shop = await service.newClient('Old policies');
+    const sold = await service.call('orders-create', {
+      method: 'POST',
+      path: '/api/v2/orders',
+      clientId: shop.client_id,
+      body: { order_number: uniqueOrderNumber('old'), currency: 'USD', items: cartItems('10.00', '20.00') },
+    });
+    const items = async () =>
+      ((await scanAll(service.tables.main)) as Record<string, unknown>[]).filter(
+        (item) => item.entity === 'item' && String(item.PK).includes(sold.json.service_order_id),
+      );
+    for (const item of await items()) {
+      await service.tables.doc.send(
+        new UpdateCommand({
+          TableName: service.tables.main,
+          Key: { PK: item.PK, SK: item.SK },
+          UpdateExpression: 'REMOVE #p.terms_version, #p.commission',
+          ExpressionAttributeNames: { '#p': 'policy' },
+        }),
+      );
+    }
+    await service.drainStreams();
+    const rowsBefore = (await scanAll(service.tables.main)).length;
+
+    const first = await policiesTermsVersion(service.tables.doc, service.tables);
+    const second = await policiesTermsVersion(service.tables.doc, service.tables);
+    await service.drainStreams();
+
+    expect(first.policies).toBeGreaterThanOrEqual(2);
+    expect(second).toEqual({ policies: 0 });
+    expect(
+      (await items()).map((item) => {
+        const policy = item.policy as Record<string, unknown>;
+        return [policy.terms_version, policy.commission];
+      }),
+    ).toEqual([
+      [1, 0],
+      [1, 0],
+    ]);
+    expect((await scanAll(service.tables.main)).length).toBe(rowsBefore);
   });
 });

@@ -20,7 +20,7 @@ import { bookedIn, claimActivitiesOf, openingEntriesOf, statementStatus, type Le
 import { DynamoLedgerStore } from '#shared/ledger/dynamo-ledger-store.js';
 import { exportListFields } from '#shared/bordereaux/dynamo-export-store.js';
 import { orderOfPartition } from '#shared/platform/dynamo/keys.js';
-import { firstVersionOf, liveTermsOf } from '#shared/terms/index.js';
+import { firstVersionOf, FIRST_TERMS_VERSION, liveTermsOf } from '#shared/terms/index.js';
 import { DynamoTermsStore } from '#shared/terms/dynamo-terms-store.js';
 
 /**
@@ -358,6 +358,32 @@ export async function firstTermsVersions(doc: DynamoDBDocumentClient, tables: Pi
   return { clients };
 }
 
+/**
+ * Issue 38: every policy sold before terms had versions was sold under what is now its client's
+ * version 1, with no commission: it gets `terms_version: 1` and `commission: 0`. Only a policy
+ * without a version is written (a condition on each), so a second run, or a policy sold meanwhile,
+ * changes nothing; the write moves no status, so it makes no ledger entry and no webhook.
+ */
+export async function policiesTermsVersion(doc: DynamoDBDocumentClient, tables: Pick<TableNames, 'main'>): Promise<{ policies: number }> {
+  let policies = 0;
+  for await (const record of scan(doc, tables.main, 'entity = :item AND attribute_not_exists(#p.terms_version)', { ':item': 'item' }, { '#p': 'policy' })) {
+    const written = await unlessConditionFails(
+      doc.send(
+        new UpdateCommand({
+          TableName: tables.main,
+          Key: { PK: record.PK, SK: record.SK },
+          UpdateExpression: 'SET #p.terms_version = :first, #p.commission = :none',
+          ConditionExpression: 'attribute_exists(#p) AND attribute_not_exists(#p.terms_version)',
+          ExpressionAttributeNames: { '#p': 'policy' },
+          ExpressionAttributeValues: { ':first': FIRST_TERMS_VERSION, ':none': 0 },
+        }),
+      ),
+    );
+    if (written) policies++;
+  }
+  return { policies };
+}
+
 /** Everything `npm run migrate` does, in order (each step safe to run twice and beside traffic). */
 export async function runMigrations(doc: DynamoDBDocumentClient, tables: TableNames, now = new Date()) {
   const moved = await migrateToShardedKeys(doc, tables);
@@ -368,7 +394,8 @@ export async function runMigrations(doc: DynamoDBDocumentClient, tables: TableNa
   const registered = await registerClients(doc, tables);
   const listed = await listBordereauExports(doc, tables);
   const terms = await firstTermsVersions(doc, tables, now);
-  return { moved, windows, minor, adopted, opening, registered, listed, terms };
+  const sold = await policiesTermsVersion(doc, tables);
+  return { moved, windows, minor, adopted, opening, registered, listed, terms, sold };
 }
 
 async function read(doc: DynamoDBDocumentClient, tableName: string, key: { PK: string; SK: string }, attribute: string): Promise<unknown> {

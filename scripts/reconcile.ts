@@ -8,6 +8,9 @@ import { orderOfPartition } from '#shared/platform/dynamo/keys.js';
 /**
  * `npm run reconcile`: proves the ledger against what it records, for every client and currency.
  *   premium: Σ premium_* entries = Σ premium of the client's policies in Issued, Canceled or Claimed
+ *   commission: Σ commission of premium_* entries = Σ commission of those same policies (a void
+ *     returns it, a change moves it by its delta; policies and entries from before terms had
+ *     versions carry none: 0)
  *   claims approved: Σ claim_approved entries = Σ approved amount of its Approved and Paid claims
  *   claims paid: Σ claim_paid entries = Σ approved amount of its Paid claims
  *   statements: each month's statement figures = the sums of that month's entries
@@ -17,7 +20,7 @@ import { orderOfPartition } from '#shared/platform/dynamo/keys.js';
 export interface Difference {
   client_id: string;
   currency: string;
-  what: 'premium' | 'claims approved' | 'claims paid' | `statement ${string}`;
+  what: 'premium' | 'commission' | 'claims approved' | 'claims paid' | `statement ${string}`;
   ledger: number;
   records: number;
 }
@@ -47,7 +50,10 @@ export async function reconcile(doc: DynamoDBDocumentClient, tableName: string):
         const order = orderOfPartition(record.PK);
         if (!order || typeof record.currency !== 'string') continue;
         const item = itemInMinorUnits(record as unknown as OrderItem, record.currency);
-        if (PREMIUM_STATUSES.has(item.policy.status)) add(order.client_id, record.currency, 'premium', 'records', item.policy.premium);
+        if (PREMIUM_STATUSES.has(item.policy.status)) {
+          add(order.client_id, record.currency, 'premium', 'records', item.policy.premium);
+          add(order.client_id, record.currency, 'commission', 'records', item.policy.commission ?? 0);
+        }
       } else if (record.entity === 'claim') {
         const claim = claimInMinorUnits(record as unknown as Claim);
         if (claim.status === 'Approved' || claim.status === 'Paid')
@@ -63,6 +69,7 @@ export async function reconcile(doc: DynamoDBDocumentClient, tableName: string):
         for (const name of FIGURES) add(entry.client_id, entry.currency, `statement ${entry.period} ${name}`, 'ledger', figures[name]);
         const what = entry.type === 'claim_approved' ? 'claims approved' : entry.type === 'claim_paid' ? 'claims paid' : 'premium';
         add(entry.client_id, entry.currency, what, 'ledger', entry.amount);
+        if (what === 'premium') add(entry.client_id, entry.currency, 'commission', 'ledger', entry.commission ?? 0);
       }
     }
     start = page.LastEvaluatedKey;

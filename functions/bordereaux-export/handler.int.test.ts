@@ -43,7 +43,7 @@ async function order(shop: ClaimShop, costs: string[], currency: string, email: 
     service_order_id: string;
     order_number: string;
     email: string;
-    policies: { policy_number: string; coverage_amount: string; premium: string }[];
+    policies: { policy_number: string; coverage_amount: string; premium: string; commission: string; terms_version: number }[];
   };
 }
 
@@ -225,7 +225,7 @@ describe('bordereaux', () => {
     const byPolicy = new Map(premium.rows.map((row) => [`${row[1]}|${row[4]}`, row]));
     const oldRow = byPolicy.get(`${old.policy_number}|new`)!;
     const today = new Date().toISOString().slice(0, 10);
-    expect(oldRow).toEqual([live.clientId, old.policy_number, c.service_order_id, c.order_number, 'new', today, today, 'JPY', old.premium, '700']);
+    expect(oldRow).toEqual([live.clientId, old.policy_number, c.service_order_id, c.order_number, 'new', today, today, 'JPY', old.premium, '700', '0', '1']);
     expect(byPolicy.get(`${d.policies[0]!.policy_number}|new`)).toEqual([
       second.clientId,
       d.policies[0]!.policy_number,
@@ -237,6 +237,8 @@ describe('bordereaux', () => {
       'KWD',
       d.policies[0]!.premium,
       '12.345',
+      d.policies[0]!.commission,
+      String(d.policies[0]!.terms_version),
     ]);
     // The formula-looking order number is defused and quoted, and reads back whole.
     expect(byPolicy.get(`${a.policies[1]!.policy_number}|new`)![3]).toBe(`'${a.order_number}`);

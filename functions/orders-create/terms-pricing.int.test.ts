@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { concert, quoteFor, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
 import { publishTermsVersion } from '../../test/support/terms.js';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { reconcile } from '../../scripts/reconcile.js';
 
 /**
  * Issue 38: a quote prices under the terms version in force and seals its number; the order's
@@ -143,6 +145,23 @@ describe('pricing under a terms version', () => {
         ['premium_refunded', 'void', '-10.00', '-1.50'],
       ].sort(),
     );
+
+    // npm run reconcile: the commission on the ledger's premium entries is the live policies' (the canceled one's 0.90).
+    const ours = async () => (await reconcile(service.tables.doc, service.tables.main)).filter((difference) => difference.client_id === shop.client_id);
+    expect(await ours()).toEqual([]);
+    const stored = (await service.scanBoth()).find(
+      (record) => record.entity === 'item' && (record.policy as { policy_number: string }).policy_number === cancelable!.policy_number,
+    )!;
+    await service.tables.doc.send(
+      new UpdateCommand({
+        TableName: service.tables.main,
+        Key: { PK: stored.PK, SK: stored.SK },
+        UpdateExpression: 'SET #p.commission = :wrong',
+        ExpressionAttributeNames: { '#p': 'policy' },
+        ExpressionAttributeValues: { ':wrong': 91 },
+      }),
+    );
+    expect(await ours()).toEqual([{ client_id: shop.client_id, currency: 'USD', what: 'commission', ledger: 90, records: 91 }]);
   });
 });
 

@@ -22,7 +22,22 @@ const facts = { order_number: 'A-1', coverage_amount: 10_000, risk_start: '2026-
 
 describe('a premium row', () => {
   it('names the transaction, writes days and the amounts in the currency’s digits (a refund negative)', () => {
-    expect(premiumRow(entry(), facts)).toEqual(['cli_1', 'OP-AAAA-BBBB-CCCC', 'ord-1', 'A-1', 'new', '2026-11-30', '2026-11-02', 'KWD', '0.850', '10.000']);
+    expect(premiumRow(entry(), facts)).toEqual([
+      'cli_1',
+      'OP-AAAA-BBBB-CCCC',
+      'ord-1',
+      'A-1',
+      'new',
+      '2026-11-30',
+      '2026-11-02',
+      'KWD',
+      '0.850',
+      '10.000',
+      '0.000',
+      '1',
+    ]);
+    expect(premiumRow(entry({ commission: 128, terms_version: 3 }), facts).slice(-2)).toEqual(['0.128', '3']);
+    expect(premiumRow(entry({ type: 'premium_refunded', amount: -850, commission: -128, terms_version: 3 }), facts).slice(-2)).toEqual(['-0.128', '3']);
     expect(premiumRow(entry({ type: 'premium_adjusted', amount: -199 }), facts)[4]).toBe('adjustment');
     const refund = premiumRow(entry({ type: 'premium_refunded', amount: -850, currency: 'JPY' }), facts);
     expect([refund[4], refund[8], refund[9]]).toEqual(['refund', '-850', '10000']);
@@ -85,7 +100,7 @@ describe('CSV', () => {
     expect(csvLine(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', 'ok'])).toBe(`'=1+1,'+1,'-1,'@SUM(A1),"'\tx",ok\r\n`);
     const row = premiumRow(entry({ type: 'premium_refunded', amount: -850 }), { ...facts, order_number: '=cmd|"/c calc"!A1' });
     expect(csvLine(row, AMOUNT_COLUMNS.premium)).toBe(
-      `cli_1,OP-AAAA-BBBB-CCCC,ord-1,"'=cmd|""/c calc""!A1",refund,2026-11-30,2026-11-02,KWD,-0.850,10.000\r\n`,
+      `cli_1,OP-AAAA-BBBB-CCCC,ord-1,"'=cmd|""/c calc""!A1",refund,2026-11-30,2026-11-02,KWD,-0.850,10.000,0.000,1\r\n`,
     );
   });
 });

@@ -1,6 +1,7 @@
 import { formatMoney, type Minor } from '../platform/money/index.js';
 import type { Claim } from '../claims/index.js';
 import type { LedgerEntry } from '../ledger/index.js';
+import { FIRST_TERMS_VERSION } from '../terms/index.js';
 
 /**
  * Bordereaux (docs/bordereaux.md): the monthly lists an insurer settles a delegated authority on,
@@ -26,6 +27,8 @@ export const PREMIUM_COLUMNS = [
   'currency',
   'premium',
   'coverage_amount',
+  'commission',
+  'terms_version',
 ] as const;
 
 export const CLAIMS_COLUMNS = [
@@ -94,6 +97,9 @@ export function premiumRow(entry: LedgerEntry, facts: PolicyFacts): string[] {
     entry.currency,
     formatMoney(entry.amount, entry.currency),
     formatMoney(facts.coverage_amount, entry.currency),
+    // Entries from before terms had versions carry neither: their policies were sold under version 1, with no commission.
+    formatMoney(entry.commission ?? 0, entry.currency),
+    String(entry.terms_version ?? FIRST_TERMS_VERSION),
   ];
 }
 
@@ -158,7 +164,7 @@ const quote = (field: string): string => (/[",;\t\r\n]/.test(field) ? `"${field.
 
 /** The columns of each kind that hold amounts (written as they are). */
 export const AMOUNT_COLUMNS: Record<BordereauKind, ReadonlySet<number>> = {
-  premium: new Set([PREMIUM_COLUMNS.indexOf('premium'), PREMIUM_COLUMNS.indexOf('coverage_amount')]),
+  premium: new Set([PREMIUM_COLUMNS.indexOf('premium'), PREMIUM_COLUMNS.indexOf('coverage_amount'), PREMIUM_COLUMNS.indexOf('commission')]),
   claims: new Set(['amount_claimed', 'amount_approved', 'amount_paid'].map((name) => CLAIMS_COLUMNS.indexOf(name as (typeof CLAIMS_COLUMNS)[number]))),
 };
 

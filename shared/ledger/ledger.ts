@@ -42,6 +42,8 @@ export interface LedgerEntry {
    * entry written before terms had versions, when no commission was due (0).
    */
   commission?: Minor;
+  /** On a premium entry, the terms version its policy was sold under (kept for the bordereau, never shown by GET /ledger). */
+  terms_version?: number;
   /**
    * Kept for the premium bordereau, never shown by GET /ledger: the policy's order number, its
    * coverage and when it went on risk (its creation). An entry written before they were kept, or
@@ -96,6 +98,7 @@ const onPolicy = (order: OrderRef, policy: Policy) => ({
   ...(order.order_number === undefined ? {} : { order_number: order.order_number }),
   coverage_amount: policy.coverage_amount,
   risk_start: policy.created,
+  ...(policy.terms_version === undefined ? {} : { terms_version: policy.terms_version }),
 });
 /** A policy issued at checkout (premium_written) or by a change (premium_adjusted, its delta). */
 const issuedEntry = (order: OrderRef, policy: Policy, currency: string): LedgerEntry =>
