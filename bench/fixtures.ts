@@ -51,7 +51,7 @@ export interface Fixtures {
     optInWithoutToken: () => OrderRequest;
     readOrder: (id: string) => ApiEventInput;
     /** Replaces the item `from` with a VIP seat: a 404 when `from` is not in the order. */
-    changeOrder: (id: string, from: string) => ApiEventInput;
+    changeOrder: (id: string, from: string, to?: string) => ApiEventInput;
     conversion: () => ApiEventInput;
   };
   /** An HS256 JWT signed with BASELINE_JWT_SECRET, for the baselines' `jwtVerify`. */
@@ -93,11 +93,11 @@ export async function createFixtures(): Promise<Fixtures> {
     optOut: () => order('OUT', quote.tokens.opt_out),
     optInWithoutToken: () => order('NT', undefined),
     readOrder: (id) => ({ method: 'GET', path: `/api/v2/orders/${id}`, clientId: client.client_id }),
-    changeOrder: (id, from) => ({
+    changeOrder: (id, from, to = 'vip-1') => ({
       method: 'PATCH',
       path: `/api/v2/orders/${id}`,
       clientId: client.client_id,
-      body: { items: [{ name: 'VIP', old_reference_number: from, reference_number: 'vip-1', cost: '200.00' }] },
+      body: { items: [{ name: 'VIP', old_reference_number: from, reference_number: to, cost: '200.00' }] },
     }),
     conversion: () => ({ method: 'GET', path: '/api/v2/metrics/conversion', clientId: client.client_id }),
   };

@@ -34,13 +34,16 @@ export async function countOperationRoundTrips(record: Recorder, fixtures: Fixtu
     await trips('auth token', 1, () => call('auth-token', requests.authToken()));
     await trips('quote', 1, () => call('quotes-create', requests.quote()));
     await trips('opt-out order', 1, () => call('orders-create', requests.optOut()));
-    // An order reads its client's terms (the look period fixes its void windows), kept a minute per
-    // container: the first order of a client in a container reads them, the on-sale after it does not.
+    // An order with a quote token reads the terms version its quote sealed, kept per container
+    // (versions never change): the first order of a client's version in a container reads it, the
+    // on-sale after it does not. Without a token it reads the client (its version in force), kept a minute.
     await trips('opt-in order (quote token, first of its client: terms read)', 2, () => call('orders-create', requests.optIn()));
     await trips('opt-in order (quote token, terms cached)', 1, () => call('orders-create', requests.optIn()));
     await trips('opt-in order (no token: client read)', 2, () => call('orders-create', requests.optInWithoutToken()));
     await trips('GET order', 1, () => call('orders-read', requests.readOrder(orderId)));
-    await trips('PATCH order', 2, () => call('orders-change', requests.changeOrder(orderId, 'b-1')));
+    // A change prices under the replaced policy's terms version, read once per container too.
+    await trips('PATCH order (first of its terms version: read)', 3, () => call('orders-change', requests.changeOrder(orderId, 'b-1')));
+    await trips('PATCH order (terms version cached)', 2, () => call('orders-change', requests.changeOrder(orderId, 'b-2', 'vip-2')));
 
     // Claims (issue 19): the customer's session, filing, and the operator's decision and payout.
     const withCustomer = requests.optInWithoutToken();
