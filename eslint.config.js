@@ -21,7 +21,8 @@ const restrict = (patterns) => ({
 const FEATURES = {
   // Who is signed in and what they may do, and the audit log of staff actions, need nothing else.
   identity: [],
-  // A merchant's terms, keys and tokens; staff creating or disabling a client leave an audit record.
+  // A merchant's keys and tokens, and its terms in force; a new client gets its first terms
+  // version; staff creating or disabling a client leave an audit record.
   clients: ['identity', 'terms'],
   // The sanitized checkout record and the day counts stand alone.
   conversion: [],

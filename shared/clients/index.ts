@@ -1,7 +1,7 @@
 /**
- * Clients: the merchants using the API — their terms (premium rate, look period), keys, access
- * tokens, sign-in lockout, and the operator's CLI use cases. Other features read a client's terms
- * through `ClientStore`.
+ * Clients: the merchants using the API — their keys, access tokens, sign-in lockout, the terms
+ * version in force on their records (the versions themselves are shared/terms'), and the
+ * operator's CLI use cases. Other features read a client's terms in force through `ClientStore`.
  */
 export { DEFAULT_LOOK_PERIOD_DAYS, MAX_LOOK_PERIOD_DAYS, termsInForce, voidWindowEnd } from './client.js';
 export type { Client, ClientCredentials, ClientLabel, ClientNames, ClientStore } from './client.js';
