@@ -98,7 +98,7 @@ describe('the bordereaux page', () => {
     expect(new URL(href).searchParams.get('X-Amz-Expires')).toBe('900');
     const csv = await (await fetch(href)).text();
     expect(csv.split('\r\n')[0]).toBe(
-      'client_id,policy_number,service_order_id,order_number,transaction_type,transaction_date,risk_start,currency,premium,coverage_amount',
+      'client_id,policy_number,service_order_id,order_number,transaction_type,transaction_date,risk_start,currency,premium,coverage_amount,commission,terms_version',
     );
     expect(csv).toContain(`,${policyNumber},`);
     expect(csv).not.toContain(server.demo.client_id);
