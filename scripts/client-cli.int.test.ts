@@ -80,6 +80,12 @@ describe('npm run client: terms', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('rate_bands[0].up_to_days');
     expect(listed.map((version) => version.version)).toEqual([2, 1]);
+    const unknown = await Promise.all([
+      failure('terms', 'cl_nobody000000000000000000'),
+      failure('terms', 'cl_nobody000000000000000000', '--body', JSON.stringify(body)),
+    ]);
+    expect(unknown.map((answer) => answer.code)).toEqual([1, 1]);
+    expect(unknown[1].stderr).toContain('no client cl_nobody');
     const audit = await new DynamoAuditLog(service.tables.doc, service.tables.main).page(50);
     expect(audit.records.find((record) => record.action === 'terms.published' && record.target.id === client_id)).toMatchObject({
       actor: { sub: 'npm-run-client', email: null },

@@ -4,7 +4,7 @@ import { termsInForce } from '#shared/clients/index.js';
 import { publishTerms, PublishTermsRequest, termsView, type TermsView } from '#shared/terms/index.js';
 import { DynamoTermsStore } from '#shared/terms/dynamo-terms-store.js';
 import { parseInput } from '#shared/platform/http/validation.js';
-import { AppError } from '#shared/platform/errors.js';
+import { AppError, NotFoundError } from '#shared/platform/errors.js';
 import type { StaffIdentity } from '#shared/identity/index.js';
 import { newAuditId } from '#shared/identity/index.js';
 import { loadConfig } from '#shared/platform/config.js';
@@ -156,6 +156,7 @@ async function main(): Promise<void> {
       }
     }
     if (request === undefined) {
+      if (!(await terms.head(clientId))) throw new Error(`no client ${clientId}`);
       const page = await terms.page(clientId, 100);
       doc.destroy();
       const views = page.versions.map(termsView);
@@ -166,6 +167,7 @@ async function main(): Promise<void> {
       const published = await publishTerms({ store: terms, now: () => new Date(), newAuditId }, CLI_FINANCE, clientId, request);
       console.log(values.json ? JSON.stringify(termsView(published)) : `client ${clientId}: ${describeTerms(termsView(published))}`);
     } catch (err) {
+      if (err instanceof NotFoundError) throw new Error(`no client ${clientId}`);
       if (err instanceof AppError) fail(`${err.message}${err.param ? ` (${err.param})` : ''}`);
       throw err;
     } finally {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clientKey, publicKeyKey } from '#shared/platform/dynamo/keys.js';
 import type { AuditRecord } from '#shared/identity/index.js';
@@ -16,6 +16,7 @@ beforeAll(async () => {
   service = await startService();
 });
 afterAll(() => service.stop());
+afterEach(() => vi.useRealTimers());
 
 const path = (clientId: string) => `/api/v2/admin/clients/${clientId}/terms`;
 const publish = (clientId: string, body: unknown, staffClaims: Record<string, unknown> = finance) =>
@@ -90,17 +91,18 @@ describe('POST /api/v2/admin/clients/{id}/terms', () => {
     expect(JSON.stringify(Item)).not.toContain('fay@');
   });
 
-  it('schedules a version for later: the one in force stays until then, and nothing may be scheduled before it', async () => {
+  it('schedules a version for later: the one in force stays until then, a version for now replaces it meanwhile, and the scheduled one still comes', async () => {
     const shop = await service.newClient('Hall');
     const later = inAMinute();
     const scheduled = await publish(shop.client_id, { ...body, effective_from: later });
     expect([scheduled.status, scheduled.json.effective_from]).toEqual([201, later]);
     expect((await list(shop.client_id)).json.in_force).toBe(1);
-    const earlier = await publish(shop.client_id, body);
-    expect([earlier.status, earlier.json.error.code, earlier.json.error.param]).toEqual([422, 'validation_failed', 'effective_from']);
-    expect(earlier.json.error.message).toContain("version 2's effective_from");
-    const after = await publish(shop.client_id, { ...body, effective_from: later });
-    expect([after.status, after.json.version]).toEqual([201, 3]);
+    const meanwhile = await publish(shop.client_id, { ...body, commission_rate: '0.2' });
+    expect([meanwhile.status, meanwhile.json.version]).toEqual([201, 3]);
+    expect((await list(shop.client_id)).json.in_force).toBe(3);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.parse(later));
+    expect((await list(shop.client_id)).json.in_force).toBe(2);
   });
 
   it('refuses the past, a time more than a year ahead, bad bands and amounts, naming the field; writes nothing', async () => {

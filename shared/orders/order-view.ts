@@ -111,6 +111,8 @@ export function policyDetailView({ service_order_id, currency, item }: FoundPoli
     status: policy.status,
     currency,
     premium: formatMoney(policy.premium, currency),
+    commission: formatMoney(policy.commission ?? 0, currency),
+    terms_version: policy.terms_version ?? FIRST_TERMS_VERSION,
     coverage_amount: formatMoney(policy.coverage_amount, currency),
     refund_due: policy.refund_due === undefined ? null : formatMoney(policy.refund_due, currency),
     history: policy.history.map((step) => ({ status: step.status, at: step.at, reason: step.reason })),

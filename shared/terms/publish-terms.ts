@@ -6,8 +6,10 @@ import type { PublishTermsRequest } from './schemas.js';
 
 /** At most this many versions are live at once: the one in force and those scheduled after it. */
 export const MAX_LIVE_VERSIONS = 6;
-/** A publish that loses a race with another reads the head again, at most this many times in all. */
-export const PUBLISH_ATTEMPTS = 3;
+/** A publish that loses a race with another reads the head again, at most this many times in all, waiting a little longer each time. */
+export const PUBLISH_ATTEMPTS = 8;
+/** The most a retry waits, per attempt made so far (the wait is a random part of it). */
+const PUBLISH_JITTER_MS = 25;
 
 export interface PublishTermsDeps {
   store: TermsStore;
@@ -17,9 +19,10 @@ export interface PublishTermsDeps {
 
 /**
  * Finance publishes a new version of a client's terms (POST /api/v2/admin/clients/{id}/terms). It
- * takes effect at `effective_from` (now by default; never earlier, and never before a version
- * already scheduled), gets the next number, and is written with the client's head and its audit
- * record in one transaction. A publish that races another reads the head again.
+ * takes effect at `effective_from` (now by default, never earlier), gets the next number, and is
+ * written with the client's head and its audit record in one transaction. A version scheduled
+ * before it still takes effect at its own time (terms.ts, inForceAt). A publish that races
+ * another reads the head again.
  */
 export async function publishTerms(deps: PublishTermsDeps, actor: StaffIdentity, clientId: string, request: PublishTermsRequest): Promise<TermsVersion> {
   for (let attempt = 1; ; attempt++) {
@@ -38,6 +41,7 @@ export async function publishTerms(deps: PublishTermsDeps, actor: StaffIdentity,
     if ((await deps.store.publish(version, head, live, audit)) === 'published') return version;
     if (attempt >= PUBLISH_ATTEMPTS)
       throw new ConflictError('conflict', "Other versions of this client's terms were being published at the same time; nothing was written, retry.");
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * PUBLISH_JITTER_MS * attempt));
   }
 }
 
@@ -46,13 +50,6 @@ function nextVersion(head: TermsHead, actor: StaffIdentity, request: PublishTerm
     throw new ConflictError('terms_not_migrated', "This client's terms have no first version yet: run `npm run migrate` once after deploying.");
   }
   const effective = effectiveFrom(request.effective_from, now);
-  const last = head.live.at(-1);
-  if (last && effective < last.effective_from) {
-    throw new ValidationError(
-      `must not be before version ${last.version}'s effective_from (${last.effective_from}), which is already scheduled`,
-      'effective_from',
-    );
-  }
   return {
     client_id: head.client_id,
     version: head.latest + 1,

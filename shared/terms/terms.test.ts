@@ -119,6 +119,15 @@ describe('versions in force', () => {
     expect(inForceAt([v1, v2, v3], new Date('2026-12-01T00:00:00.000Z'))).toBe(v3);
   });
 
+  it('takes the version whose effective_from came last, not the highest number: one for now replaces the one in force while an earlier-published one waits', () => {
+    const v4 = version(4, '2026-11-15T00:00:00.000Z'); // published after v3 was scheduled for 12-01
+    expect(inForceAt([v1, v2, v3, v4], new Date('2026-11-20T00:00:00.000Z'))).toBe(v4);
+    expect(inForceAt([v1, v2, v3, v4], new Date('2026-12-01T00:00:00.000Z'))).toBe(v3);
+    const v5 = version(5, v3.effective_from); // the same instant: the later published wins
+    expect(inForceAt([v5, v3], new Date('2026-12-02T00:00:00.000Z'))).toBe(v5);
+    expect(liveAfter([v2, v3, v4], new Date('2026-11-20T00:00:00.000Z'))).toEqual([v3, v4]);
+  });
+
   it('keeps live the version in force and those scheduled after it, nothing older', () => {
     expect(liveAfter([v1, v2, v3], new Date('2026-07-01T00:00:00.000Z'))).toEqual([v2, v3]);
     expect(liveAfter([v1, v2, v3], new Date('2027-01-01T00:00:00.000Z'))).toEqual([v3]);

@@ -85,11 +85,19 @@ export function premiumUnder(terms: Pick<TermsVersion, 'rate_bands' | 'minimum_p
 /** The merchant's commission on a premium: premium × commission rate, half-up at the minor unit; never above the premium. */
 export const commissionOn = (premium: Minor, commissionPpm: number): Minor => (premium <= 0 || commissionPpm <= 0 ? 0 : premiumFor(premium, commissionPpm));
 
-/** The version in force at `at`: the highest-numbered one whose `effective_from` has come. Versions are numbered in the order they take effect. */
+/**
+ * The version in force at `at`: of those whose `effective_from` has come, the one that came last
+ * (of two taking effect at the same instant, the later published). So a version published to take
+ * effect now replaces the one in force while one scheduled earlier still waits for its time.
+ */
 export function inForceAt<T extends Pick<TermsVersion, 'version' | 'effective_from'>>(versions: readonly T[], at: Date): T | undefined {
   const now = at.toISOString();
   let found: T | undefined;
-  for (const version of versions) if (version.effective_from <= now && (!found || version.version > found.version)) found = version;
+  for (const version of versions) {
+    if (version.effective_from > now) continue;
+    if (!found || version.effective_from > found.effective_from || (version.effective_from === found.effective_from && version.version > found.version))
+      found = version;
+  }
   return found;
 }
 

@@ -768,7 +768,7 @@ export interface paths {
     put?: never;
     /**
      * Publish a new version of a client's terms (role finance)
-     * @description A new immutable version with the next number. It takes effect at `effective_from` (an ISO instant or a day; now by default; never in the past, at most a year ahead, and never before a version already scheduled). Rate bands price an item by whole days from the sale to its event's start date: the first band whose `up_to_days` holds it; the last band has no `up_to_days` and takes the rest and items without a date. A premium is never below its currency's `minimum_premium`. The version, the client's head and the audit record (`terms.published`) are one transaction. 422 `validation_failed` names the field (`rate_bands[1].up_to_days`, `effective_from`, …); 409 `terms_schedule_full` when five versions already wait; 409 `terms_not_migrated` for a client from before versions until `npm run migrate` has run.
+     * @description A new immutable version with the next number. It takes effect at `effective_from` (an ISO instant or a day; now by default; never in the past, at most a year ahead; the version in force is the one whose effective_from came last). Rate bands price an item by whole days from the sale to its event's start date: the first band whose `up_to_days` holds it; the last band has no `up_to_days` and takes the rest and items without a date. A premium is never below its currency's `minimum_premium`. The version, the client's head and the audit record (`terms.published`) are one transaction. 422 `validation_failed` names the field (`rate_bands[1].up_to_days`, `effective_from`, …); 409 `terms_schedule_full` when five versions already wait; 409 `conflict` when other publishes kept winning (nothing written: retry); 409 `terms_not_migrated` for a client from before versions until `npm run migrate` has run.
      */
     post: operations['publishTerms'];
     delete?: never;
@@ -1735,6 +1735,10 @@ export interface components {
       /** @description The order's currency: premium, coverage_amount and refund_due count in it. */
       currency: string;
       premium: components['schemas']['Money'];
+      /** @description The merchant's share of the premium (as on the order's Policy). */
+      commission: components['schemas']['Money'];
+      /** @description The version of the client's terms the policy was sold under. */
+      terms_version: number;
       coverage_amount: components['schemas']['Money'];
       /** @description The premium on a Void policy, 0 on a Canceled one ("0.00" USD, "0" JPY); null while nothing is owed back. */
       refund_due: components['schemas']['Money'] | null;
