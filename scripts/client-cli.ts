@@ -167,7 +167,7 @@ async function main(): Promise<void> {
       const published = await publishTerms({ store: terms, now: () => new Date(), newAuditId }, CLI_FINANCE, clientId, request);
       console.log(values.json ? JSON.stringify(termsView(published)) : `client ${clientId}: ${describeTerms(termsView(published))}`);
     } catch (err) {
-      if (err instanceof NotFoundError) throw new Error(`no client ${clientId}`);
+      if (err instanceof NotFoundError) throw new Error(`no client ${clientId}`, { cause: err });
       if (err instanceof AppError) fail(`${err.message}${err.param ? ` (${err.param})` : ''}`);
       throw err;
     } finally {
