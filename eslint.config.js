@@ -38,8 +38,9 @@ const FEATURES = {
   claims: ['clients', 'orders', 'identity'],
   // Events are read off the orders', claims' and checkout records as the streams carry them.
   webhooks: ['orders', 'claims', 'conversion'],
-  // The ledger is read off the orders' and claims' records as the stream carries them.
-  ledger: ['orders', 'claims'],
+  // The ledger is read off the orders' and claims' records as the stream carries them; finance
+  // recording a remittance leaves an audit record.
+  ledger: ['orders', 'claims', 'identity'],
   // A bordereau lists the ledger's month, its claims as they stand, and an older entry's policy facts.
   bordereaux: ['orders', 'claims', 'ledger', 'identity', 'terms'],
 };

@@ -252,7 +252,9 @@ describe('least privilege', () => {
     'admin-clients': { Main: ['BatchGetItem', 'Query'] }, // the register of clients, then their records // the table (and a claim's order, items and merchant by key) and the claim queue index
     // The main stream → entries, statements and the bordereaux' marks (plus the stream's read actions).
     'ledger-record': { Main: ['DescribeStream', 'GetItem', 'GetRecords', 'GetShardIterator', 'ListStreams', 'PutItem', 'UpdateItem'] },
-    'ledger-read': { Main: ['Query'] },
+    'ledger-read': { Main: ['GetItem', 'Query'] }, // a month's entries or statement, its close and the months its balance walks
+    'admin-collections': { Main: ['GetItem', 'PutItem', 'Query'] }, // a remittance's transaction, the client's payments and statements
+    'statements-close': { Main: ['GetItem', 'PutItem', 'Query', 'UpdateItem'] }, // each client's closes, months and statements
     'bordereaux-admin': { Main: ['GetItem', 'PutItem', 'Query', 'Query'] }, // the table and the past exports' index
     // The table and the policy-number index (an older entry's facts), plus the stream's read actions.
     'bordereaux-export': {

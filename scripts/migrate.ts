@@ -13,7 +13,7 @@ import { localDynamo } from './local/local-stack-file.js';
  * unit (issue 27), gives each ledger entry its id record (issue 35) and writes the ledger's opening
  * balance (issue 28; a move of a closed month is booked in the open month), registers clients and lists
  * past bordereau exports for the console (issue 37), and gives each client made before versioned
- * terms its version 1 from its rate and look period and each policy sold before them its terms_version 1 (issue 38). Safe to run again, and
+ * terms its version 1 from its rate and look period and each policy sold before them its terms_version 1, and marks the months each client had moves in for its balance (issue 38). Safe to run again, and
  * beside traffic (scripts/migrations.ts runMigrations).
  */
 const { values } = parseArgs({ options: { aws: { type: 'boolean', default: false } } });
@@ -22,7 +22,7 @@ if (local) console.error(`using DynamoDB at ${local.endpoint} (${local.source})`
 const endpoint = local?.endpoint;
 const config = loadConfig();
 const doc = createDocumentClient(endpoint, config.region);
-const { moved, windows, minor, adopted, opening, registered, listed, terms, sold } = await runMigrations(doc, {
+const { moved, windows, minor, adopted, opening, registered, listed, terms, sold, months } = await runMigrations(doc, {
   main: config.tableName,
   metrics: config.metricsTableName,
 });
@@ -42,3 +42,4 @@ console.log(`registered ${registered.clients} clients created before the console
 console.log(`listed ${listed.exports} bordereau exports made before the console's list of past exports`);
 console.log(`gave ${terms.clients} clients made before versioned terms their version 1 (their rate and look period, no minimum, no commission)`);
 console.log(`gave ${sold.policies} policies sold before versioned terms their terms_version 1 (and commission 0)`);
+console.log(`marked ${months.months} months with moves among their clients' months (a balance walks them)`);

@@ -5,7 +5,15 @@ import { cartItems, quoteFor, startService, uniqueOrderNumber, type Service } fr
 import { decide, fileClaim, sessionToken } from '../test/support/claims.js';
 import { DynamoLedgerStore } from '#shared/ledger/dynamo-ledger-store.js';
 import { statementStatus } from '#shared/ledger/index.js';
-import { amountsToMinorUnits, backfillVoidWindows, firstTermsVersions, migrateToShardedKeys, policiesTermsVersion, runMigrations } from './migrations.js';
+import {
+  amountsToMinorUnits,
+  backfillVoidWindows,
+  clientMonths,
+  firstTermsVersions,
+  migrateToShardedKeys,
+  policiesTermsVersion,
+  runMigrations,
+} from './migrations.js';
 import { DynamoTermsStore } from '#shared/terms/dynamo-terms-store.js';
 import { reconcile } from './reconcile.js';
 
@@ -631,5 +639,27 @@ describe('versioned terms for clients made before them (issue 38)', () => {
       [1, 0],
     ]);
     expect((await scanAll(service.tables.main)).length).toBe(rowsBefore);
+  });
+});
+
+describe('issue 38: the months each client had moves in, for its balance', () => {
+  it('marks every month the bordereaux know a client had moves in, once', async () => {
+    const shop = await service.newClient('Old months');
+    const sold = await service.call('orders-create', {
+      method: 'POST',
+      path: '/api/v2/orders',
+      clientId: shop.client_id,
+      body: { order_number: uniqueOrderNumber('mon'), currency: 'USD', items: cartItems('10.00') },
+    });
+    expect(sold.status).toBe(201);
+    await service.drainStreams();
+    const marks = async () => (await scanAll(service.tables.main)).filter((record) => record.PK === `CLIENT#${shop.client_id}#MONTHS`);
+    const period = new Date().toISOString().slice(0, 7);
+    expect((await marks()).map((mark) => mark.SK)).toEqual([period]); // the consumer marks it from now on
+    // As before issue 38: only the month's clients were marked.
+    await service.tables.doc.send(new DeleteCommand({ TableName: service.tables.main, Key: { PK: `CLIENT#${shop.client_id}#MONTHS`, SK: period } }));
+    expect((await clientMonths(service.tables.doc, service.tables)).months).toBeGreaterThanOrEqual(1);
+    expect((await marks()).map((mark) => mark.SK)).toEqual([period]);
+    expect(await clientMonths(service.tables.doc, service.tables)).toEqual({ months: 0 });
   });
 });

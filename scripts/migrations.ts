@@ -5,6 +5,7 @@ import { unlessConditionFails } from '#shared/platform/dynamo/transactions.js';
 import {
   checkoutKey,
   clientKey,
+  clientMonthKey,
   clientRegisterKey,
   orderKey,
   orderListKey,
@@ -384,6 +385,30 @@ export async function policiesTermsVersion(doc: DynamoDBDocumentClient, tables: 
   return { policies };
 }
 
+/**
+ * Issue 38: a client's balance walks the months it had a move in (CLIENT#<id>#MONTHS), which the
+ * ledger consumer marks from now on beside the bordereaux' marks of a month's clients
+ * (LEDGER#<YYYY-MM>). Every month already marked there gets its mark in the client's months too.
+ * Each write puts the same record: a second run, or the consumer meanwhile, changes nothing.
+ */
+export async function clientMonths(doc: DynamoDBDocumentClient, tables: Pick<TableNames, 'main'>): Promise<{ months: number }> {
+  let months = 0;
+  for await (const record of scan(doc, tables.main, 'entity = :mark', { ':mark': 'ledger_client' })) {
+    const [clientId, period] = [String(record.client_id), String(record.period)];
+    const written = await unlessConditionFails(
+      doc.send(
+        new PutCommand({
+          TableName: tables.main,
+          Item: storedRecord(clientMonthKey(clientId, period), 'client_month', { period }),
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
+      ),
+    );
+    if (written) months++;
+  }
+  return { months };
+}
+
 /** Everything `npm run migrate` does, in order (each step safe to run twice and beside traffic). */
 export async function runMigrations(doc: DynamoDBDocumentClient, tables: TableNames, now = new Date()) {
   const moved = await migrateToShardedKeys(doc, tables);
@@ -395,7 +420,8 @@ export async function runMigrations(doc: DynamoDBDocumentClient, tables: TableNa
   const listed = await listBordereauExports(doc, tables);
   const terms = await firstTermsVersions(doc, tables, now);
   const sold = await policiesTermsVersion(doc, tables);
-  return { moved, windows, minor, adopted, opening, registered, listed, terms, sold };
+  const months = await clientMonths(doc, tables);
+  return { moved, windows, minor, adopted, opening, registered, listed, terms, sold, months };
 }
 
 async function read(doc: DynamoDBDocumentClient, tableName: string, key: { PK: string; SK: string }, attribute: string): Promise<unknown> {

@@ -13,6 +13,7 @@ import { orderOfPartition } from '#shared/platform/dynamo/keys.js';
  *     versions carry none: 0)
  *   claims approved: Σ claim_approved entries = Σ approved amount of its Approved and Paid claims
  *   claims paid: Σ claim_paid entries = Σ approved amount of its Paid claims
+ *   remitted: Σ remittance_received entries = Σ amount of the remittances finance recorded
  *   statements: each month's statement figures = the sums of that month's entries
  * One Scan of the main table (an operator's check, run off-peak). Policies and claims written
  * before the ledger existed have no entries: an item without `currency` predates it and is left out.
@@ -20,7 +21,7 @@ import { orderOfPartition } from '#shared/platform/dynamo/keys.js';
 export interface Difference {
   client_id: string;
   currency: string;
-  what: 'premium' | 'commission' | 'claims approved' | 'claims paid' | `statement ${string}`;
+  what: 'premium' | 'commission' | 'claims approved' | 'claims paid' | 'remitted' | `statement ${string}`;
   ledger: number;
   records: number;
 }
@@ -40,8 +41,8 @@ export async function reconcile(doc: DynamoDBDocumentClient, tableName: string):
     const page = await doc.send(
       new ScanCommand({
         TableName: tableName,
-        FilterExpression: 'entity IN (:item, :claim, :entry, :statement)',
-        ExpressionAttributeValues: { ':item': 'item', ':claim': 'claim', ':entry': 'ledger_entry', ':statement': 'statement' },
+        FilterExpression: 'entity IN (:item, :claim, :entry, :statement, :remittance)',
+        ExpressionAttributeValues: { ':item': 'item', ':claim': 'claim', ':entry': 'ledger_entry', ':statement': 'statement', ':remittance': 'remittance' },
         ExclusiveStartKey: start,
       }),
     );
@@ -59,6 +60,8 @@ export async function reconcile(doc: DynamoDBDocumentClient, tableName: string):
         if (claim.status === 'Approved' || claim.status === 'Paid')
           add(claim.client_id, claim.currency, 'claims approved', 'records', claim.amount_approved ?? 0);
         if (claim.status === 'Paid') add(claim.client_id, claim.currency, 'claims paid', 'records', claim.amount_approved ?? 0);
+      } else if (record.entity === 'remittance') {
+        add(String(record.client_id), String(record.currency), 'remitted', 'records', Number(record.amount));
       } else if (record.entity === 'statement') {
         const clientId = /^CLIENT#([^#]+)#STATEMENT#/.exec(String(record.PK))?.[1];
         if (!clientId) continue;
@@ -67,7 +70,14 @@ export async function reconcile(doc: DynamoDBDocumentClient, tableName: string):
         const entry = record as unknown as LedgerEntry;
         const figures = figuresOf(entry);
         for (const name of FIGURES) add(entry.client_id, entry.currency, `statement ${entry.period} ${name}`, 'ledger', figures[name]);
-        const what = entry.type === 'claim_approved' ? 'claims approved' : entry.type === 'claim_paid' ? 'claims paid' : 'premium';
+        const what =
+          entry.type === 'claim_approved'
+            ? 'claims approved'
+            : entry.type === 'claim_paid'
+              ? 'claims paid'
+              : entry.type === 'remittance_received'
+                ? 'remitted'
+                : 'premium';
         add(entry.client_id, entry.currency, what, 'ledger', entry.amount);
         if (what === 'premium') add(entry.client_id, entry.currency, 'commission', 'ledger', entry.commission ?? 0);
       }

@@ -2,7 +2,9 @@ import type { Context } from 'aws-lambda';
 import { openCursor, sealCursor } from '#shared/platform/keys/cursors.js';
 import { loadConfig } from '#shared/platform/config.js';
 import { systemClock } from '#shared/platform/clock.js';
-import { listLedger, readStatement } from '#shared/ledger/read-ledger.js';
+import { listLedger } from '#shared/ledger/read-ledger.js';
+import { readStatement } from '#shared/ledger/statements.js';
+import { DynamoCollectionsStore } from '#shared/ledger/dynamo-collections-store.js';
 import { entryView, statementView } from '#shared/ledger/ledger-view.js';
 import { ListLedgerQuery, StatementPath } from '#shared/ledger/schemas.js';
 import { DynamoLedgerStore } from '#shared/ledger/dynamo-ledger-store.js';
@@ -12,7 +14,9 @@ import { parseInput } from '#shared/platform/http/validation.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 
 const config = loadConfig();
-const deps = { ledger: new DynamoLedgerStore(sharedDocumentClient(), config.tableName), cursors: { seal: sealCursor, open: openCursor }, clock: systemClock };
+const ledgerStore = new DynamoLedgerStore(sharedDocumentClient(), config.tableName);
+const deps = { ledger: ledgerStore, cursors: { seal: sealCursor, open: openCursor }, clock: systemClock };
+const statements = { collections: new DynamoCollectionsStore(sharedDocumentClient(), config.tableName, ledgerStore), clock: systemClock };
 
 /** GET /api/v2/ledger?period&type&limit&cursor: a month's entries, newest first. */
 const ledger = httpHandler(
@@ -24,11 +28,11 @@ const ledger = httpHandler(
   { authenticated: true },
 );
 
-/** GET /api/v2/statements/{period}: a month's figures per currency, open or closed. */
+/** GET /api/v2/statements/{period}: a month's figures and balances per currency, its due date and standing. */
 const statement = httpHandler(
   async (event, info) => {
     const { period } = parseInput(StatementPath, { period: event.pathParameters?.period ?? '' });
-    return jsonResponse(200, statementView(await readStatement(deps, clientIdOf(info), period)));
+    return jsonResponse(200, statementView(await readStatement(statements, clientIdOf(info), period)));
   },
   { authenticated: true },
 );

@@ -208,6 +208,8 @@ describe('the ledger', () => {
       claims_paid: 0,
       policies_issued: 0,
       policies_voided: 0,
+      commission: 0,
+      remitted: 0,
     };
     for (const [day, position] of [
       [`${period}-01`, '01'],
@@ -405,6 +407,12 @@ describe('the ledger', () => {
     });
     expect((await get(shop.client_id, '/api/v2/statements/2027-01')).json.error).toMatchObject({ code: 'validation_failed', param: 'period' });
     expect((await get(shop.client_id, '/api/v2/statements/2026-13')).status).toBe(422);
-    expect((await get(shop.client_id, '/api/v2/statements/2026-10')).json).toEqual({ period: '2026-10', status: 'closed', currencies: [] });
+    // A closed month with nothing in it owes nothing: paid.
+    expect((await get(shop.client_id, '/api/v2/statements/2026-10')).json).toEqual({
+      period: '2026-10',
+      status: 'paid',
+      due_date: '2026-11-15',
+      currencies: [],
+    });
   });
 });

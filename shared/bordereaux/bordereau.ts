@@ -89,7 +89,7 @@ export function premiumRow(entry: LedgerEntry, facts: PolicyFacts): string[] {
   return [
     entry.client_id,
     entry.policy_number ?? '',
-    entry.service_order_id,
+    entry.service_order_id ?? '',
     facts.order_number,
     type,
     day(entry.created),

@@ -10,6 +10,9 @@ export const AUDIT_ACTIONS = [
   'client.disabled',
   'staff.created',
   'terms.published',
+  'remittance.recorded',
+  'client.suspended',
+  'client.resumed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

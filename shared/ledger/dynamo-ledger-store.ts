@@ -3,6 +3,7 @@ import { FIGURES, figuresAfter, figuresOf, type ClaimActivity, type LedgerEntry,
 import type { LedgerExportSource, LedgerPage, LedgerStore } from './ports.js';
 import {
   claimActivityKey,
+  clientMonthKey,
   claimActivityPartition,
   LIST_SHARDS,
   ledgerEntryIdKey,
@@ -59,12 +60,16 @@ export class DynamoLedgerStore implements LedgerStore, LedgerExportSource {
     await Promise.all(
       fresh.map(async (mark) => {
         const [period, clientId] = mark.split('|') as [string, string];
-        await this.doc.send(
-          new PutCommand({
-            TableName: this.tableName,
-            Item: storedRecord(periodClientKey(period, clientId), 'ledger_client', { client_id: clientId, period }),
-          }),
-        );
+        // The month among its clients (the bordereaux), and among the client's months (its balance walks them).
+        await Promise.all([
+          this.doc.send(
+            new PutCommand({
+              TableName: this.tableName,
+              Item: storedRecord(periodClientKey(period, clientId), 'ledger_client', { client_id: clientId, period }),
+            }),
+          ),
+          this.doc.send(new PutCommand({ TableName: this.tableName, Item: storedRecord(clientMonthKey(clientId, period), 'client_month', { period }) })),
+        ]);
         this.notedPeriods.add(mark);
       }),
     );

@@ -15,13 +15,14 @@ import { itemInMinorUnits, type OrderItem, type Policy } from '../orders/index.j
  *   premium_refunded  a policy voided                    − refund_due       (− its commission: a void returns it)
  *   claim_approved    a claim approved                   amount_approved
  *   claim_paid        a payout recorded                  the amount paid (the approved amount)
+ *   remittance_received  finance recorded a merchant's payment   + the amount received
  *
  * A cancel refunds nothing and writes nothing; an opt-out never does. `period` is the UTC month of
  * the change itself (the policy's creation, its void, the claim's move), not of the entry's write.
  * The id alone says whether an entry exists (the store keeps it apart from the entry's month and
  * time), and a closed month never receives an entry: see bookedIn.
  */
-export const ENTRY_TYPES = ['premium_written', 'premium_adjusted', 'premium_refunded', 'claim_approved', 'claim_paid'] as const;
+export const ENTRY_TYPES = ['premium_written', 'premium_adjusted', 'premium_refunded', 'claim_approved', 'claim_paid', 'remittance_received'] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
 
 export interface LedgerEntry {
@@ -33,9 +34,13 @@ export interface LedgerEntry {
   period: string;
   currency: string;
   amount: Minor;
-  service_order_id: string;
+  /** The order a premium or claim entry is about (a remittance is about none). */
+  service_order_id?: string;
   policy_number?: string;
   claim_id?: string;
+  /** A remittance's reference (the merchant's payment, as finance recorded it) and the day it was received. */
+  reference?: string;
+  received_on?: string;
   /**
    * On a premium entry, the merchant's commission that moves with it: the policy's commission when
    * written, its change when adjusted, the commission returned (negative) on a void. Absent on an
@@ -64,7 +69,7 @@ const entryId = (clientId: string, subject: string, type: EntryType): string =>
   `le_${createHash('sha256').update(`${clientId}|${subject}|${type}`).digest('base64url').slice(0, 24)}`;
 
 function entry(type: EntryType, clientId: string, subject: string, created: string, currency: string, amount: Minor, rest: Partial<LedgerEntry>): LedgerEntry {
-  return { id: entryId(clientId, subject, type), type, client_id: clientId, created, period: periodOf(created), currency, amount, ...rest } as LedgerEntry;
+  return { id: entryId(clientId, subject, type), type, client_id: clientId, created, period: periodOf(created), currency, amount, ...rest };
 }
 
 /** The entries one changed record makes (none for most). */
@@ -72,6 +77,7 @@ export function entriesOf(change: RecordChange): LedgerEntry[] {
   const after = change.after;
   if (!after || (change.kind !== 'INSERT' && change.kind !== 'MODIFY')) return [];
   if (after.entity === 'claim') return claimEntries(change);
+  if (after.entity === 'remittance') return change.kind === 'INSERT' ? [remittanceEntry(after as unknown as Remittance)] : [];
   if (after.entity !== 'item' || !change.order) return [];
   const currency = after.currency;
   if (typeof currency !== 'string') return []; // an item written before items carried their currency (and before the ledger)
@@ -121,6 +127,28 @@ const claimEntry = (type: 'claim_approved' | 'claim_paid', claim: Claim, at: str
   entry(type, claim.client_id, claim.claim_id, at, claim.currency, claim.amount_approved ?? 0, {
     service_order_id: claim.service_order_id,
     claim_id: claim.claim_id,
+  });
+
+/**
+ * A merchant's payment as finance recorded it (POST /admin/clients/{id}/remittances): a record of
+ * its own on the main table, whose insert the stream turns into a `remittance_received` entry, in
+ * the month it was recorded (a closed month never changes; `received_on` says when the money came).
+ */
+export interface Remittance {
+  client_id: string;
+  reference: string;
+  currency: string;
+  amount: Minor;
+  received_on: string;
+  recorded_at: string;
+}
+
+/** The id of the entry a remittance is booked as (finance's answer names it). */
+export const remittanceEntryId = (clientId: string, reference: string): string => entryId(clientId, `remittance:${reference}`, 'remittance_received');
+const remittanceEntry = (remittance: Remittance): LedgerEntry =>
+  entry('remittance_received', remittance.client_id, `remittance:${remittance.reference}`, remittance.recorded_at, remittance.currency, remittance.amount, {
+    reference: remittance.reference,
+    received_on: remittance.received_on,
   });
 
 /**
@@ -184,6 +212,10 @@ export interface StatementFigures {
   claims_paid: Minor;
   policies_issued: number;
   policies_voided: number;
+  /** The merchant's commission on the month's premium (what it keeps of net_premium). */
+  commission: Minor;
+  /** What the merchant paid, as finance recorded it in the month. */
+  remitted: Minor;
 }
 export const FIGURES: readonly (keyof StatementFigures)[] = [
   'premiums_written',
@@ -193,6 +225,8 @@ export const FIGURES: readonly (keyof StatementFigures)[] = [
   'claims_paid',
   'policies_issued',
   'policies_voided',
+  'commission',
+  'remitted',
 ];
 
 /** What one entry adds to its statement: refunds count as the positive amount refunded. */
@@ -205,18 +239,23 @@ export function figuresOf(entry: LedgerEntry): StatementFigures {
     claims_paid: 0,
     policies_issued: 0,
     policies_voided: 0,
+    commission: 0,
+    remitted: 0,
   };
+  const commission = entry.commission ?? 0;
   switch (entry.type) {
     case 'premium_written':
-      return { ...none, premiums_written: entry.amount, policies_issued: 1 };
+      return { ...none, premiums_written: entry.amount, policies_issued: 1, commission };
     case 'premium_adjusted':
-      return { ...none, premium_adjustments: entry.amount, policies_issued: 1 };
+      return { ...none, premium_adjustments: entry.amount, policies_issued: 1, commission };
     case 'premium_refunded':
-      return { ...none, premiums_refunded: -entry.amount, policies_voided: 1 };
+      return { ...none, premiums_refunded: -entry.amount, policies_voided: 1, commission };
     case 'claim_approved':
       return { ...none, claims_approved: entry.amount };
     case 'claim_paid':
       return { ...none, claims_paid: entry.amount };
+    case 'remittance_received':
+      return { ...none, remitted: entry.amount };
   }
 }
 
@@ -228,6 +267,8 @@ export const netPremium = (figures: StatementFigures): Minor => sumMinor([figure
  */
 export type StatementTotals = { [K in keyof StatementFigures]: bigint };
 export const netPremiumOf = (totals: StatementTotals): bigint => totals.premiums_written + totals.premium_adjustments - totals.premiums_refunded;
+/** What the month's premium leaves the merchant to pay over: net premium less its commission. */
+export const amountDueOf = (totals: StatementTotals): bigint => netPremiumOf(totals) - totals.commission;
 
 /**
  * A batch's entries grouped by the statement record each adds to (client, period, currency and

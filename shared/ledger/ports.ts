@@ -1,4 +1,6 @@
-import type { ClaimActivity, LedgerEntry, StatementBatch, StatementTotals, EntryType } from './ledger.js';
+import type { AuditRecord } from '../identity/index.js';
+import type { MonthFigures, StatementClosing, StatementStanding } from './collections.js';
+import type { ClaimActivity, LedgerEntry, Remittance, StatementBatch, StatementTotals, EntryType } from './ledger.js';
 
 /** A page of a client's ledger of one month, newest first; `next` is where the next page starts. */
 export interface LedgerPage {
@@ -35,4 +37,35 @@ export interface LedgerExportSource {
   entriesOf(clientId: string, period: string, typePrefix: string): AsyncIterable<LedgerEntry>;
   /** The ids of the client's claims with a move in the month. */
   claimsActiveIn(clientId: string, period: string): AsyncIterable<string>;
+}
+
+/** A remittance as recorded: the one the reference names, its request's fingerprint, and whether it was recorded before. */
+export interface RecordedRemittance {
+  remittance: Remittance;
+  fingerprint: string;
+  replayed: boolean;
+}
+
+/** What collections read and write: the months a client had moves in, its months' closes, its remittances. */
+export interface CollectionsStore {
+  /** The months after `after` (from the first when undefined) through `through` the client had a move in, oldest first, at most `limit`. */
+  monthsWithMoves(clientId: string, after: string | undefined, through: string, limit: number): Promise<string[]>;
+  /** A month's figures per currency (its statement records summed). */
+  figures(clientId: string, period: string): Promise<MonthFigures>;
+  closing(clientId: string, period: string): Promise<StatementClosing | undefined>;
+  /** The latest close of a month before `before`. */
+  latestClosing(clientId: string, before: string): Promise<StatementClosing | undefined>;
+  /** The latest closes, newest first. */
+  recentClosings(clientId: string, limit: number): Promise<StatementClosing[]>;
+  /** Writes a month's close unless written: true when written now. */
+  writeClosing(closing: StatementClosing): Promise<boolean>;
+  /** Moves a close's standing from `from` to `to`: true when it stood at `from` (each move happens once). */
+  moveClosing(clientId: string, period: string, from: StatementStanding, to: StatementStanding, at: string): Promise<boolean>;
+  /** Every client's id (the register of clients). */
+  clientIds(): AsyncIterable<string>;
+  clientExists(clientId: string): Promise<boolean>;
+  /** Records a remittance with its audit record unless its reference is taken; then answers the one that took it. */
+  recordRemittance(remittance: Remittance, referenceHash: string, fingerprint: string, audit: AuditRecord): Promise<RecordedRemittance>;
+  /** The client's remittances, newest recorded first, a page at a time. */
+  remittances(clientId: string, limit: number, before?: string): Promise<{ remittances: Remittance[]; next?: string }>;
 }

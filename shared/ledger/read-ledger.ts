@@ -1,11 +1,11 @@
 import { ValidationError } from '../platform/errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { ListCursors } from '../platform/list-cursors.js';
-import { netPremiumOf, periodOf, statementStatus, type EntryType, type LedgerEntry, type StatementTotals } from './ledger.js';
+import { periodOf, statementStatus, type EntryType, type LedgerEntry } from './ledger.js';
 import type { LedgerStore } from './ports.js';
 
 export interface ReadLedgerDeps {
-  ledger: Pick<LedgerStore, 'list' | 'statement'>;
+  ledger: Pick<LedgerStore, 'list'>;
   cursors: ListCursors;
   clock: Clock;
 }
@@ -28,20 +28,4 @@ export async function listLedger(
   const after = query.cursor === undefined ? undefined : await deps.cursors.open(clientId, filters, query.cursor);
   const page = await deps.ledger.list(clientId, { period, ...(query.type ? { type: query.type } : {}), ...(after ? { after } : {}), limit: query.limit });
   return { period, entries: page.entries, ...(page.next === undefined ? {} : { nextCursor: await deps.cursors.seal(clientId, filters, page.next) }) };
-}
-
-/** GET /statements/{period}: the month's figures per currency, open until the 5th of the next month, then closed for good. */
-export async function readStatement(
-  deps: ReadLedgerDeps,
-  clientId: string,
-  period: string,
-): Promise<{ period: string; status: 'open' | 'closed'; currencies: { currency: string; figures: StatementTotals; net_premium: bigint }[] }> {
-  const now = deps.clock.now();
-  refuseFuture(period, now, 'period');
-  const currencies = await deps.ledger.statement(clientId, period);
-  return {
-    period,
-    status: statementStatus(period, now) as 'open' | 'closed',
-    currencies: currencies.map(({ currency, figures }) => ({ currency, figures, net_premium: netPremiumOf(figures) })),
-  };
 }

@@ -1,6 +1,10 @@
 import * as v from 'valibot';
-import { listPage } from '../platform/http/schemas.js';
+import { CalendarDate, Currency, listPage } from '../platform/http/schemas.js';
+import { maxOrderAmount, parseMoney } from '../platform/money/index.js';
 import { ENTRY_TYPES } from './ledger.js';
+
+/** A remittance's reference, at most this long. */
+export const MAX_REFERENCE_LENGTH = 64;
 
 /** YYYY-MM naming a month. */
 export const Period = v.pipe(v.string(), v.regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month written YYYY-MM'));
@@ -14,3 +18,38 @@ export const ListLedgerQuery = v.strictObject({
 
 /** GET /statements/{period}: the path's month. */
 export const StatementPath = v.strictObject({ period: Period });
+
+/** A payment's reference as the merchant's bank shows it: 1–64 printable characters, no spaces at either end. */
+const Reference = v.pipe(
+  v.string('must be a string'),
+  v.minLength(1, 'must not be empty'),
+  v.maxLength(MAX_REFERENCE_LENGTH, `must be at most ${MAX_REFERENCE_LENGTH} characters`),
+  v.regex(/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/, 'must be printable ASCII (letters, digits, punctuation) with no spaces at either end'),
+);
+
+/** POST /api/v2/admin/clients/{id}/remittances: a payment received, in its currency's digits, above zero. */
+export const RecordRemittanceRequest = v.pipe(
+  v.strictObject({
+    currency: Currency,
+    amount: v.string('must be a decimal amount written as a string'),
+    reference: Reference,
+    received_on: CalendarDate,
+  }),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const { currency, amount } = dataset.value;
+    const max = Math.min(Number.MAX_SAFE_INTEGER, 100 * maxOrderAmount(currency));
+    const parsed = parseMoney(amount, currency, max);
+    if ('problem' in parsed || parsed.minor <= 0) {
+      addIssue({
+        message: 'problem' in parsed ? parsed.problem : 'must be above zero',
+        path: [{ type: 'object', origin: 'value', input: dataset.value, key: 'amount', value: amount }],
+      });
+      return NEVER;
+    }
+    return { ...dataset.value, amount: parsed.minor };
+  }),
+);
+export type RecordRemittanceRequest = v.InferOutput<typeof RecordRemittanceRequest>;
+
+/** GET /api/v2/admin/clients/{id}/remittances: a page. */
+export const ListRemittancesQuery = v.strictObject({ limit: listPage.limit, cursor: listPage.cursor });

@@ -52,6 +52,10 @@ export const ERROR_CATALOGUE = {
   webhook_endpoint_disabled: { status: 409, when: 'a test event for a disabled webhook endpoint (enable it first: nothing is sent to a disabled one)' },
   terms_not_migrated: { status: 409, when: 'a terms version for a client whose terms have no first version yet: run `npm run migrate` once after deploying' },
   terms_schedule_full: { status: 409, when: "the client's terms already have MAX_LIVE_VERSIONS − 1 (five) versions waiting to take effect" },
+  remittance_reference_used: {
+    status: 409,
+    when: "a remittance whose `reference` the client's payments already use with another currency, amount or received_on (the same body answers the same)",
+  },
   too_many_endpoints: { status: 409, when: 'the client already has 16 webhook endpoints' },
   claim_open: { status: 409, when: 'the policy is under an open claim: no change, cancel or void, and no second claim (`param` names it)' },
   claim_not_submitted: { status: 409, when: 'a decision on a claim that is not `Submitted` (already decided, awaiting documents, withdrawn or paid)' },

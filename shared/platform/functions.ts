@@ -145,15 +145,16 @@ export const FUNCTIONS = {
     routes: [],
     tables: { main: ['PutItem', 'UpdateItem', 'GetItem'] },
     // Batched like the day counts: an entry may be 30 s late, a statement is monthly.
-    stream: { table: 'main', entities: ['item', 'claim'], inserts: false, batchingWindowSeconds: 30, shardNamed: true },
+    stream: { table: 'main', entities: ['item', 'claim', 'remittance'], inserts: false, batchingWindowSeconds: 30, shardNamed: true },
   },
-  // Query: a month's entries (one per shard, 64) or its statement (one).
+  // Query: a month's entries (one per shard, 64) or its statement (one), and the months its balance walks.
   'ledger-read': {
     routes: [
       { method: 'GET', path: '/api/v2/ledger', auth: 'access-token', portal: true },
       { method: 'GET', path: '/api/v2/statements/{period}', auth: 'access-token', portal: true },
     ],
-    tables: { main: ['Query'] },
+    // GetItem: a closed month's close (its balances and standing).
+    tables: { main: ['Query', 'GetItem'] },
   },
   'metrics-conversion': {
     routes: [{ method: 'GET', path: '/api/v2/metrics/conversion', auth: 'access-token', portal: true }],
@@ -225,7 +226,7 @@ export const FUNCTIONS = {
     indexes: { main: [HOLD_INDEX] },
     // Sends wait at most 10 s each, several at once, and stop starting after 40 s: 60 s a run.
     // `webhook_test`: a test event asked for (POST /webhook_endpoints/{id}/test), sent from here like the others.
-    stream: { table: 'main', entities: ['order', 'item', 'claim', 'webhook_test'], inserts: false, parallelization: 10 },
+    stream: { table: 'main', entities: ['order', 'item', 'claim', 'webhook_test', 'statement_closing'], inserts: false, parallelization: 10 },
     timeoutSeconds: 60,
     sends: 'webhooks',
   },
@@ -304,6 +305,27 @@ export const FUNCTIONS = {
       { method: 'POST', path: '/api/v2/admin/clients/{id}/terms', auth: 'staff', roles: FINANCE },
     ],
     tables: { main: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
+  },
+  // Collections (finance): a client's remittances, recorded (TransactWriteItems: the payment, its
+  // reference's claim and the audit record, PutItem) and listed (Query), and its statements with
+  // their balances (GetItem: the client and a month's close; Query: the months it walks).
+  'admin-collections': {
+    routes: [
+      { method: 'GET', path: '/api/v2/admin/clients/{id}/remittances', auth: 'staff', roles: FINANCE },
+      { method: 'POST', path: '/api/v2/admin/clients/{id}/remittances', auth: 'staff', roles: FINANCE },
+      { method: 'GET', path: '/api/v2/admin/clients/{id}/statements/{period}', auth: 'staff', roles: FINANCE },
+    ],
+    tables: { main: ['GetItem', 'Query', 'PutItem'] },
+  },
+  // A month's close, hourly: each client's months closed since its last (Query: its closes, its
+  // months, a month's statement; PutItem: the close), and each unsettled close moved to paid or
+  // overdue (UpdateItem). Its writes are on the stream: statement.closed and statement.overdue.
+  'statements-close': {
+    routes: [],
+    tables: { main: ['Query', 'GetItem', 'PutItem', 'UpdateItem'] },
+    // Locally every minute: a moved clock (the acceptance test) or the 5th at 00:00 is seen within one.
+    schedule: { deployedEverySeconds: 3600, localEverySeconds: 60 },
+    timeoutSeconds: 300,
   },
   // The audit log (admin): staff actions, newest first (Query on its partition). Each is written by
   // the function whose change it records, in that change's transaction.

@@ -8,7 +8,7 @@ import {
   isFor,
   nextAttemptAt,
   orderSequence,
-  TEST_EVENT_TYPE,
+  namesAnOrder,
   type ChangeSource,
   type WebhookEvent,
 } from './webhook-events.js';
@@ -210,7 +210,7 @@ export async function dispatchChanges(deps: DispatchDeps, changes: readonly Reco
     const endpoints = (await endpointsOf.get(found.client_id)!).filter((e) => e.status === 'enabled' && isFor(found, e));
     if (endpoints.length === 0) continue; // nobody listens: nothing to deliver or keep
     // An opt-out's number stays sealed in what is kept; attemptDelivery opens it into the body it sends.
-    const orderNumber = found.sealed_order_number === undefined && found.type !== TEST_EVENT_TYPE ? await orderNumberOf(found) : undefined;
+    const orderNumber = found.sealed_order_number === undefined && namesAnOrder(found.type) ? await orderNumberOf(found) : undefined;
     const event = withOrderNumber(found, orderNumber);
     const deliveries = await recordEvent(deps, event, endpoints, dueBy);
     for (const delivery of deliveries) {

@@ -11,6 +11,7 @@ import {
   eventOf,
   LOGGED_EVENT_TYPES,
   TEST_EVENT_TYPE,
+  namesAnOrder,
   WEBHOOK_EVENTS,
   type ChangeSource,
   type LoggedEventType,
@@ -221,6 +222,15 @@ const CASES = {
     change: claimMoved('Withdrawn', 'Submitted'),
     event: { created: '2026-11-29T08:00:00.000Z', data: claimData('Withdrawn', null, null) },
   },
+  'statement.closed': {
+    change: change('INSERT', closing('closed'), undefined, false),
+    // A statement's lane is the client's statements, not an order's; its balances in each currency's digits.
+    event: { created: '2026-12-05T00:10:00.000Z', order_id: 'statements', data: statementDataOf() },
+  },
+  'statement.overdue': {
+    change: change('MODIFY', closing('overdue', { status_at: '2026-12-16T01:00:00.000Z' }), closing('closed'), false),
+    event: { created: '2026-12-16T01:00:00.000Z', order_id: 'statements', data: statementDataOf() },
+  },
   'webhook_endpoint.test': {
     change: change(
       'INSERT',
@@ -232,6 +242,33 @@ const CASES = {
     event: { id: 'evt_testtesttesttesttesttest', created: '2026-11-27T10:00:06.000Z', order_id: 'test_we_1', data: { endpoint_id: 'we_1' } },
   },
 } satisfies Record<LoggedEventType, { source?: ChangeSource; change: RecordChange; event: Partial<WebhookEvent> }>;
+
+function statementDataOf() {
+  return {
+    period: '2026-11',
+    due_date: '2026-12-15',
+    currencies: [
+      { currency: 'JPY', opening_balance: '0', closing_balance: '1500' },
+      { currency: 'KWD', opening_balance: '-1.000', closing_balance: '12.345' },
+    ],
+  };
+}
+
+function closing(status: string, extra: Record<string, unknown> = {}) {
+  return {
+    entity: 'statement_closing',
+    client_id: CLIENT,
+    period: '2026-11',
+    due_date: '2026-12-15',
+    status,
+    closed_at: '2026-12-05T00:10:00.000Z',
+    rows: [
+      { currency: 'JPY', opening_balance: '0', closing_balance: '1500' },
+      { currency: 'KWD', opening_balance: '-1000', closing_balance: '12345' },
+    ],
+    ...extra,
+  };
+}
 
 function claimData(status: string, approved: string | null, payout: string | null) {
   return {
@@ -251,7 +288,7 @@ function claimData(status: string, approved: string | null, payout: string | nul
 /** What a receiver gets: the dispatcher adds the order's number first in data (an opt-out's, opened from its seal), a test event has none. */
 const delivered = (event: WebhookEvent) => {
   const { sealed_order_number: _sealed, ...sent } = event;
-  return eventBody(event.type === TEST_EVENT_TYPE ? sent : { ...sent, data: { order_number: ORDER_NUMBER, ...sent.data } });
+  return eventBody(!namesAnOrder(event.type) ? sent : { ...sent, data: { order_number: ORDER_NUMBER, ...sent.data } });
 };
 
 describe('the webhook event table', () => {
@@ -301,6 +338,8 @@ describe('changes that make no event', () => {
       change('REMOVE', undefined, { entity: 'webhook_test', event_id: 'evt_x', client_id: CLIENT, endpoint_id: 'we_1', created: 'x' }),
     ],
     ['an endpoint', change('INSERT', { entity: 'webhook_endpoint', client_id: CLIENT }, undefined, false)],
+    ['a close paid (no event: only closed and overdue are announced)', change('MODIFY', closing('paid'), closing('closed'), false)],
+    ['an overdue close paid', change('MODIFY', closing('paid'), closing('overdue'), false)],
   ])('%s', (_name, made) => {
     expect(eventOf(made, eventId, 'orders')).toBeUndefined();
   });

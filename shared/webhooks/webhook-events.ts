@@ -37,7 +37,7 @@ export interface EventRule {
   /** The stream whose changes make it (its consumer: webhooks-dispatch for `orders`, webhooks-optouts for `checkouts`). */
   source: ChangeSource;
   /** The record whose change makes it (its `entity`; the consumer's `stream.entities` in shared/platform/functions.ts must name it). */
-  entity: 'order' | 'item' | 'claim' | 'webhook_test' | 'checkout';
+  entity: 'order' | 'item' | 'claim' | 'webhook_test' | 'checkout' | 'statement_closing';
   /** Whether this change of such a record makes the event. */
   when: (change: RecordChange) => boolean;
   /** The event, without its type; undefined when the record lacks what it needs. `eventId` turns the change's id into the event's. */
@@ -153,6 +153,40 @@ const claimMoved = (status: ClaimStatus): EventRule => ({
 });
 
 /**
+ * A month's close (the ledger's statement_closing record, which the hourly close writes and moves
+ * on): the month, its due date and what each currency's balance came to (`closing_balance`, owed
+ * by the due date when above zero). Its lane is the client's statements (`statements`), not an
+ * order's. `statement.closed` when it is written, `statement.overdue` when it moves to overdue.
+ */
+const statementEvent = (when: EventRule['when'], at: 'closed_at' | 'status_at'): EventRule => ({
+  source: 'orders',
+  entity: 'statement_closing',
+  when,
+  make: (change, eventId) => {
+    const record = change.after!;
+    const rows = record.rows as { currency: string; opening_balance: string; closing_balance: string }[] | undefined;
+    if (typeof record.client_id !== 'string' || typeof record.period !== 'string' || !Array.isArray(rows)) return undefined;
+    return {
+      id: eventId(change.changeId),
+      created: typeof record[at] === 'string' ? record[at] : change.at,
+      client_id: record.client_id,
+      order_id: STATEMENTS_LANE,
+      data: {
+        period: record.period,
+        due_date: record.due_date,
+        currencies: rows.map((row) => ({
+          currency: row.currency,
+          opening_balance: formatMoney(BigInt(row.opening_balance), row.currency),
+          closing_balance: formatMoney(BigInt(row.closing_balance), row.currency),
+        })),
+      },
+    };
+  },
+});
+/** The lane of a client's statement events (events of one lane are delivered in order). */
+export const STATEMENTS_LANE = 'statements';
+
+/**
  * Every webhook event type, one entry each, in the order endpoints list them (openapi.yaml's
  * EventType); the test event last. Adding a type: its entry here, its case in
  * webhook-events.test.ts, its body in openapi.yaml's `webhooks` (and EventType), then
@@ -198,6 +232,11 @@ export const WEBHOOK_EVENTS = {
   'claim.denied': claimMoved('Denied'),
   'claim.paid': claimMoved('Paid'),
   'claim.withdrawn': claimMoved('Withdrawn'),
+  'statement.closed': statementEvent((change) => change.kind === 'INSERT', 'closed_at'),
+  'statement.overdue': statementEvent(
+    (change) => change.kind === 'MODIFY' && change.after?.status === 'overdue' && change.before?.status !== 'overdue',
+    'status_at',
+  ),
   /**
    * A new test request (POST /webhook_endpoints/{id}/test): its id is the one the request answered
    * with. Its lane is `test_<endpoint id>`, not an order's, so it neither waits behind an order's
@@ -223,6 +262,9 @@ export const TEST_EVENT_TYPE = 'webhook_endpoint.test' satisfies LoggedEventType
 export type EventType = Exclude<LoggedEventType, typeof TEST_EVENT_TYPE>;
 /** What an endpoint may subscribe to (all by default, in this order). */
 export const EVENT_TYPES = LOGGED_EVENT_TYPES.filter((type): type is EventType => type !== TEST_EVENT_TYPE);
+
+/** Events about no order (the dispatcher reads no order number for them). */
+export const namesAnOrder = (type: LoggedEventType): boolean => type !== TEST_EVENT_TYPE && type !== 'statement.closed' && type !== 'statement.overdue';
 
 export interface WebhookEvent extends EventFacts {
   type: LoggedEventType;

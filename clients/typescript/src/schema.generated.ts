@@ -260,7 +260,7 @@ export interface paths {
     };
     /**
      * A month's statement per currency
-     * @description The sums of the month's entries per currency, kept beside them as the entries are written (one Query). Open until 00:00 UTC on the 5th of the next month, then closed: a closed statement never changes. A month with nothing answers `currencies: []`; a malformed month or one not begun is 422.
+     * @description The sums of the month's entries per currency, kept beside them as the entries are written, with what the merchant owes: `amount_due` (net premium less commission), `remitted`, and the balance carried from month to month. Open until 00:00 UTC on the 5th of the next month, then closed: a closed month's figures never change; its `status` moves to `paid` or, after `due_date` with a balance owed, `overdue`. A month with nothing answers `currencies: []`; a malformed month or one not begun is 422.
      */
     get: operations['getStatement'];
     put?: never;
@@ -777,6 +777,58 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/admin/clients/{id}/remittances': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The client id (`cl_…`). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * A client's recorded payments, newest first (role finance)
+     * @description Every remittance finance recorded for the client, newest recorded first, a page at a time. 404 `client_not_found` for an unknown id.
+     */
+    get: operations['listRemittances'];
+    put?: never;
+    /**
+     * Record a merchant's payment (role finance)
+     * @description The merchant paid `amount` in `currency` (in its digits, above zero) on `received_on` (today or up to 366 days before). Idempotent by `reference`: the same reference with the same body answers the same payment (201 again, nothing written twice); with another currency, amount or day, 409 `remittance_reference_used`. The payment and its audit record (`remittance.recorded`) are one transaction; the ledger books it as a `remittance_received` entry (`ledger_entry_id`) in the month it is recorded, and the balance falls by it.
+     */
+    post: operations['recordRemittance'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/clients/{id}/statements/{period}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The client id (`cl_…`). */
+        id: string;
+        /** @description The month, YYYY-MM. */
+        period: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * A client's statement of a month, as the merchant sees it (role finance)
+     * @description As GET /api/v2/statements/{period} answers the merchant. 404 `client_not_found` for an unknown id.
+     */
+    get: operations['getClientStatement'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/admin/audit': {
     parameters: {
       query?: never;
@@ -1044,6 +1096,46 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'statement.closed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A month's statement closed (the 5th of the next month): its balances, due on the 15th
+     * @description Sent once, when the hourly close writes the month down. `closing_balance` is what the merchant owes by `due_date` in that currency (zero or below: nothing). GET /api/v2/statements/{period} has its figures.
+     */
+    post: operations['statementClosedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'statement.overdue': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A closed statement is past its due date with a balance still owed
+     * @description Sent once, when the hourly close finds it so. A remittance covering it makes it `paid` (no event).
+     */
+    post: operations['statementOverdueWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'webhook_endpoint.test': {
     parameters: {
       query?: never;
@@ -1089,7 +1181,17 @@ export interface components {
         email: string | null;
       };
       /** @enum {unknown} */
-      action: 'claim.decided' | 'claim.paid' | 'bordereau.exported' | 'client.created' | 'client.disabled' | 'staff.created' | 'terms.published';
+      action:
+        | 'claim.decided'
+        | 'claim.paid'
+        | 'bordereau.exported'
+        | 'client.created'
+        | 'client.disabled'
+        | 'staff.created'
+        | 'terms.published'
+        | 'remittance.recorded'
+        | 'client.suspended'
+        | 'client.resumed';
       target: {
         /** @enum {unknown} */
         type: 'claim' | 'bordereau' | 'client' | 'staff';
@@ -1310,7 +1412,9 @@ export interface components {
       | 'claim.approved'
       | 'claim.denied'
       | 'claim.paid'
-      | 'claim.withdrawn';
+      | 'claim.withdrawn'
+      | 'statement.closed'
+      | 'statement.overdue';
     /** @description The type of an event in the delivery log; webhook_endpoint.test is sent only on request (POST /api/v2/webhook_endpoints/{id}/test). */
     LoggedEventType: components['schemas']['EventType'] | 'webhook_endpoint.test';
     WebhookEventSummary: {
@@ -1430,6 +1534,33 @@ export interface components {
         };
       };
     };
+    Remittance: {
+      reference: string;
+      currency: components['schemas']['Currency'];
+      amount: components['schemas']['SignedMoney'];
+      /** Format: date */
+      received_on: string;
+      recorded_at: components['schemas']['Timestamp'];
+      /** @description The remittance_received entry the ledger books it as. */
+      ledger_entry_id: string;
+    };
+    StatementEvent: {
+      id: string;
+      /** @enum {unknown} */
+      type: 'statement.closed' | 'statement.overdue';
+      /** Format: date-time */
+      created: string;
+      data: {
+        period: string;
+        /** Format: date */
+        due_date: string;
+        currencies: {
+          currency: components['schemas']['Currency'];
+          opening_balance: components['schemas']['SignedMoney'];
+          closing_balance: components['schemas']['SignedMoney'];
+        }[];
+      };
+    };
     WebhookEndpointTestEvent: {
       id: string;
       /** @constant */
@@ -1493,7 +1624,7 @@ export interface components {
       secret: string;
     };
     /** @enum {string} */
-    LedgerEntryType: 'premium_written' | 'premium_adjusted' | 'premium_refunded' | 'claim_approved' | 'claim_paid';
+    LedgerEntryType: 'premium_written' | 'premium_adjusted' | 'premium_refunded' | 'claim_approved' | 'claim_paid' | 'remittance_received';
     LedgerEntry: {
       id: string;
       type: components['schemas']['LedgerEntryType'];
@@ -1501,22 +1632,43 @@ export interface components {
       period: string;
       currency: components['schemas']['Currency'];
       amount: components['schemas']['SignedMoney'];
-      service_order_id: string;
+      /** @description The order a premium or claim entry is about; null on a remittance. */
+      service_order_id: string | null;
       policy_number: string | null;
       claim_id: string | null;
+      /** @description A remittance's reference, as finance recorded it; null on every other entry. */
+      reference: string | null;
       /** @description On a premium entry, the merchant's commission moving with it: the policy's commission when written, its change when adjusted, returned (negative) on a void; a cancel keeps it. Null on a claim's entry. */
       commission: components['schemas']['SignedMoney'] | null;
     };
     Statement: {
       period: string;
-      /** @enum {string} */
-      status: 'open' | 'closed';
+      /**
+       * @description `open` until 00:00 UTC on the 5th of the next month; then `closed`, `paid` once the remittances recorded after it cover its closing balance in every currency (the oldest balance is paid first), or `overdue` after its due date while any is still owed.
+       * @enum {string}
+       */
+      status: 'open' | 'closed' | 'paid' | 'overdue';
+      /**
+       * Format: date
+       * @description The 15th of the next month.
+       */
+      due_date: string;
       currencies: {
         currency: components['schemas']['Currency'];
         premiums_written: components['schemas']['SignedMoney'];
         premium_adjustments: components['schemas']['SignedMoney'];
         premiums_refunded: components['schemas']['SignedMoney'];
         net_premium: components['schemas']['SignedMoney'];
+        /** @description The merchant's commission on the month's premium (kept on a cancel, returned on a void). */
+        commission: components['schemas']['SignedMoney'];
+        /** @description net_premium − commission. */
+        amount_due: components['schemas']['SignedMoney'];
+        /** @description What finance recorded the merchant paying in the month. */
+        remitted: components['schemas']['SignedMoney'];
+        /** @description The previous month's closing balance. */
+        opening_balance: components['schemas']['SignedMoney'];
+        /** @description opening_balance + amount_due − remitted (so far, in an open month). */
+        closing_balance: components['schemas']['SignedMoney'];
         claims_approved: components['schemas']['SignedMoney'];
         claims_paid: components['schemas']['SignedMoney'];
         policies_issued: number;
@@ -3455,6 +3607,120 @@ export interface operations {
       503: components['responses']['Error'];
     };
   };
+  listRemittances: {
+    parameters: {
+      query?: {
+        limit?: string;
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The client id (`cl_…`). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of remittances. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Remittance'][];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['Error'];
+      422: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+      503: components['responses']['Error'];
+    };
+  };
+  recordRemittance: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The client id (`cl_…`). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          currency: components['schemas']['Currency'];
+          amount: components['schemas']['MoneyInput'];
+          /** @description The payment's reference as the bank shows it (printable ASCII). */
+          reference: string;
+          /** Format: date */
+          received_on: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The payment recorded (or recorded before under this reference, with this body). */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Remittance'];
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['Error'];
+      409: components['responses']['Error'];
+      422: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+      503: components['responses']['Error'];
+    };
+  };
+  getClientStatement: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The client id (`cl_…`). */
+        id: string;
+        /** @description The month, YYYY-MM. */
+        period: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The statement. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Statement'];
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['Error'];
+      422: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+      503: components['responses']['Error'];
+    };
+  };
   listAudit: {
     parameters: {
       query?: {
@@ -3844,6 +4110,50 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['ClaimEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s is delivered; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  statementClosedWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['StatementEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 s is delivered; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  statementOverdueWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['StatementEvent'];
       };
     };
     responses: {

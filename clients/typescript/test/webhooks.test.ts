@@ -53,6 +53,10 @@ function describeEvent(event: WebhookEvent): string {
       expectTypeOf(event.data.claim.amount_approved).toEqualTypeOf<string | null>();
       expectTypeOf(event.data.claim.status).toEqualTypeOf<Schemas['ClaimStatus']>();
       return `${event.type} ${event.data.claim.claim_id}`;
+    case 'statement.closed':
+    case 'statement.overdue':
+      expectTypeOf(event.data.due_date).toEqualTypeOf<string>();
+      return `${event.type} ${event.data.period} ${event.data.currencies.map((row) => `${row.closing_balance} ${row.currency}`).join(', ')}`;
     case 'webhook_endpoint.test':
       expectTypeOf(event.data).toEqualTypeOf<{ endpoint_id: string }>();
       return `test ${event.data.endpoint_id}`;

@@ -15,6 +15,10 @@
  *   CLIENT#<client_id>#LEDGER_ENTRY#<le_id> / LEDGER_ENTRY    that the entry exists, and where (its key): its id alone decides
  *   CLIENT#<client_id>#STATEMENT#<YYYY-MM> / CURRENCY#<c>#<day> a statement's figures of one currency and day
  *   LEDGER#<YYYY-MM>                       / CLIENT#<client_id> the clients with a move in the month (for the bordereaux)
+ *   CLIENT#<client_id>#MONTHS              / <YYYY-MM>          the months the client had a move in (its balance walks them)
+ *   CLIENT#<client_id>#CLOSINGS            / <YYYY-MM>          a month's close: balances, due date, standing (closed, paid, overdue)
+ *   CLIENT#<client_id>#REMITTANCES         / <recorded_at>#<hash> a payment finance recorded
+ *   CLIENT#<client_id>#REMITTANCE#<hash>   / REMITTANCE         that a reference is taken, and by which payment (hash: of the reference)
  *   CLIENT#<client_id>#CLAIMS#<YYYY-MM>    / CLAIM#<claim_id>   a claim with a move in the month (for the claims bordereau)
  *   BORDEREAU#<bx_id>                      / BORDEREAU          an export of a month's bordereau (blist_key BORDEREAUX: the past exports)
  *   AUDIT                                  / <at>#<audit_id>    a staff action (shared/identity): who, what, on what
@@ -138,6 +142,22 @@ export const statementPartition = (clientId: string, period: string): string => 
  */
 export const periodClientKey = (period: string, clientId: string): Key => ({ PK: periodClientsPartition(period), SK: `CLIENT#${clientId}` });
 export const periodClientsPartition = (period: string): string => `LEDGER#${period}`;
+/** A month a client had a move in, one record each in the client's partition of months: a balance walks them. */
+export const clientMonthKey = (clientId: string, period: string): Key => ({ PK: clientMonthsPartition(clientId), SK: period });
+export const clientMonthsPartition = (clientId: string): string => `CLIENT#${clientId}#MONTHS`;
+/** A month's close (its balances and standing), the client's closes in one partition, by month. */
+export const closingKey = (clientId: string, period: string): Key => ({ PK: closingsPartition(clientId), SK: period });
+export const closingsPartition = (clientId: string): string => `CLIENT#${clientId}#CLOSINGS`;
+/** A payment finance recorded, the client's in one partition by when they were recorded; and its reference's claim on it. */
+export const remittanceKey = (clientId: string, recordedAt: string, referenceHash: string): Key => ({
+  PK: remittancesPartition(clientId),
+  SK: `${recordedAt}#${referenceHash}`,
+});
+export const remittancesPartition = (clientId: string): string => `CLIENT#${clientId}#REMITTANCES`;
+export const remittanceReferenceKey = (clientId: string, referenceHash: string): Key => ({
+  PK: `CLIENT#${clientId}#REMITTANCE#${referenceHash}`,
+  SK: 'REMITTANCE',
+});
 /** A claim with a move (filed, a new status) in a month: the client's claims of the month, for the claims bordereau. */
 export const claimActivityKey = (clientId: string, period: string, claimId: string): Key => ({
   PK: claimActivityPartition(clientId, period),

@@ -18,6 +18,9 @@ const ACTIONS: { [action in Record['action']]: string } = {
   'client.disabled': 'Client disabled',
   'staff.created': 'Staff account created',
   'terms.published': 'Terms version published',
+  'remittance.recorded': 'Remittance recorded',
+  'client.suspended': 'Quotes suspended',
+  'client.resumed': 'Quotes resumed',
 };
 
 export function auditLog({ announce, api, run }: ReturnType<typeof signedInPagesKit>) {

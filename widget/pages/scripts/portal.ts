@@ -68,6 +68,7 @@ const ENTRY_LABELS: Record<Schemas['LedgerEntryType'], string> = {
   premium_refunded: 'Premium refunded',
   claim_approved: 'Claim approved',
   claim_paid: 'Claim paid',
+  remittance_received: 'Payment received',
 };
 
 /** This month and the ones before it, newest first, as YYYY-MM (UTC). */
@@ -171,7 +172,7 @@ async function loadLedger(): Promise<void> {
       row.append(
         cell(shortWhen(entry.created)),
         cell(ENTRY_LABELS[entry.type] || entry.type),
-        cell(entry.claim_id ?? entry.policy_number ?? entry.service_order_id, 'mono'),
+        cell(entry.claim_id ?? entry.policy_number ?? entry.service_order_id ?? entry.reference ?? '', 'mono'),
         cell(money(entry.amount, entry.currency), 'num'),
       );
       return row;
