@@ -253,7 +253,7 @@ describe('least privilege', () => {
     // The main stream → entries, statements and the bordereaux' marks (plus the stream's read actions).
     'ledger-record': { Main: ['DescribeStream', 'GetItem', 'GetRecords', 'GetShardIterator', 'ListStreams', 'PutItem', 'UpdateItem'] },
     'ledger-read': { Main: ['GetItem', 'Query'] }, // a month's entries or statement, its close and the months its balance walks
-    'admin-collections': { Main: ['GetItem', 'PutItem', 'Query'] }, // a remittance's transaction, the client's payments and statements
+    'admin-collections': { Main: ['GetItem', 'PutItem', 'Query', 'UpdateItem'] }, // a remittance's transaction, payments, statements, suspension
     'statements-close': { Main: ['GetItem', 'PutItem', 'Query', 'UpdateItem'] }, // each client's closes, months and statements
     'bordereaux-admin': { Main: ['GetItem', 'PutItem', 'Query', 'Query'] }, // the table and the past exports' index
     // The table and the policy-number index (an older entry's facts), plus the stream's read actions.

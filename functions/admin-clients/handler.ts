@@ -24,9 +24,15 @@ const Query = v.strictObject({ limit: listPage.limit, cursor: listPage.cursor })
  * hash. `rate` is that version's base rate (its last band's, for items without a date); the
  * whole version is GET /api/v2/admin/clients/{id}/terms.
  */
-const clientView = ({ terms_live, rate_ppm, look_period_days, ...client }: ClientSummary, now: Date) => {
+const clientView = ({ terms_live, rate_ppm, look_period_days, suspended, ...client }: ClientSummary, now: Date) => {
   const terms = termsInForce({ client_id: client.client_id, rate_ppm, look_period_days, created: client.created, ...(terms_live ? { terms_live } : {}) }, now);
-  return { ...client, terms_version: terms.version, rate: formatRate(terms.rate_bands.at(-1)!.rate_ppm), look_period_days: terms.look_period_days };
+  return {
+    ...client,
+    terms_version: terms.version,
+    rate: formatRate(terms.rate_bands.at(-1)!.rate_ppm),
+    look_period_days: terms.look_period_days,
+    suspended: suspended !== undefined,
+  };
 };
 
 /** GET /api/v2/admin/clients (any staff role): the merchants, read-only, a page at a time. */

@@ -9,6 +9,10 @@ import { prefixedIdPattern } from '#shared/platform/ids.js';
 import { NotFoundError } from '#shared/platform/errors.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { newAuditId } from '#shared/identity/index.js';
+import { MAX_SUSPENSION_REASON_LENGTH, resumeClient, standingView, suspendClient } from '#shared/clients/index.js';
+import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
+import { EmptyRequest, Text } from '#shared/platform/http/schemas.js';
+import * as v from 'valibot';
 import { DynamoLedgerStore } from '#shared/ledger/dynamo-ledger-store.js';
 import { DynamoCollectionsStore } from '#shared/ledger/dynamo-collections-store.js';
 import { recordRemittance } from '#shared/ledger/record-remittance.js';
@@ -20,12 +24,18 @@ import { ListRemittancesQuery, RecordRemittanceRequest, StatementPath } from '#s
 const config = loadConfig();
 const doc = sharedDocumentClient();
 const collections = new DynamoCollectionsStore(doc, config.tableName, new DynamoLedgerStore(doc, config.tableName));
+const standings = { store: new DynamoClientStore(doc, config.tableName), now: () => systemClock.now(), newAuditId };
 const CLIENT_ID = prefixedIdPattern('cl');
+const SuspendRequest = v.optional(
+  v.strictObject({ reason: v.optional(v.pipe(Text, v.maxLength(MAX_SUSPENSION_REASON_LENGTH, `must be at most ${MAX_SUSPENSION_REASON_LENGTH} characters`))) }),
+  {},
+);
 
 /**
  * Collections (role `finance`): POST /api/v2/admin/clients/{id}/remittances records a payment
  * (201; the same reference and body again answers the same), GET lists them newest first, and
- * GET …/statements/{period} is the client's statement as the merchant sees it.
+ * GET …/statements/{period} is the client's statement as the merchant sees it; POST …/suspend
+ * {reason?} stops its quotes (403 client_suspended) and POST …/resume {} offers them again.
  */
 export const handler = httpHandler(
   async (event, info) => {
@@ -36,6 +46,14 @@ export const handler = httpHandler(
       const request = parseInput(RecordRemittanceRequest, event.body);
       const { remittance } = await recordRemittance({ collections, now: () => systemClock.now(), newAuditId }, staffOf(info), clientId, request);
       return jsonResponse(201, remittanceView(remittance));
+    }
+    if (event.routeKey === 'POST /api/v2/admin/clients/{id}/suspend') {
+      const { reason } = parseInput(SuspendRequest, event.body);
+      return jsonResponse(200, standingView(await suspendClient(standings, staffOf(info), clientId, reason)));
+    }
+    if (event.routeKey === 'POST /api/v2/admin/clients/{id}/resume') {
+      parseInput(EmptyRequest, event.body);
+      return jsonResponse(200, standingView(await resumeClient(standings, staffOf(info), clientId)));
     }
     if (event.routeKey === 'GET /api/v2/admin/clients/{id}/statements/{period}') {
       const { period } = parseInput(StatementPath, { period: event.pathParameters?.period ?? '' });

@@ -16,6 +16,18 @@ export interface Client {
   created: string;
   /** The terms versions live when the client's head was last written (shared/terms): the one in force then and those scheduled. */
   terms_live?: LiveTerms[];
+  /** Finance suspended its quotes (on the client's record and its public key's). */
+  suspended?: Suspension;
+}
+
+/**
+ * Finance's suspension of a client's quotes, with since when and why: its quotes answer 403
+ * `client_suspended` (the widget offers nothing and the checkout goes on) until it is resumed;
+ * its sold policies live on (changes, cancels, voids, claims).
+ */
+export interface Suspension {
+  at: string;
+  reason: string | null;
 }
 
 export const DEFAULT_LOOK_PERIOD_DAYS = 14;
@@ -68,7 +80,7 @@ export interface ClientStatus {
 export const FIRST_KEY_GENERATION = 1;
 
 /** What authentication and pricing need, readable in one lookup by public key. */
-export type ClientCredentials = Pick<Client, 'client_id' | 'secret_hash' | 'rate_ppm' | 'terms_live'> &
+export type ClientCredentials = Pick<Client, 'client_id' | 'secret_hash' | 'rate_ppm' | 'terms_live' | 'suspended'> &
   ClientStatus & {
     /** Epoch ms until which the public key refuses every sign-in (brute-force lockout). */
     locked_until?: number;
@@ -83,6 +95,8 @@ export interface ClientStore {
   get(clientId: string): Promise<Client | undefined>;
   /** Replaces the secret's hash and moves the key generation on, in one transaction. */
   replaceSecretHash(clientId: string, secretHash: string): Promise<void>;
+  /** Suspends the client's quotes (`suspension`) or resumes them (null), on both its records, with the audit record: one transaction. */
+  setSuspension(clientId: string, suspension: Suspension | null, audit: AuditRecord): Promise<void>;
 }
 
 /** A merchant as the operator's pages name it: its name, and whether its money is real (`live`) or a test client's. */
@@ -102,6 +116,7 @@ export interface ClientSummary {
   disabled: boolean;
   created: string;
   terms_live?: LiveTerms[];
+  suspended?: Suspension;
 }
 
 /** The register of clients, a page at a time in id order (`after`: the last id of the previous page). */

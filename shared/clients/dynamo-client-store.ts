@@ -10,6 +10,7 @@ import {
   type ClientNames,
   type ClientRegister,
   type ClientSummary,
+  type Suspension,
   type ClientStatus,
   type ClientStatusStore,
   type ClientStore,
@@ -93,7 +94,7 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
     const records = await batchGet(this.doc, this.tableName, ids.map(clientKey), {
       consistent: true,
       projection: {
-        expression: '#id, #name, #pk, #rate, #look, #disabled, #created, #live',
+        expression: '#id, #name, #pk, #rate, #look, #disabled, #created, #live, #suspended',
         names: {
           '#id': 'client_id',
           '#name': 'name',
@@ -103,6 +104,7 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
           '#disabled': 'disabled',
           '#created': 'created',
           '#live': 'terms_live',
+          '#suspended': 'suspended',
         },
       },
     });
@@ -120,6 +122,7 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
           disabled: record.disabled === true,
           created: String(record.created),
           ...(Array.isArray(record.terms_live) ? { terms_live: record.terms_live as LiveTerms[] } : {}),
+          ...(record.suspended ? { suspended: record.suspended as Suspension } : {}),
         },
       ];
     });
@@ -135,6 +138,7 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
       secret_hash: stored.secret_hash,
       rate_ppm: stored.rate_ppm,
       ...(stored.terms_live ? { terms_live: stored.terms_live } : {}),
+      ...(stored.suspended ? { suspended: stored.suspended } : {}),
       ...statusOf(stored),
       locked_until: stored.locked_until,
       failed_sign_ins: stored.failed_sign_ins ?? [],
@@ -144,7 +148,7 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
   async get(clientId: string): Promise<Client | undefined> {
     const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: clientKey(clientId) }));
     if (!Item) return undefined;
-    const { client_id, name, public_key, secret_hash, rate_ppm, look_period_days, created, terms_live } = Item as Partial<Client> &
+    const { client_id, name, public_key, secret_hash, rate_ppm, look_period_days, created, terms_live, suspended } = Item as Partial<Client> &
       Omit<Client, 'look_period_days'>;
     return {
       client_id,
@@ -155,6 +159,7 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
       look_period_days: look_period_days ?? DEFAULT_LOOK_PERIOD_DAYS,
       created,
       ...(terms_live ? { terms_live } : {}),
+      ...(suspended ? { suspended } : {}),
     };
   }
 
@@ -172,6 +177,11 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
       ':first': FIRST_KEY_GENERATION,
       ':one': 1,
     });
+  }
+
+  async setSuspension(clientId: string, suspension: Suspension | null, audit: AuditRecord): Promise<void> {
+    if (suspension) await this.updateBoth(clientId, 'SET suspended = :suspended', { ':suspended': suspension }, audit);
+    else await this.updateBoth(clientId, 'REMOVE suspended', {}, audit);
   }
 
   async disable(clientId: string, audit?: AuditRecord): Promise<void> {
@@ -244,7 +254,7 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
         Key: key,
         UpdateExpression: expression,
         ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: values,
+        ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
       },
     });
     const TransactItems = [update(clientKey(clientId)), update(publicKeyKey(client.public_key)), ...(audit ? [auditPut(this.tableName, audit)] : [])];
@@ -254,7 +264,7 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
 
 /** Clients created before generations existed are at the first one. */
 /** The public-key item as stored (records from before revocation lack the status fields). */
-type StoredPublicKey = Pick<ClientCredentials, 'client_id' | 'secret_hash' | 'rate_ppm' | 'locked_until' | 'terms_live'> &
+type StoredPublicKey = Pick<ClientCredentials, 'client_id' | 'secret_hash' | 'rate_ppm' | 'locked_until' | 'terms_live' | 'suspended'> &
   Partial<ClientStatus> & { failed_sign_ins?: number[] };
 
 const statusOf = (item: Record<string, unknown>): ClientStatus => ({

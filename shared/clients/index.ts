@@ -8,4 +8,5 @@ export type { Client, ClientCredentials, ClientLabel, ClientNames, ClientStore }
 export { sealedTerms, type SealedTermsDeps } from './sealed-terms.js';
 export { keyModeOf, requireTestClient } from './test-mode.js';
 export { listClients, type ClientListDeps } from './list-clients.js';
-export type { ClientRegister, ClientSummary } from './client.js';
+export type { ClientRegister, ClientSummary, Suspension } from './client.js';
+export { MAX_SUSPENSION_REASON_LENGTH, resumeClient, standingView, suspendClient, type ClientStanding, type SuspendClientsDeps } from './suspend-clients.js';

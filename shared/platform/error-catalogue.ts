@@ -22,6 +22,10 @@ export const ERROR_CATALOGUE = {
     when: "no staff sign-in on an admin route: no valid access token of the staff issuer (under `npm start` also: no right `Operator` key; deployed, API Gateway's JWT authorizer answers its own 401 first)",
   },
   forbidden_role: { status: 403, when: "signed in, without the route's role (`claims`, `finance`, `admin`; `merchant` on the portal's routes)" },
+  client_suspended: {
+    status: 403,
+    when: 'POST /quotes for a client whose quotes finance suspended (the widget offers nothing and the checkout goes on; sold policies live on)',
+  },
   client_disabled: { status: 403, when: "a merchant user's shop (client) is disabled: the portal is closed to its people until it is enabled again" },
   test_mode_only: { status: 403, when: 'a test helper (`/api/v2/test_helpers/…`) called with a live client’s token' },
   claim_not_found: { status: 404, when: "no claim with this id (for a customer: none of their session's order)" },

@@ -307,15 +307,18 @@ export const FUNCTIONS = {
     tables: { main: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
   },
   // Collections (finance): a client's remittances, recorded (TransactWriteItems: the payment, its
-  // reference's claim and the audit record, PutItem) and listed (Query), and its statements with
-  // their balances (GetItem: the client and a month's close; Query: the months it walks).
+  // reference's claim and the audit record, PutItem) and listed (Query), its statements with
+  // their balances (GetItem: the client and a month's close; Query: the months it walks), and the
+  // suspension of its quotes (UpdateItem of its record and its public key's, with the audit record).
   'admin-collections': {
     routes: [
       { method: 'GET', path: '/api/v2/admin/clients/{id}/remittances', auth: 'staff', roles: FINANCE },
       { method: 'POST', path: '/api/v2/admin/clients/{id}/remittances', auth: 'staff', roles: FINANCE },
       { method: 'GET', path: '/api/v2/admin/clients/{id}/statements/{period}', auth: 'staff', roles: FINANCE },
+      { method: 'POST', path: '/api/v2/admin/clients/{id}/suspend', auth: 'staff', roles: FINANCE },
+      { method: 'POST', path: '/api/v2/admin/clients/{id}/resume', auth: 'staff', roles: FINANCE },
     ],
-    tables: { main: ['GetItem', 'Query', 'PutItem'] },
+    tables: { main: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
   },
   // A month's close, hourly: each client's months closed since its last (Query: its closes, its
   // months, a month's statement; PutItem: the close), and each unsettled close moved to paid or

@@ -1,4 +1,4 @@
-import { AuthenticationError } from '../platform/errors.js';
+import { AuthenticationError, ForbiddenError } from '../platform/errors.js';
 import type { ClientStore } from '../clients/index.js';
 import type { Ids } from '../platform/ids.js';
 import { cachedReads } from '../platform/cache.js';
@@ -23,6 +23,8 @@ export interface CreateQuoteDeps {
 export async function createQuote(deps: CreateQuoteDeps, publicKey: string, input: { currency: string; items: ItemToPrice[] }) {
   const client = await deps.clients.findByPublicKey(publicKey);
   if (!client || client.disabled) throw new AuthenticationError('invalid_public_key', 'X-Public-Key is not a known public key.');
+  if (client.suspended)
+    throw new ForbiddenError('client_suspended', "This merchant's protection is not offered at the moment; go on with the checkout without it.");
   const now = deps.clock.now();
   const terms = termsInForce(client, now);
   const quote: PricedQuote = {
@@ -36,7 +38,7 @@ export async function createQuote(deps: CreateQuoteDeps, publicKey: string, inpu
   return { quote, tokens, expiresAt };
 }
 
-/** How long a container prices with a client it has read: a disabled client stops being quoted within a minute, like its tokens. */
+/** How long a container prices with a client it has read: a disabled or suspended client stops being quoted within a minute, like its tokens. */
 export const QUOTE_CLIENT_CACHE_MS = 60_000;
 
 /**

@@ -31,7 +31,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Price a cart (called by the widget with the public key) */
+    /**
+     * Price a cart (called by the widget with the public key)
+     * @description 403 `client_suspended` while finance has suspended the merchant's quotes (within a minute of the suspension): the widget then offers nothing and the checkout goes on without protection.
+     */
     post: operations['createQuote'];
     delete?: never;
     options?: never;
@@ -804,6 +807,52 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/admin/clients/{id}/suspend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The client id (`cl_…`). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Suspend a client's quotes (role finance)
+     * @description Its quotes answer 403 `client_suspended` within a minute (a container keeps a public key's client that long): the widget offers nothing and the checkout goes on. Sold policies live on (changes, cancels, voids, claims), and an order redeeming a quote made before is still sold. A client already suspended stays as it was (the same answer, nothing written). Audit record `client.suspended`. 404 `client_not_found` for an unknown id.
+     */
+    post: operations['suspendClient'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/clients/{id}/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The client id (`cl_…`). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Offer a suspended client's quotes again (role finance)
+     * @description Its quotes are answered again within a minute. A client not suspended stays as it is. Audit record `client.resumed`.
+     */
+    post: operations['resumeClient'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/admin/clients/{id}/statements/{period}': {
     parameters: {
       query?: never;
@@ -1161,6 +1210,8 @@ export interface components {
       name: string;
       /** @enum {unknown} */
       mode: 'test' | 'live';
+      /** @description Finance suspended its quotes (POST /api/v2/admin/clients/{id}/suspend). */
+      suspended: boolean;
       /** @description The version of its terms in force now. */
       terms_version: number;
       /** @description That version's base rate (its last band's, for items without a date), a decimal fraction of the cost ("0.085"). */
@@ -1533,6 +1584,13 @@ export interface components {
           policy_numbers: string[];
         };
       };
+    };
+    ClientStanding: {
+      client_id: string;
+      suspended: boolean;
+      /** Format: date-time */
+      suspended_at: string | null;
+      suspension_reason: string | null;
     };
     Remittance: {
       reference: string;
@@ -3682,6 +3740,77 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['Error'];
       409: components['responses']['Error'];
+      422: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+      503: components['responses']['Error'];
+    };
+  };
+  suspendClient: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The client id (`cl_…`). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          /** @description Why (shown to staff), such as "statement 2026-10 overdue". */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The client's standing. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ClientStanding'];
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['Error'];
+      415: components['responses']['Error'];
+      422: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+      503: components['responses']['Error'];
+    };
+  };
+  resumeClient: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The client id (`cl_…`). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: components['requestBodies']['Empty'];
+    responses: {
+      /** @description The client's standing. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ClientStanding'];
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['Error'];
+      415: components['responses']['Error'];
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
