@@ -173,3 +173,61 @@ describe('GET /api/v2/admin/clients/{id}/terms', () => {
     expect([stolen.status, stolen.json.error.code]).toEqual([400, 'invalid_cursor']);
   });
 });
+
+describe('a preview before publishing', () => {
+  it('prices sample tickets under the version in force and the proposed one, writing nothing', async () => {
+    const shop = await service.newClient('Preview Venue');
+    const rows = (await records()).length;
+    const res = await service.call('admin-terms', {
+      method: 'POST',
+      path: `${path(shop.client_id)}/preview`,
+      pathParameters: { id: shop.client_id },
+      staffClaims: finance,
+      query: { currency: 'JPY' },
+      body,
+    });
+    expect(res.status, res.body).toBe(200);
+    expect(res.json.currency).toBe('JPY');
+    expect(res.json.in_force).toBe(1);
+    // 100 JPY: version 1 at 8.5% → 9 (8.5 half-up), no commission; the proposal 12% within 7 days, else 8.5%, 15% commission.
+    expect(res.json.samples).toEqual([
+      { days_to_event: 1, cost: '100', in_force: { rate: '0.085', premium: '9', commission: '0' }, proposed: { rate: '0.12', premium: '12', commission: '2' } },
+      { days_to_event: 7, cost: '100', in_force: { rate: '0.085', premium: '9', commission: '0' }, proposed: { rate: '0.12', premium: '12', commission: '2' } },
+      {
+        days_to_event: 30,
+        cost: '100',
+        in_force: { rate: '0.085', premium: '9', commission: '0' },
+        proposed: { rate: '0.085', premium: '9', commission: '1' },
+      },
+      {
+        days_to_event: 90,
+        cost: '100',
+        in_force: { rate: '0.085', premium: '9', commission: '0' },
+        proposed: { rate: '0.085', premium: '9', commission: '1' },
+      },
+      {
+        days_to_event: null,
+        cost: '100',
+        in_force: { rate: '0.085', premium: '9', commission: '0' },
+        proposed: { rate: '0.085', premium: '9', commission: '1' },
+      },
+    ]);
+    expect((await records()).length).toBe(rows);
+    const bad = await service.call('admin-terms', {
+      method: 'POST',
+      path: `${path(shop.client_id)}/preview`,
+      pathParameters: { id: shop.client_id },
+      staffClaims: finance,
+      body: { ...body, commission_rate: '1.5' },
+    });
+    expect(bad.json.error).toMatchObject({ code: 'validation_failed', param: 'commission_rate' });
+    const other = await service.call('admin-terms', {
+      method: 'POST',
+      path: `${path(shop.client_id)}/preview`,
+      pathParameters: { id: shop.client_id },
+      staffClaims: claims,
+      body,
+    });
+    expect(other.json.error.code).toBe('forbidden_role');
+  });
+});

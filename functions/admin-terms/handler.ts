@@ -11,23 +11,31 @@ import { prefixedIdPattern } from '#shared/platform/ids.js';
 import { NotFoundError } from '#shared/platform/errors.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { newAuditId } from '#shared/identity/index.js';
-import { listTerms, publishTerms, PublishTermsRequest, termsView } from '#shared/terms/index.js';
+import { listTerms, previewTerms, publishTerms, PublishTermsRequest, termsView } from '#shared/terms/index.js';
+import { Currency } from '#shared/platform/http/schemas.js';
 import { DynamoTermsStore } from '#shared/terms/dynamo-terms-store.js';
 
 const config = loadConfig();
 const store = new DynamoTermsStore(sharedDocumentClient(), config.tableName);
 const Query = v.strictObject({ limit: listPage.limit, cursor: listPage.cursor });
+const PreviewQuery = v.strictObject({ currency: v.optional(Currency, 'USD') });
 const CLIENT_ID = prefixedIdPattern('cl');
 
 /**
  * A client's terms (role `finance`): POST /api/v2/admin/clients/{id}/terms publishes a version
- * (201), GET lists them newest first with the number of the one in force.
+ * (201), GET lists them newest first with the number of the one in force, and POST …/terms/preview
+ * prices sample tickets under the version in force and the one proposed (nothing written).
  */
 export const handler = httpHandler(
   async (event, info) => {
     const clientId = event.pathParameters?.id ?? '';
     // An id that cannot be a client's is the same 404 as an unknown one.
     if (!CLIENT_ID.test(clientId)) throw new NotFoundError('client_not_found', 'No client has this id.', 'id');
+    if (event.routeKey === 'POST /api/v2/admin/clients/{id}/terms/preview') {
+      const { currency } = parseInput(PreviewQuery, event.queryStringParameters ?? {});
+      const request = parseInput(PublishTermsRequest, event.body);
+      return jsonResponse(200, await previewTerms({ store }, clientId, request, currency, systemClock.now()));
+    }
     if (event.routeKey === 'POST /api/v2/admin/clients/{id}/terms') {
       const request = parseInput(PublishTermsRequest, event.body);
       const version = await publishTerms({ store, now: () => systemClock.now(), newAuditId }, staffOf(info), clientId, request);

@@ -303,6 +303,7 @@ export const FUNCTIONS = {
     routes: [
       { method: 'GET', path: '/api/v2/admin/clients/{id}/terms', auth: 'staff', roles: FINANCE },
       { method: 'POST', path: '/api/v2/admin/clients/{id}/terms', auth: 'staff', roles: FINANCE },
+      { method: 'POST', path: '/api/v2/admin/clients/{id}/terms/preview', auth: 'staff', roles: FINANCE },
     ],
     tables: { main: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
   },

@@ -28,5 +28,6 @@ export {
 export type { TermsHead, TermsStore } from './ports.js';
 export { publishTerms, liveAfter, MAX_LIVE_VERSIONS, PUBLISH_ATTEMPTS, type PublishTermsDeps } from './publish-terms.js';
 export { listTerms, type ListTermsDeps } from './list-terms.js';
+export { previewTerms, PREVIEW_COST_UNITS, PREVIEW_DAYS } from './preview-terms.js';
 export { cachedTermsVersions, TERMS_VERSION_CACHE_MS } from './cached-terms.js';
 export { PublishTermsRequest } from './schemas.js';

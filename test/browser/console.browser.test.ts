@@ -215,9 +215,9 @@ describe('the operator console', () => {
   it('the finance user sees only bordereaux and the merchants, starts an export by keyboard, finds it listed, and reads the merchants', async () => {
     const { page } = await personPage();
     await signIn(page, user('finance'));
-    expect(await navLinks(page)).toEqual(['Bordereaux', 'Merchants']);
+    expect(await navLinks(page)).toEqual(['Bordereaux', 'Accounts', 'Merchants']);
     expect(await page.locator('#bordereaux').isVisible()).toBe(true);
-    await page.getByLabel('Month').focus();
+    await page.locator('#bordereaux').getByLabel('Month').focus();
     for (let stops = 0; stops < 4 && (await focused(page)) === 'period'; stops++) await page.keyboard.press('Tab'); // the month field's own stops
     expect(await focused(page)).toBe('kind');
     await page.keyboard.press('Tab'); // Start export
@@ -354,5 +354,99 @@ describe('the operator console', () => {
     expect(watched).toHaveLength(4);
     expect(watched.flatMap((page) => page.refused)).toEqual([]);
     expect(watched.flatMap((page) => page.missing)).toEqual([]);
+  });
+  it('the finance user reads a merchant’s account, publishes terms by keyboard after reading their preview, records a remittance and sees the balance', async () => {
+    const { page } = await personPage();
+    await signIn(page, user('finance'));
+    await page.getByRole('link', { name: 'Accounts' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Accounts', level: 1 }).waitFor();
+    const section = page.locator('#accounts');
+    const merchant = section.getByLabel('Merchant', { exact: true });
+    await expect.poll(() => merchant.locator('option').count()).toBeGreaterThan(1);
+    await merchant.selectOption(server.demo.client_id);
+    await merchant.focus();
+    await tabTo(page, '#account-form button[type=submit]');
+    await page.keyboard.press('Enter');
+    await page.getByRole('table', { name: 'Statement' }).waitFor();
+    expect(await focused(page)).toBe('statement-title');
+    const usd = page.getByRole('table', { name: 'Statement' }).getByRole('row').filter({ hasText: 'USD' });
+    // The demo shop sold this month (the claim's order); its terms give it no commission: all it sold is due.
+    const cells = await usd.getByRole('cell').allTextContents();
+    expect(cells[0]).toBe('USD');
+    expect(cells[2]).toBe('$0.00'); // commission
+    expect(cells[3]).toBe(cells[1]); // amount due = net premium
+    expect(cells[6]).toBe(cells[3]); // closing balance: nothing paid yet
+    expect(await page.locator('#statement-summary').textContent()).toMatch(/: Open · due \d{4}-\d{2}-15$/);
+
+    // Terms: the form starts from the version in force; by keyboard, a band for events within 7 days and a 10% commission.
+    const versions = page.getByRole('table', { name: 'Terms' }).locator('tbody tr');
+    const before = await versions.count();
+    await section.getByLabel('Rate bands', { exact: true }).focus();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('7 0.12\n0.085');
+    await section.getByLabel('Commission rate', { exact: true }).focus();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('0.1');
+    expect(await page.getByRole('button', { name: 'Publish version' }).isDisabled()).toBe(true); // not before a preview
+    await tabTo(page, '#terms-preview');
+    await page.keyboard.press('Enter');
+    await page.getByRole('table', { name: /^Preview/ }).waitFor();
+    expect(await focused(page)).toBe('preview-title');
+    const first = await page
+      .getByRole('table', { name: /^Preview/ })
+      .locator('tbody tr')
+      .first()
+      .getByRole('cell')
+      .allTextContents();
+    expect(first).toEqual(['1 day away', '$8.50 (8.5%)', '$12.00 (12%)', '$0.00', '$1.20']);
+    await tabTo(page, '#terms-publish');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#announce').textContent()).toMatch(/^Version \d+ published, in force from .+ UTC\.$/);
+    expect(await versions.count()).toBe(before + 1);
+    expect(await versions.first().getByRole('cell').first().textContent()).toMatch(/^v\d+ In force$/);
+    expect(await versions.first().getByRole('cell').nth(4).textContent()).toBe('10%');
+
+    // A remittance by keyboard; the statement shows it and the balance that is left.
+    await section.getByLabel('Amount', { exact: true }).focus();
+    await page.keyboard.type('1.00');
+    await section.getByLabel('Bank reference', { exact: true }).focus();
+    await page.keyboard.type('BANK-' + Date.now().toString(36));
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#announce').textContent()).toMatch(/^Remittance recorded: \$1\.00\. Closing balance of .+: /);
+    await page.getByRole('table', { name: 'Remittances' }).getByRole('row').filter({ hasText: '$1.00' }).waitFor();
+    // The ledger books the payment from the table's stream within seconds: the statement shows it on a second reading.
+    await expect
+      .poll(async () => {
+        await page.locator('#account-form button[type=submit]').press('Enter');
+        return (await usd.getByRole('cell').allTextContents())[4];
+      })
+      .toBe('$1.00');
+    const after = await usd.getByRole('cell').allTextContents();
+    expect(Number(after[6]!.replace(/[$,]/g, ''))).toBeCloseTo(Number(after[3]!.replace(/[$,]/g, '')) - 1, 2);
+    await accessible(page, 'accounts');
+
+    // Quotes suspended and offered again, by keyboard.
+    await section.getByLabel('Reason (optional)', { exact: true }).focus();
+    await page.keyboard.type('testing the switch');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#standing-text').textContent()).toMatch(/^Quotes are suspended since .+ \(testing the switch\)/);
+    expect(await focused(page)).toBe('resume-button');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#standing-text').textContent()).toBe('Quotes are offered.');
+  });
+
+  it('another role reaching the accounts by its address is told so, and the API refuses it (403 forbidden_role)', async () => {
+    const { page } = await personPage();
+    await signIn(page, user('claims'));
+    await page.evaluate(() => (location.hash = '#accounts'));
+    await page.getByRole('heading', { name: 'Accounts', level: 1 }).waitFor();
+    expect(await page.locator('#accounts-role-note').isVisible()).toBe(true);
+    const merchant = page.locator('#accounts').getByLabel('Merchant', { exact: true });
+    await expect.poll(() => merchant.locator('option').count()).toBeGreaterThan(1); // the merchants' names: every staff role reads them
+    await merchant.selectOption(server.demo.client_id);
+    await page.locator('#account-form button[type=submit]').press('Enter');
+    await expect.poll(() => alertText(page)).toBe('This needs the finance role, which your account does not have.');
+    expect(await page.locator('#account-detail').isHidden()).toBe(true);
   });
 });

@@ -156,10 +156,11 @@ describe('the merchant portal', () => {
 
   it('shows the month’s statement per currency, and the months before', async () => {
     await openSection('Statements', 'statements');
-    await expect.poll(() => page.locator('#statement-status').textContent()).toMatch(/: open \(it may still change\)\.$/);
+    await expect.poll(() => page.locator('#statement-status').textContent()).toMatch(/: open \(it may still change\), due on \d{4}-\d{2}-15\.$/);
     const usd = page.getByRole('region', { name: / in USD$/ });
     await usd.waitFor();
     expect(await usd.textContent()).toContain('Policies issued' + String(TICKETS));
+    expect(await usd.textContent()).toMatch(/Your commission\$?0\.00Amount due/); // the demo shop's terms give it none
     expect(await page.locator('#statement-period option').count()).toBe(12);
     await accessible('statements');
     // The month before: nothing was sold then.
@@ -214,7 +215,7 @@ describe('the merchant portal', () => {
     expect(await focusedId()).toBe('error'); // the alert has the focus, the button right after it
     await page.unroute('**/api/v2/**');
     await page.getByRole('button', { name: 'Sign in again' }).press('Enter'); // the provider still knows the person: a redirect, no form
-    await expect.poll(() => page.locator('#statement-status').textContent()).toMatch(/: open \(it may still change\)\.$/);
+    await expect.poll(() => page.locator('#statement-status').textContent()).toMatch(/: open \(it may still change\), due on \d{4}-\d{2}-15\.$/);
     expect(new URL(page.url()).hash).toBe('#statements');
     expect(await page.getByRole('button', { name: 'Sign in again' }).isHidden()).toBe(true);
   });

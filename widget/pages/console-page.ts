@@ -8,7 +8,9 @@ import { CLAIM_PAGES_CSS, pageScriptTag } from './page-kit.js';
  * and shows the sections their groups allow, moved between by the hash (#claims, #bordereaux,
  * #merchants, #audit) so the page, and the token with it, stays: the claim queue (role `claims`; each claim's
  * age, the search by merchant and order number, the review panel with the forms its status allows),
- * bordereaux (`finance`; the past exports listed, a done one's link on demand), the merchants (every staff role; read-only) and the audit log
+ * bordereaux (`finance`; the past exports listed, a done one's link on demand), accounts (`finance`: a merchant's statement and
+ * balance, its remittances and the form recording one, its terms with the publish form and its preview, suspend and resume),
+ * the merchants (every staff role; read-only) and the audit log
  * (`admin`; paged), and staff (`admin`: who may sign in, and "Add a person"). A merchant user is told the
  * console is not theirs and where the portal is. The page holds no data of the server's: it is the
  * same file npm start serves and `npm run build:site` writes. Every string from the API goes into
@@ -49,7 +51,7 @@ ${CLAIM_PAGES_CSS}
   .lead { color: #4a5366; margin: 0 0 1rem; }
   .role-note { background: #fff4e5; border-left: 4px solid #b35c00; padding: .5rem 1rem; margin: 1rem 0; }
   label, legend { font-weight: 600; }
-  input[type=text], input[type=month], select, textarea { font: inherit; padding: .4rem; border: 1px solid #6b7386; border-radius: .3rem; background: #fff; }
+  input[type=text], input[type=month], input[type=date], select, textarea { font: inherit; padding: .4rem; border: 1px solid #6b7386; border-radius: .3rem; background: #fff; }
   textarea { display: block; width: 100%; box-sizing: border-box; min-height: 5rem; margin: .25rem 0 .75rem; }
   .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
   .filters div { display: flex; flex-direction: column; }
@@ -79,7 +81,15 @@ ${CLAIM_PAGES_CSS}
   .text { white-space: pre-wrap; background: #f7f8fb; padding: .5rem 1rem; border-radius: .4rem; }
   .pager { display: flex; flex-wrap: wrap; align-items: center; gap: .75rem; }
   .field-error { color: #8a1c14; font-weight: 600; margin: .25rem 0 0; }
-  #staff-client { max-width: 100%; }
+  #staff-client, #account-client { max-width: 100%; }
+  #account-form > div:first-child { flex: 1 1 16rem; min-width: 0; }
+  #account-client { width: 100%; }
+  #account-detail > section { border-top: 1px solid #e3e7ef; margin-top: 1.25rem; }
+  .badge { display: inline-block; padding: .1rem .5rem; border-radius: 1rem; font-size: .85rem; font-weight: 600; background: #e8eefc; color: #1d3f8f; }
+  .badge.bad { background: #fde8e6; color: #8a1c14; }
+  .badge.ok { background: #e5f4ea; color: #1c5e32; }
+  h4 { font-size: 1rem; }
+  h4:focus, h2:focus { outline: none; }
   input[type=email] { font: inherit; padding: .4rem; border: 1px solid #6b7386; border-radius: .3rem; background: #fff; width: min(24rem, 100%); box-sizing: border-box; }
   .vh { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
   @media (max-width: 40rem) {
@@ -288,6 +298,110 @@ insurer. Live clients only: test-mode clients (<code>pk_test_</code> keys, such 
 </div>
 <p id="merchants-count" role="status"></p>
 <button type="button" id="merchants-more" class="secondary" hidden>Load more</button>
+</section>
+
+<section id="accounts" aria-labelledby="accounts-title" hidden>
+<h1 id="accounts-title" tabindex="-1">Accounts</h1>
+<p class="lead">A merchant's statement and balance, the payments it made, its terms, and whether its quotes are offered.</p>
+<p class="role-note" id="accounts-role-note" hidden>This section is for the Finance group, which your account is not in: the API refuses what it asks.</p>
+<form id="account-form" class="filters" aria-label="Merchant and month">
+  <div>
+    <label for="account-client">Merchant</label>
+    <select id="account-client" name="client_id" required><option value="">Choose a merchant</option></select>
+  </div>
+  <div>
+    <label for="account-period">Month</label>
+    <input type="month" id="account-period" name="period" required pattern="[0-9]{4}-[0-9]{2}">
+  </div>
+  <button type="submit">Show account</button>
+</form>
+
+<div id="account-detail" hidden>
+<section aria-labelledby="statement-title">
+<h2 id="statement-title" tabindex="-1">Statement</h2>
+<p id="statement-summary" role="status"></p>
+<div class="wide" role="region" aria-label="Statement, scrollable" tabindex="0">
+<table id="statement-table" class="stack" aria-labelledby="statement-title">
+  <thead><tr><th scope="col">Currency</th><th scope="col">Net premium</th><th scope="col">Commission</th><th scope="col">Amount due</th><th scope="col">Remitted</th><th scope="col">Opening balance</th><th scope="col">Closing balance</th></tr></thead>
+  <tbody id="statement-rows"></tbody>
+</table>
+</div>
+</section>
+
+<section aria-labelledby="remittances-title">
+<h2 id="remittances-title">Remittances</h2>
+<p id="remittances-count"></p>
+<div class="wide" role="region" aria-label="Remittances, scrollable" tabindex="0">
+<table id="remittances-table" class="stack" aria-labelledby="remittances-title" hidden>
+  <thead><tr><th scope="col">Received</th><th scope="col">Reference</th><th scope="col">Amount</th><th scope="col">Recorded</th></tr></thead>
+  <tbody id="remittance-rows"></tbody>
+</table>
+</div>
+<h3 id="remit-title">Record a remittance</h3>
+<form id="remit-form" class="filters" aria-labelledby="remit-title">
+  <div><label for="remit-currency">Currency</label><input type="text" id="remit-currency" name="currency" required maxlength="3" size="4" autocomplete="off" value="USD"></div>
+  <div><label for="remit-amount">Amount</label><input type="text" id="remit-amount" name="amount" required inputmode="decimal" maxlength="40" autocomplete="off"></div>
+  <div><label for="remit-reference">Bank reference</label><input type="text" id="remit-reference" name="reference" required maxlength="64" autocomplete="off"></div>
+  <div><label for="remit-received">Received on</label><input type="date" id="remit-received" name="received_on" required></div>
+  <button type="submit">Record remittance</button>
+</form>
+<p class="hint">The same reference again records nothing new; a payment is booked in the month it is recorded.</p>
+</section>
+
+<section aria-labelledby="terms-title">
+<h2 id="terms-title" tabindex="-1">Terms</h2>
+<div class="wide" role="region" aria-label="Terms versions, scrollable" tabindex="0">
+<table id="terms-table" class="stack" aria-labelledby="terms-title">
+  <thead><tr><th scope="col">Version</th><th scope="col">In force from</th><th scope="col">Rate bands</th><th scope="col">Minimum premium</th><th scope="col">Commission</th><th scope="col">Look period</th></tr></thead>
+  <tbody id="terms-rows"></tbody>
+</table>
+</div>
+<h3 id="publish-title">Publish a new version</h3>
+<form id="terms-form" aria-labelledby="publish-title" novalidate>
+  <div class="field">
+    <label for="terms-bands">Rate bands</label>
+    <p class="hint" id="terms-bands-hint">One band a line: the days to the event it covers and its rate, such as <code>7 0.12</code>; the last line a rate alone, for the rest and for items without a date.</p>
+    <textarea id="terms-bands" name="rate_bands" required aria-describedby="terms-bands-hint" spellcheck="false"></textarea>
+  </div>
+  <div class="field">
+    <label for="terms-minimums">Minimum premium</label>
+    <p class="hint" id="terms-minimums-hint">One currency a line, such as <code>USD 1.00</code>; none is fine.</p>
+    <textarea id="terms-minimums" name="minimum_premium" aria-describedby="terms-minimums-hint" spellcheck="false"></textarea>
+  </div>
+  <div class="filters">
+    <div><label for="terms-commission">Commission rate</label><input type="text" id="terms-commission" name="commission_rate" required maxlength="10" autocomplete="off" aria-describedby="terms-commission-hint"></div>
+    <div><label for="terms-look">Look period (days)</label><input type="text" id="terms-look" name="look_period_days" required inputmode="numeric" maxlength="2" autocomplete="off"></div>
+    <div><label for="terms-effective">In force from (UTC, optional)</label><input type="text" id="terms-effective" name="effective_from" maxlength="40" autocomplete="off" placeholder="now" aria-describedby="terms-effective-hint"></div>
+  </div>
+  <p class="hint" id="terms-commission-hint">The merchant's share of each premium, such as <code>0.15</code>.</p>
+  <p class="hint" id="terms-effective-hint">Empty for now; else a day (<code>2027-01-01</code>) or an ISO time, at most a year ahead.</p>
+  <div class="pager">
+    <button type="button" id="terms-preview" class="secondary">Preview premiums</button>
+    <button type="submit" id="terms-publish" disabled aria-describedby="terms-publish-hint">Publish version</button>
+    <span class="hint" id="terms-publish-hint">Publishing needs a preview of what is in the form now.</span>
+  </div>
+</form>
+<section id="preview" aria-labelledby="preview-title" hidden>
+<h4 id="preview-title" tabindex="-1">Preview: a ticket of <span id="preview-cost"></span></h4>
+<div class="wide" role="region" aria-label="Preview, scrollable" tabindex="0">
+<table id="preview-table" class="stack" aria-labelledby="preview-title">
+  <thead><tr><th scope="col">Event</th><th scope="col">Premium now</th><th scope="col">Premium proposed</th><th scope="col">Commission now</th><th scope="col">Commission proposed</th></tr></thead>
+  <tbody id="preview-rows"></tbody>
+</table>
+</div>
+</section>
+</section>
+
+<section aria-labelledby="standing-title">
+<h2 id="standing-title" tabindex="-1">Quotes</h2>
+<p id="standing-text" role="status"></p>
+<form id="suspend-form" class="filters" aria-labelledby="standing-title">
+  <div><label for="suspend-reason">Reason (optional)</label><input type="text" id="suspend-reason" name="reason" maxlength="200" autocomplete="off"></div>
+  <button type="submit">Suspend quotes</button>
+</form>
+<button type="button" id="resume-button" class="secondary" hidden>Resume quotes</button>
+</section>
+</div>
 </section>
 
 <section id="audit" aria-labelledby="audit-title" hidden>

@@ -780,6 +780,29 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/admin/clients/{id}/terms/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The client id (`cl_…`). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Price sample tickets under the version in force and a proposed one (role finance)
+     * @description The body a publish would take; nothing is written. Sample tickets of 100 in `currency` (USD by default), their events 1, 7, 30 and 90 days after the sale and one without a date, priced by the rules quotes use (band, half-up, minimum) with their commission. 422 names a field as a publish would; 404 `client_not_found`.
+     */
+    post: operations['previewTerms'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/admin/clients/{id}/remittances': {
     parameters: {
       query?: never;
@@ -1584,6 +1607,12 @@ export interface components {
           policy_numbers: string[];
         };
       };
+    };
+    PreviewPrice: {
+      /** @description The band's rate. */
+      rate: string;
+      premium: components['schemas']['SignedMoney'];
+      commission: components['schemas']['SignedMoney'];
     };
     ClientStanding: {
       client_id: string;
@@ -3659,6 +3688,61 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['Error'];
       409: components['responses']['Error'];
+      422: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+      503: components['responses']['Error'];
+    };
+  };
+  previewTerms: {
+    parameters: {
+      query?: {
+        currency?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The client id (`cl_…`). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          effective_from?: string;
+          rate_bands: components['schemas']['RateBand'][];
+          minimum_premium?: components['schemas']['MinimumPremium'];
+          commission_rate: string;
+          look_period_days: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The samples under both versions. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currency: components['schemas']['Currency'];
+            /** @description The version in force now. */
+            in_force: number;
+            samples: {
+              days_to_event: number | null;
+              cost: components['schemas']['SignedMoney'];
+              in_force: components['schemas']['PreviewPrice'];
+              proposed: components['schemas']['PreviewPrice'];
+            }[];
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['Error'];
+      409: components['responses']['Error'];
+      415: components['responses']['Error'];
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];

@@ -1,4 +1,5 @@
 import { $, el, signedInPagesKit } from './kit.js';
+import { accounts } from './console-accounts.js';
 import { auditLog } from './console-audit.js';
 import { bordereaux } from './console-bordereaux.js';
 import { claimQueue } from './console-claims.js';
@@ -9,7 +10,7 @@ import { loadPagesConfig, SignInError, startSignIn, type Session } from './sign-
 /**
  * The operator console at /admin/ (console-page.ts; served at /assets/console.js): the person signs
  * in (scripts/sign-in.ts: the token stays in this page's memory), then one page with a section per
- * duty, moved between by the address's hash (#claims, #bordereaux, #merchants, #audit, #staff) so the token survives:
+ * duty, moved between by the address's hash (#claims, #bordereaux, #accounts, #merchants, #audit, #staff) so the token survives:
  * the navigation lists the sections the person's groups allow; a section reached by its address
  * without the role is shown, and the API's refusal (403 forbidden_role) with it, in the API's
  * words. A person with no staff group (a merchant user) is told the console is not theirs.
@@ -19,11 +20,12 @@ const STAFF_GROUPS: readonly string[] = ['claims', 'finance', 'admin'];
 const SECTIONS: readonly { id: SectionId; title: string; roles: readonly string[] }[] = [
   { id: 'claims', title: 'Claim queue', roles: ['claims'] },
   { id: 'bordereaux', title: 'Bordereaux', roles: ['finance'] },
+  { id: 'accounts', title: 'Accounts', roles: ['finance'] },
   { id: 'audit', title: 'Audit log', roles: ['admin'] },
   { id: 'staff', title: 'Staff', roles: ['admin'] },
   { id: 'merchants', title: 'Merchants', roles: STAFF_GROUPS },
 ];
-type SectionId = 'claims' | 'bordereaux' | 'merchants' | 'audit' | 'staff';
+type SectionId = 'claims' | 'bordereaux' | 'accounts' | 'merchants' | 'audit' | 'staff';
 const ROLE_NAMES: Record<string, string> = { claims: 'Claims', finance: 'Finance', admin: 'Admin', merchant: 'Merchant' };
 
 function showOnly(id: string): void {
@@ -65,6 +67,7 @@ function console_(session: Session): void {
   const sections: Record<SectionId, { load(): Promise<void> }> = {
     claims: claimQueue(kit),
     bordereaux: bordereaux(kit),
+    accounts: accounts(kit),
     merchants: merchants(kit),
     audit: auditLog(kit),
     staff: staff(kit),

@@ -112,15 +112,27 @@ async function loadConversion(): Promise<void> {
     : 'No checkouts in the last ' + days + ' days.';
 }
 
-// ---- Statements: one card per currency.
+// ---- Statements: one card per currency, with the commission, what is due and the balance.
 const STATEMENT_LINES: [keyof Statement['currencies'][number], string][] = [
   ['premiums_written', 'Premiums written'],
   ['premium_adjustments', 'Adjustments'],
   ['premiums_refunded', 'Refunded'],
   ['net_premium', 'Net premium'],
+  ['commission', 'Your commission'],
+  ['amount_due', 'Amount due'],
+  ['opening_balance', 'Opening balance'],
+  ['remitted', 'You paid'],
+  ['closing_balance', 'Balance'],
   ['claims_approved', 'Claims approved'],
   ['claims_paid', 'Claims paid'],
 ];
+/** What a statement's status tells the merchant. */
+const STANDING: Record<Statement['status'], string> = {
+  open: 'open (it may still change), due',
+  closed: 'closed, due',
+  paid: 'paid',
+  overdue: 'overdue: it was due',
+};
 async function loadStatement(): Promise<void> {
   const period = $<HTMLSelectElement>('statement-period').value;
   $('statement-status').textContent = 'Loading…';
@@ -134,7 +146,7 @@ async function loadStatement(): Promise<void> {
       for (const [name, text] of STATEMENT_LINES) {
         const term = el('dt', text);
         const value = el('dd', money(String(c[name]), c.currency));
-        if (name === 'net_premium') term.className = value.className = 'total';
+        if (name === 'net_premium' || name === 'closing_balance') term.className = value.className = 'total';
         list.append(term, value);
       }
       list.append(
@@ -150,7 +162,8 @@ async function loadStatement(): Promise<void> {
   $('statement-status').textContent =
     monthLabel(statement.period) +
     ': ' +
-    (statement.status === 'open' ? 'open (it may still change)' : 'closed') +
+    STANDING[statement.status] +
+    (statement.status === 'paid' ? '' : ' on ' + statement.due_date) +
     (statement.currencies.length ? '.' : ', with no premium or claim.');
 }
 

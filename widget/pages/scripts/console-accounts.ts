@@ -1,0 +1,356 @@
+import { $, el, money, PageError, when, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
+import { labelCells } from './console-tables.js';
+import { percent } from './console-merchants.js';
+
+/**
+ * The console's accounts (its markup: console-page.ts, section #accounts; role `finance`): a
+ * merchant and a month chosen, the month's statement with its balances and standing, the
+ * merchant's remittances and the form recording one, its terms versions with the form publishing
+ * the next (which previews sample premiums under the version in force and the one in the form,
+ * and publishes only what it previewed), and the suspension of its quotes. Every figure is the
+ * API's; nothing is computed here but the parsing of the form's text into the API's fields.
+ */
+type Statement = Schemas['Statement'];
+type Remittance = Schemas['Remittance'];
+type Version = Schemas['TermsVersion'];
+type Preview = Ok<'previewTerms'>;
+type Standing = Schemas['ClientStanding'];
+type ClientPage = Ok<'listClients'>;
+
+/** The merchant select reads at most this many pages of 100 clients. */
+const MAX_CLIENT_PAGES = 10;
+/** Rate bands the form takes at most (the API's MAX_RATE_BANDS). */
+const MAX_BAND_LINES = 8;
+const STANDING: Record<Statement['status'], { text: string; tone?: 'ok' | 'bad' }> = {
+  open: { text: 'Open' },
+  closed: { text: 'Closed, awaiting payment' },
+  paid: { text: 'Paid', tone: 'ok' },
+  overdue: { text: 'Overdue', tone: 'bad' },
+};
+
+/** "7 0.12" lines and a last "0.085": the API's rate bands (the API judges the numbers; a line of three words is refused here). */
+export function parseBands(text: string): { up_to_days?: number; rate: string }[] {
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .slice(0, MAX_BAND_LINES + 1);
+  return lines.map((line, index) => {
+    const words = line.split(/\s+/);
+    if (words.length === 1) return { rate: words[0]! };
+    if (words.length === 2 && /^\d{1,6}$/.test(words[0]!)) return { up_to_days: Number(words[0]), rate: words[1]! };
+    throw new PageError(`Rate bands, line ${index + 1}: write the days and the rate ("7 0.12"), or a rate alone on the last line.`, { param: 'rate_bands' });
+  });
+}
+
+/** "USD 1.00" lines: the API's minimum premiums. */
+export function parseMinimums(text: string): Record<string, string> {
+  const minimums: Record<string, string> = {};
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  for (const [index, line] of lines.slice(0, 33).entries()) {
+    const words = line.split(/\s+/);
+    if (words.length !== 2)
+      throw new PageError(`Minimum premium, line ${index + 1}: write a currency and an amount ("USD 1.00").`, { param: 'minimum_premium' });
+    minimums[words[0]!.toUpperCase()] = words[1]!;
+  }
+  return minimums;
+}
+
+/** A version's bands as the form writes them. */
+export const bandsText = (version: Pick<Version, 'rate_bands'>): string =>
+  version.rate_bands.map((band) => (band.up_to_days === undefined ? band.rate : band.up_to_days + ' ' + band.rate)).join('\n');
+
+const monthName = (period: string): string =>
+  new Date(period + '-01T00:00:00Z').toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+const cell = (text: string, className?: string) => {
+  const td = el('td', text);
+  if (className) td.className = className;
+  return td;
+};
+const badge = (text: string, tone?: 'ok' | 'bad') => {
+  const span = el('span', text);
+  span.className = 'badge' + (tone ? ' ' + tone : '');
+  return span;
+};
+
+export function accounts({ announce, api, run, showError }: ReturnType<typeof signedInPagesKit>) {
+  const clientSelect = $<HTMLSelectElement>('account-client');
+  const periodInput = $<HTMLInputElement>('account-period');
+  const publish = $<HTMLButtonElement>('terms-publish');
+  const suspended = new Map<string, boolean>();
+  let shown: { clientId: string; period: string } | null = null;
+  /** The body the preview priced: Publish sends exactly it, and any edit of the form asks for a new preview. */
+  let previewed: Record<string, unknown> | null = null;
+  let previewCurrency = 'USD';
+  periodInput.value = new Date().toISOString().slice(0, 7);
+  $<HTMLInputElement>('remit-received').value = new Date().toISOString().slice(0, 10);
+
+  async function loadClients(): Promise<void> {
+    const options: HTMLOptionElement[] = [];
+    let next: string | null = null;
+    for (let pages = 0; pages < MAX_CLIENT_PAGES; pages++) {
+      const query = new URLSearchParams({ limit: '100' });
+      if (next) query.set('cursor', next);
+      const page: ClientPage = await api<ClientPage>('GET', '/api/v2/admin/clients?' + query.toString());
+      for (const client of page.data) {
+        suspended.set(client.client_id, client.suspended);
+        const option = el('option', client.name + ' (' + client.client_id + ')');
+        option.value = client.client_id;
+        options.push(option);
+      }
+      next = page.next_cursor;
+      if (!page.has_more) break;
+    }
+    const prompt = el('option', 'Choose a merchant');
+    prompt.value = '';
+    clientSelect.replaceChildren(prompt, ...options);
+  }
+
+  function showStatement(statement: Statement): string {
+    const standing = STANDING[statement.status];
+    const summary = $('statement-summary');
+    summary.replaceChildren(monthName(statement.period) + ': ', badge(standing.text, standing.tone), ' · due ' + statement.due_date);
+    $('statement-rows').replaceChildren(
+      ...statement.currencies.map((row) => {
+        const tr = el('tr');
+        tr.append(
+          cell(row.currency),
+          cell(money(row.net_premium, row.currency), 'money'),
+          cell(money(row.commission, row.currency), 'money'),
+          cell(money(row.amount_due, row.currency), 'money'),
+          cell(money(row.remitted, row.currency), 'money'),
+          cell(money(row.opening_balance, row.currency), 'money'),
+          cell(money(row.closing_balance, row.currency), 'money'),
+        );
+        return tr;
+      }),
+    );
+    $('statement-table').hidden = statement.currencies.length === 0;
+    if (statement.currencies.length === 0) summary.append('. Nothing moved and nothing was owed.');
+    labelCells($<HTMLTableElement>('statement-table'));
+    previewCurrency = statement.currencies[0]?.currency ?? previewCurrency;
+    return statement.currencies.map((row) => money(row.closing_balance, row.currency)).join(', ') || 'nothing';
+  }
+
+  function showRemittances(remittances: Remittance[], more: boolean): void {
+    $('remittance-rows').replaceChildren(
+      ...remittances.map((remittance) => {
+        const tr = el('tr');
+        tr.append(
+          cell(remittance.received_on, 'nowrap'),
+          cell(remittance.reference),
+          cell(money(remittance.amount, remittance.currency), 'money'),
+          cell(when(remittance.recorded_at), 'nowrap'),
+        );
+        return tr;
+      }),
+    );
+    labelCells($<HTMLTableElement>('remittances-table'));
+    $('remittances-table').hidden = remittances.length === 0;
+    $('remittances-count').textContent =
+      remittances.length === 0 ? 'No payments recorded yet.' : 'The latest ' + remittances.length + (more ? ' (older ones not shown).' : '.');
+  }
+
+  function showTerms(versions: Version[], inForce: number | null): void {
+    $('terms-rows').replaceChildren(
+      ...versions.map((version) => {
+        const tr = el('tr');
+        const number = cell('v' + version.version);
+        if (version.version === inForce) number.append(' ', badge('In force', 'ok'));
+        else if (inForce !== null && version.version > inForce) number.append(' ', badge('Scheduled'));
+        const bands = version.rate_bands
+          .map((band) => (band.up_to_days === undefined ? 'rest ' : '≤ ' + band.up_to_days + ' d ') + percent(band.rate))
+          .join('; ');
+        const minimums = Object.entries(version.minimum_premium).map(([currency, amount]) => money(amount, currency));
+        tr.append(
+          number,
+          cell(when(version.effective_from), 'nowrap'),
+          cell(bands),
+          cell(minimums.join(', ') || '–'),
+          cell(percent(version.commission_rate), 'number'),
+          cell(version.look_period_days + (version.look_period_days === 1 ? ' day' : ' days'), 'number'),
+        );
+        return tr;
+      }),
+    );
+    labelCells($<HTMLTableElement>('terms-table'));
+    // The form starts from the version in force.
+    const current = versions.find((version) => version.version === inForce);
+    if (current) {
+      $<HTMLTextAreaElement>('terms-bands').value = bandsText(current);
+      $<HTMLTextAreaElement>('terms-minimums').value = Object.entries(current.minimum_premium)
+        .map(([currency, amount]) => currency + ' ' + amount)
+        .join('\n');
+      $<HTMLInputElement>('terms-commission').value = current.commission_rate;
+      $<HTMLInputElement>('terms-look').value = String(current.look_period_days);
+      $<HTMLInputElement>('terms-effective').value = '';
+    }
+    stalePreview();
+  }
+
+  function showStanding(clientId: string, isSuspended: boolean, standing?: Standing): void {
+    suspended.set(clientId, isSuspended);
+    $('standing-text').textContent = isSuspended
+      ? 'Quotes are suspended' +
+        (standing?.suspended_at ? ' since ' + when(standing.suspended_at) : '') +
+        (standing?.suspension_reason ? ' (' + standing.suspension_reason + ')' : '') +
+        ': the widget offers nothing and checkouts go on without protection. Sold policies live on.'
+      : 'Quotes are offered.';
+    $('suspend-form').hidden = isSuspended;
+    $('resume-button').hidden = !isSuspended;
+  }
+
+  const base = (clientId: string) => '/api/v2/admin/clients/' + encodeURIComponent(clientId);
+  async function readStatement(clientId: string, period: string): Promise<string> {
+    return showStatement(await api<Statement>('GET', base(clientId) + '/statements/' + encodeURIComponent(period)));
+  }
+  async function readRemittances(clientId: string): Promise<void> {
+    const page = await api<Ok<'listRemittances'>>('GET', base(clientId) + '/remittances?limit=20');
+    showRemittances(page.data, page.has_more);
+  }
+  async function readTerms(clientId: string): Promise<void> {
+    const page = await api<Ok<'listTerms'>>('GET', base(clientId) + '/terms?limit=20');
+    showTerms(page.data, page.in_force);
+  }
+
+  async function show(clientId: string, period: string): Promise<void> {
+    await Promise.all([readStatement(clientId, period), readRemittances(clientId), readTerms(clientId)]);
+    showStanding(clientId, suspended.get(clientId) ?? false);
+    shown = { clientId, period };
+    $('account-detail').hidden = false;
+    $('statement-title').focus();
+  }
+
+  function termsBody(): Record<string, unknown> {
+    const effective = $<HTMLInputElement>('terms-effective').value.trim();
+    const look = $<HTMLInputElement>('terms-look').value.trim();
+    return {
+      rate_bands: parseBands($<HTMLTextAreaElement>('terms-bands').value),
+      minimum_premium: parseMinimums($<HTMLTextAreaElement>('terms-minimums').value),
+      commission_rate: $<HTMLInputElement>('terms-commission').value.trim(),
+      // A look period the API judges: a whole number goes as one, anything else as written (and is refused, naming the field).
+      look_period_days: /^\d{1,2}$/.test(look) ? Number(look) : look,
+      ...(effective ? { effective_from: effective } : {}),
+    };
+  }
+  function stalePreview(): void {
+    previewed = null;
+    publish.disabled = true;
+  }
+  const termsFields = {
+    rate_bands: () => $('terms-bands'),
+    minimum_premium: () => $('terms-minimums'),
+    commission_rate: () => $('terms-commission'),
+    look_period_days: () => $('terms-look'),
+    effective_from: () => $('terms-effective'),
+  };
+
+  $<HTMLFormElement>('account-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    void run(() => show(clientSelect.value, periodInput.value), { client_id: () => clientSelect, period: () => periodInput });
+  });
+
+  $<HTMLFormElement>('remit-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!shown) return;
+    const { clientId, period } = shown;
+    void run(
+      async () => {
+        const body = {
+          currency: $<HTMLInputElement>('remit-currency').value.trim().toUpperCase(),
+          amount: $<HTMLInputElement>('remit-amount').value.trim(),
+          reference: $<HTMLInputElement>('remit-reference').value.trim(),
+          received_on: $<HTMLInputElement>('remit-received').value,
+        };
+        const recorded = await api<Remittance>('POST', base(clientId) + '/remittances', body);
+        $<HTMLInputElement>('remit-amount').value = '';
+        $<HTMLInputElement>('remit-reference').value = '';
+        // The ledger books it from the table's stream, within seconds: the statement is read again once it shows.
+        await readRemittances(clientId);
+        const balance = await readStatement(clientId, period);
+        announce('Remittance recorded: ' + money(recorded.amount, recorded.currency) + '. Closing balance of ' + monthName(period) + ': ' + balance + '.');
+      },
+      {
+        currency: () => $('remit-currency'),
+        amount: () => $('remit-amount'),
+        reference: () => $('remit-reference'),
+        received_on: () => $('remit-received'),
+      },
+    );
+  });
+
+  $('terms-form').addEventListener('input', stalePreview);
+  $('terms-preview').addEventListener('click', () => {
+    if (!shown) return;
+    const { clientId } = shown;
+    void run(async () => {
+      const body = termsBody();
+      const preview = await api<Preview>('POST', base(clientId) + '/terms/preview?currency=' + encodeURIComponent(previewCurrency), body);
+      $('preview-cost').textContent = money(preview.samples[0]?.cost ?? '0', preview.currency);
+      $('preview-rows').replaceChildren(
+        ...preview.samples.map((sample) => {
+          const tr = el('tr');
+          tr.append(
+            cell(sample.days_to_event === null ? 'No date' : sample.days_to_event + (sample.days_to_event === 1 ? ' day away' : ' days away')),
+            cell(money(sample.in_force.premium, preview.currency) + ' (' + percent(sample.in_force.rate) + ')', 'money'),
+            cell(money(sample.proposed.premium, preview.currency) + ' (' + percent(sample.proposed.rate) + ')', 'money'),
+            cell(money(sample.in_force.commission, preview.currency), 'money'),
+            cell(money(sample.proposed.commission, preview.currency), 'money'),
+          );
+          return tr;
+        }),
+      );
+      labelCells($<HTMLTableElement>('preview-table'));
+      $('preview').hidden = false;
+      previewed = body;
+      publish.disabled = false;
+      $('preview-title').focus();
+      announce('Preview ready: compare, then publish.');
+    }, termsFields);
+  });
+
+  $<HTMLFormElement>('terms-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!shown || !previewed) return;
+    const { clientId } = shown;
+    const body = previewed;
+    void run(async () => {
+      const version = await api<Version>('POST', base(clientId) + '/terms', body);
+      $('preview').hidden = true;
+      await readTerms(clientId);
+      $('terms-title').focus();
+      announce('Version ' + version.version + ' published, in force from ' + when(version.effective_from) + '.');
+    }, termsFields);
+  });
+
+  $<HTMLFormElement>('suspend-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!shown) return;
+    const { clientId } = shown;
+    const reason = $<HTMLInputElement>('suspend-reason').value.trim();
+    void run(
+      async () => {
+        const standing = await api<Standing>('POST', base(clientId) + '/suspend', reason ? { reason } : {});
+        showStanding(clientId, true, standing);
+        $('resume-button').focus();
+        announce('Quotes suspended.');
+      },
+      { reason: () => $('suspend-reason') },
+    );
+  });
+  $('resume-button').addEventListener('click', () => {
+    if (!shown) return;
+    const { clientId } = shown;
+    void run(async () => {
+      const standing = await api<Standing>('POST', base(clientId) + '/resume', {});
+      showStanding(clientId, false, standing);
+      $('suspend-reason').focus();
+      announce('Quotes offered again.');
+    });
+  });
+
+  return { load: () => loadClients().catch((err: unknown) => showError(err)) };
+}
