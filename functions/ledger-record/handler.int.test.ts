@@ -8,6 +8,7 @@ import { startStreamPump } from '../../scripts/local/local-streams.js';
 import { describeDifference, reconcile } from '../../scripts/reconcile.js';
 import { decide, fileClaim, sessionToken, asOperator } from '../../test/support/claims.js';
 import { cartItems, quoteFor, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
+import { financeClaims, publishTermsVersion } from '../../test/support/terms.js';
 
 /**
  * The ledger and the statements from the main table's stream: exact over hundreds of concurrent
@@ -34,7 +35,15 @@ const get = (clientId: string, path: string, query?: Record<string, string>) =>
 
 /** Every entry of a client's month, through the API's pages. */
 async function allEntries(clientId: string, period: string) {
-  const entries: { id: string; type: string; amount: string; currency: string; policy_number: string | null; claim_id: string | null }[] = [];
+  const entries: {
+    id: string;
+    type: string;
+    amount: string;
+    currency: string;
+    policy_number: string | null;
+    claim_id: string | null;
+    commission: string | null;
+  }[] = [];
   let cursor: string | undefined;
   do {
     const res = await get(clientId, '/api/v2/ledger', { period, limit: '100', ...(cursor ? { cursor } : {}) });
@@ -63,9 +72,11 @@ async function redeliver(batchSize: number, shardId?: string) {
 const sum = (amounts: string[]) => amounts.reduce((total, amount) => total + BigInt(amount.replace('.', '')), 0n);
 
 describe('the ledger', () => {
-  it('agrees with the policies, the claims and the statement after 300 concurrent moves, with the stream given again whole and in overlapping pieces', async () => {
+  it('agrees with the policies, the claims, the remittances and the statement after 300 concurrent moves, with the stream given again whole and in overlapping pieces', async () => {
     const shop = await service.newClient('Ledger Shop');
     const clientId = shop.client_id;
+    // Terms with a commission that rounds (15%, half-up in each currency's minor unit) and a band by days to the event.
+    await publishTermsVersion(service, clientId, { rate_bands: [{ up_to_days: 30, rate: '0.11' }, { rate: '0.085' }], commission_rate: '0.15' });
     const items = cartItems('40.00', '25.00');
     const quote = await quoteFor(service, shop.public_key, items);
     const yenItems = cartItems('1234', '5000');
@@ -138,8 +149,22 @@ describe('the ledger', () => {
           });
       }
     });
-    const moved = await Promise.all(moves);
+    // With them, the merchant's payments as finance records them: 20 references, 5 of them sent again with the same body.
+    const today = new Date().toISOString().slice(0, 10);
+    const remit = (i: number) =>
+      service.call('admin-collections', {
+        method: 'POST',
+        path: `/api/v2/admin/clients/${clientId}/remittances`,
+        pathParameters: { id: clientId },
+        staffClaims: financeClaims,
+        body: { currency: i % 2 ? 'USD' : 'JPY', amount: i % 2 ? `${i}.0${i % 10}` : String(1000 + i), reference: `REMIT-${i}`, received_on: today },
+      });
+    const [moved, remitted] = await Promise.all([
+      Promise.all(moves),
+      Promise.all([...Array.from({ length: 20 }, (_, i) => remit(i)), ...[0, 3, 8, 11, 19].map(remit)]),
+    ]);
     expect(moved.map((res) => res.status).filter((status) => status !== 200)).toEqual([]);
+    expect(remitted.map((res) => res.status).filter((status) => status !== 201)).toEqual([]);
 
     // Claims on 20 orders still untouched: approved, half of them paid.
     for (const order of orders.slice(100, 120)) {
@@ -173,6 +198,15 @@ describe('the ledger', () => {
     expect(byType('claim_paid')).toHaveLength(10);
     const voids = moved.filter((_, i) => i % 5 === 2).length + moved.filter((_res, i) => i % 5 === 4 && i % 2 === 1).length * 2;
     expect(byType('premium_refunded')).toHaveLength(voids);
+    expect(byType('remittance_received')).toHaveLength(20); // the 5 sent again counted once
+    // Commission is 15% of each premium, half-up, on every premium entry; a void returns exactly what was written.
+    const commissionOf = (entry: { amount: string; commission?: string | null }) => sum([entry.commission ?? '0']);
+    for (const entry of byType('premium_written')) expect(commissionOf(entry), entry.id).toBe((sum([entry.amount]) * 15n + 50n) / 100n);
+    for (const entry of byType('premium_refunded')) {
+      const written = byType('premium_written').find((other) => other.policy_number === entry.policy_number);
+      const adjusted = byType('premium_adjusted').find((other) => other.policy_number === entry.policy_number);
+      expect(commissionOf(entry), entry.id).toBe(-commissionOf((written ?? adjusted)!));
+    }
 
     // The statement is the sum of the entries, per currency.
     const statement = await get(clientId, `/api/v2/statements/${period}`);
@@ -187,6 +221,12 @@ describe('the ledger', () => {
       expect(sum([figures.claims_approved]), figures.currency).toBe(of('claim_approved'));
       expect(sum([figures.claims_paid]), figures.currency).toBe(of('claim_paid'));
       expect(figures.policies_issued).toBe(mine.filter((entry) => entry.type === 'premium_written' || entry.type === 'premium_adjusted').length);
+      const commission = mine.filter((entry) => entry.type.startsWith('premium_')).reduce((total, entry) => total + commissionOf(entry), 0n);
+      expect(sum([figures.commission]), figures.currency).toBe(commission);
+      expect(sum([figures.amount_due]), figures.currency).toBe(sum([figures.net_premium]) - commission);
+      expect(sum([figures.remitted]), figures.currency).toBe(of('remittance_received'));
+      expect(sum([figures.opening_balance]), figures.currency).toBe(0n);
+      expect(sum([figures.closing_balance]), figures.currency).toBe(sum([figures.amount_due]) - of('remittance_received'));
     }
     expect(statement.json.currencies.map((c: any) => c.currency)).toEqual(['JPY', 'USD']);
 
