@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoLedgerStore } from '#shared/ledger/dynamo-ledger-store.js';
 import { DynamoCollectionsStore } from '#shared/ledger/dynamo-collections-store.js';
-import { closeStatements, readStatement } from '#shared/ledger/statements.js';
+import { accountOf, closeStatements, readStatement } from '#shared/ledger/statements.js';
 import { recordRemittance } from '#shared/ledger/record-remittance.js';
 import { RecordRemittanceRequest } from '#shared/ledger/schemas.js';
 import { nextPeriod } from '#shared/ledger/collections.js';
@@ -159,12 +159,15 @@ describe('a month of a merchant with a 10% commission', () => {
     expect((await readStatement(onThe16th, clientId, month)).status).toBe('overdue');
     await service.drainStreams();
     expect(eventsOf('statement.overdue')).toHaveLength(1);
+    // The console's merchants list: what it owes now and the month it is overdue on.
+    expect(await accountOf(collections, clientId, onThe16th.clock.now())).toEqual({ balances: [{ currency: 'USD', balance: 390n }], overdue: [month] });
 
     // The merchant pays the rest on the 16th: booked in the next month; the closed month is paid, read at once.
     const request = v.parse(RecordRemittanceRequest, { currency: 'USD', amount: '3.90', reference: 'BANK-REF 0002', received_on: `${next}-16` });
     await recordRemittance({ collections, now: onThe16th.clock.now, newAuditId }, { sub: 'u-finance', roles: ['finance'], kind: 'script' }, clientId, request);
     await service.drainStreams();
     expect((await readStatement(onThe16th, clientId, month)).status).toBe('paid');
+    expect(await accountOf(collections, clientId, onThe16th.clock.now())).toEqual({ balances: [{ currency: 'USD', balance: 0n }], overdue: [] });
     const following = await readStatement(onThe16th, clientId, next);
     expect(following.currencies).toEqual([expect.objectContaining({ currency: 'USD', opening_balance: 390n, closing_balance: 0n })]);
     expect(following.currencies[0]!.figures.remitted).toBe(390n);

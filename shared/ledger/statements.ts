@@ -161,3 +161,32 @@ async function closeClient(collections: CollectionsStore, clientId: string, now:
       report[standing === 'paid' ? 'paid' : 'overdue']++;
   }
 }
+
+/** Where a merchant's account stands now: its balance per currency and the months it is overdue on. */
+export interface AccountStanding {
+  balances: { currency: string; balance: bigint }[];
+  overdue: string[];
+}
+
+/**
+ * The console's merchants list: each client's balance now (its latest close carried through the
+ * months with moves since, the current one included) and its overdue months, read live like a
+ * statement's standing (a payment recorded a minute ago counts).
+ */
+export async function accountOf(collections: CollectionsStore, clientId: string, now: Date): Promise<AccountStanding> {
+  const current = periodOf(now.toISOString());
+  const recent = await collections.recentClosings(clientId, MAX_UNSETTLED_FOLLOWED);
+  const base = recent[0];
+  const unsettled = recent.filter((closing) => closing.status !== 'paid').reverse();
+  const from = unsettled[0]?.period ?? base?.period;
+  const months = await walk(collections, clientId, from, current);
+  const figures = await figuresOf(collections, clientId, months);
+  const balances = carry(
+    balancesOf(base),
+    figures.filter((_, index) => base === undefined || months[index]! > base.period),
+  );
+  const overdue = unsettled
+    .filter((closing) => standingOf(closing, remittedIn(figures.filter((_, index) => months[index]! > closing.period)), now) === 'overdue')
+    .map((closing) => closing.period);
+  return { balances: [...balances.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([currency, balance]) => ({ currency, balance })), overdue };
+}

@@ -291,7 +291,8 @@ export const FUNCTIONS = {
     keys: ['order-number'],
   },
   // The merchants, read-only, for every staff role: the register's page of ids (Query), then their
-  // records (BatchGetItem, without the secret's hash).
+  // records (BatchGetItem, without the secret's hash), and each one's account: its latest closes,
+  // months with moves and their statements (Query).
   'admin-clients': {
     routes: [{ method: 'GET', path: '/api/v2/admin/clients', auth: 'staff', roles: STAFF }],
     tables: { main: ['Query', 'BatchGetItem'] },

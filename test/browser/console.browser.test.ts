@@ -212,7 +212,7 @@ describe('the operator console', () => {
     await expect.poll(() => alertText(page)).toBe('This needs the finance role, which your account does not have.');
   });
 
-  it('the finance user sees only bordereaux and the merchants, starts an export by keyboard, finds it listed, and reads the merchants', async () => {
+  it('the finance user sees bordereaux, accounts and the merchants, starts an export by keyboard, finds it listed, and reads the merchants', async () => {
     const { page } = await personPage();
     await signIn(page, user('finance'));
     expect(await navLinks(page)).toEqual(['Bordereaux', 'Accounts', 'Merchants']);
@@ -261,6 +261,7 @@ describe('the operator console', () => {
       'Test',
       expect.stringMatching(/^\d+(\.\d+)?%$/),
       expect.stringMatching(/^\d+ days?$/),
+      expect.stringMatching(/^\$[\d,]+\.\d{2}$/), // what it owes now
       'Active',
       expect.stringMatching(/ UTC$/),
     ]);

@@ -288,11 +288,11 @@ insurer. Live clients only: test-mode clients (<code>pk_test_</code> keys, such 
 
 <section id="merchants" aria-labelledby="merchants-title" hidden>
 <h1 id="merchants-title" tabindex="-1">Merchants</h1>
-<p class="lead">Every client with its terms and state, read-only. Clients are created, changed and disabled with <code>npm run client</code>.</p>
+<p class="lead">Every client with its terms in force, what it owes now and its state, read-only. Clients are created and disabled with <code>npm run client</code>; finance keeps their accounts under Accounts.</p>
 <p class="role-note" id="merchants-role-note" hidden>This section is for the insurer's staff, which your account is not: the API refuses what it asks.</p>
 <div class="wide" role="region" aria-label="Merchants, scrollable" tabindex="0">
 <table id="merchants-table" class="stack" aria-labelledby="merchants-title" hidden>
-  <thead><tr><th scope="col">Merchant</th><th scope="col">Mode</th><th scope="col">Premium rate</th><th scope="col">Look period</th><th scope="col">State</th><th scope="col">Created</th></tr></thead>
+  <thead><tr><th scope="col">Merchant</th><th scope="col">Mode</th><th scope="col">Premium rate</th><th scope="col">Look period</th><th scope="col">Balance</th><th scope="col">State</th><th scope="col">Created</th></tr></thead>
   <tbody id="merchant-rows"></tbody>
 </table>
 </div>

@@ -1235,6 +1235,13 @@ export interface components {
       mode: 'test' | 'live';
       /** @description Finance suspended its quotes (POST /api/v2/admin/clients/{id}/suspend). */
       suspended: boolean;
+      /** @description What it owes now per currency (above zero) or is owed (below): its closing balance so far this month. */
+      balances: {
+        currency: components['schemas']['Currency'];
+        balance: components['schemas']['SignedMoney'];
+      }[];
+      /** @description The months whose statements are overdue now (YYYY-MM), oldest first. */
+      overdue: string[];
       /** @description The version of its terms in force now. */
       terms_version: number;
       /** @description That version's base rate (its last band's, for items without a date), a decimal fraction of the cost ("0.085"). */

@@ -1,9 +1,10 @@
-import { $, el, when, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
+import { $, el, money, when, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
 import { labelCells } from './console-tables.js';
 
 /**
  * The console's merchants (its markup: console-page.ts, section #merchants; every staff role): GET
- * /api/v2/admin/clients, read-only, in the API's order (client id), 20 at a time with "Load more".
+ * /api/v2/admin/clients, read-only, in the API's order (client id), 20 at a time with "Load more":
+ * each with its terms in force, its balance per currency, its state and any overdue months.
  * Clients are created, changed and disabled with `npm run client`; never a key is shown (the API
  * sends none).
  */
@@ -30,14 +31,15 @@ export function merchants({ announce, api, run }: ReturnType<typeof signedInPage
     rate.className = 'number';
     const days = el('td', client.look_period_days === 1 ? '1 day' : client.look_period_days + ' days');
     days.className = 'number';
-    tr.append(
-      name,
-      el('td', client.mode === 'live' ? 'Live' : 'Test'),
-      rate,
-      days,
-      el('td', client.disabled ? 'Disabled' : 'Active'),
-      el('td', when(client.created)),
-    );
+    const balance = el('td', client.balances.map((row) => money(row.balance, row.currency)).join(', ') || '–');
+    balance.className = 'money';
+    const state = el('td', client.disabled ? 'Disabled' : client.suspended ? 'Quotes suspended' : 'Active');
+    if (client.overdue.length > 0) {
+      const overdue = el('span', 'Overdue ' + client.overdue.join(', '));
+      overdue.className = 'badge bad';
+      state.append(' ', overdue);
+    }
+    tr.append(name, el('td', client.mode === 'live' ? 'Live' : 'Test'), rate, days, balance, state, el('td', when(client.created)));
     return tr;
   }
   async function read(first: boolean): Promise<void> {
