@@ -138,7 +138,7 @@ async function main(): Promise<void> {
       request = {
         rate_bands: current.rate_bands,
         minimum_premium: current.minimum_premium,
-        commission_rate: current.commission_ppm,
+        commission_ppm: current.commission_ppm,
         look_period_days: lookPeriodDays,
       };
     } else if (values.body !== undefined) {

@@ -41,7 +41,7 @@ export async function previewTerms(
   if (!head) throw new NotFoundError('client_not_found', 'No client has this id.', 'id');
   const current = inForceAt(head.live, now);
   if (!current) throw new ConflictError('terms_not_migrated', "This client's terms have no first version yet: run `npm run migrate` once after deploying.");
-  const proposed = { rate_bands: request.rate_bands, minimum_premium: request.minimum_premium, commission_ppm: request.commission_rate };
+  const proposed = { rate_bands: request.rate_bands, minimum_premium: request.minimum_premium, commission_ppm: request.commission_ppm };
   const cost = PREVIEW_COST_UNITS * 10 ** (minorUnit(currency) ?? 2);
   return {
     currency,

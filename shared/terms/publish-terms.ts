@@ -56,7 +56,7 @@ function nextVersion(head: TermsHead, actor: StaffIdentity, request: PublishTerm
     effective_from: effective,
     rate_bands: request.rate_bands,
     minimum_premium: request.minimum_premium,
-    commission_ppm: request.commission_rate,
+    commission_ppm: request.commission_ppm,
     look_period_days: request.look_period_days,
     created: now.toISOString(),
     created_by: { sub: actor.sub, email: actor.email ?? null },

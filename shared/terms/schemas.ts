@@ -95,17 +95,20 @@ const MinimumPremium = v.pipe(
   }),
 );
 
-/** POST /api/v2/admin/clients/{id}/terms. */
-export const PublishTermsRequest = v.strictObject({
-  effective_from: v.optional(Instant),
-  rate_bands: RateBands,
-  minimum_premium: v.optional(MinimumPremium, {}),
-  commission_rate: CommissionRate,
-  look_period_days: v.pipe(
-    v.number('must be a whole number of days'),
-    v.integer('must be a whole number of days'),
-    v.minValue(0, 'must be at least 0'),
-    v.maxValue(MAX_LOOK_PERIOD_DAYS, `must be at most ${MAX_LOOK_PERIOD_DAYS}`),
-  ),
-});
+/** POST /api/v2/admin/clients/{id}/terms: read into the version's own fields (`commission_rate` becomes `commission_ppm`). */
+export const PublishTermsRequest = v.pipe(
+  v.strictObject({
+    effective_from: v.optional(Instant),
+    rate_bands: RateBands,
+    minimum_premium: v.optional(MinimumPremium, {}),
+    commission_rate: CommissionRate,
+    look_period_days: v.pipe(
+      v.number('must be a whole number of days'),
+      v.integer('must be a whole number of days'),
+      v.minValue(0, 'must be at least 0'),
+      v.maxValue(MAX_LOOK_PERIOD_DAYS, `must be at most ${MAX_LOOK_PERIOD_DAYS}`),
+    ),
+  }),
+  v.transform(({ commission_rate, ...rest }) => ({ ...rest, commission_ppm: commission_rate })),
+);
 export type PublishTermsRequest = v.InferOutput<typeof PublishTermsRequest>;

@@ -147,7 +147,7 @@ describe('a publish request', () => {
     expect(result).toEqual({
       rate_bands: [{ up_to_days: 7, rate_ppm: 120_000 }, { rate_ppm: 85_000 }],
       minimum_premium: { USD: 150, JPY: 100, KWD: 250 },
-      commission_rate: 0,
+      commission_ppm: 0,
       look_period_days: 14,
     });
   });
