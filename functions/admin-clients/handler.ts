@@ -5,9 +5,8 @@ import { httpHandler } from '#shared/platform/http/middleware.js';
 import { parseInput } from '#shared/platform/http/validation.js';
 import { listPage } from '#shared/platform/http/schemas.js';
 import { routeRoles } from '#shared/platform/functions.js';
-import { formatRate } from '#shared/platform/money/index.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
-import { listClients, termsInForce, type ClientSummary } from '#shared/clients/index.js';
+import { clientSummaryView, listClients, type ClientSummary } from '#shared/clients/index.js';
 import { systemClock } from '#shared/platform/clock.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { DynamoLedgerStore } from '#shared/ledger/dynamo-ledger-store.js';
@@ -26,23 +25,12 @@ const SCOPE = 'admin:clients';
 const cursors = { seal: (position: string) => sealCursor(SCOPE, {}, position), open: (cursor: string) => openCursor(SCOPE, {}, cursor) };
 const Query = v.strictObject({ limit: listPage.limit, cursor: listPage.cursor });
 
-/**
- * A client as staff see it: its state and the terms version in force, never a key or a secret's
- * hash. `rate` is that version's base rate (its last band's, for items without a date); the
- * whole version is GET /api/v2/admin/clients/{id}/terms.
- */
-const clientView = ({ terms_live, rate_ppm, look_period_days, suspended, ...client }: ClientSummary, account: AccountStanding, now: Date) => {
-  const terms = termsInForce({ client_id: client.client_id, rate_ppm, look_period_days, created: client.created, ...(terms_live ? { terms_live } : {}) }, now);
-  return {
-    ...client,
-    terms_version: terms.version,
-    rate: formatRate(terms.rate_bands.at(-1)!.rate_ppm),
-    look_period_days: terms.look_period_days,
-    suspended: suspended !== undefined,
-    balances: account.balances.map(({ currency, balance }) => ({ currency, balance: formatMoney(balance, currency) })),
-    overdue: account.overdue,
-  };
-};
+/** A client with its account: what it owes now per currency, and the months it is overdue on. */
+const clientView = (client: ClientSummary, account: AccountStanding, now: Date) => ({
+  ...clientSummaryView(client, now),
+  balances: account.balances.map(({ currency, balance }) => ({ currency, balance: formatMoney(balance, currency) })),
+  overdue: account.overdue,
+});
 
 /** GET /api/v2/admin/clients (any staff role): the merchants with their balance and overdue months, read-only, a page at a time. */
 export const handler = httpHandler(

@@ -8,5 +8,6 @@ export type { Client, ClientCredentials, ClientLabel, ClientNames, ClientStore }
 export { sealedTerms, type SealedTermsDeps } from './sealed-terms.js';
 export { keyModeOf, requireTestClient } from './test-mode.js';
 export { listClients, type ClientListDeps } from './list-clients.js';
+export { clientSummaryView } from './client-view.js';
 export type { ClientRegister, ClientSummary, Suspension } from './client.js';
 export { MAX_SUSPENSION_REASON_LENGTH, resumeClient, standingView, suspendClient, type ClientStanding, type SuspendClientsDeps } from './suspend-clients.js';
