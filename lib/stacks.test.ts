@@ -248,7 +248,7 @@ describe('least privilege', () => {
     'claims-admin': { Main: ['BatchGetItem', 'GetItem', 'PutItem', 'Query', 'Query', 'UpdateItem'], Metrics: ['GetItem'] }, // and the search by order number: its id by the number's hash, its claim ids
     'admin-audit': { Main: ['Query'] }, // the audit log's partition, newest first
     'admin-staff': { Main: ['GetItem', 'PutItem'] }, // a merchant user's client, and the audit record of a person added
-    'admin-terms': { Main: ['GetItem', 'PutItem', 'Query', 'UpdateItem'] }, // a client's terms head and versions; a publish's transaction
+    'admin-terms': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] }, // a client's terms head and versions; a publish's transaction
     'admin-clients': { Main: ['BatchGetItem', 'Query'] }, // the register of clients, then their records // the table (and a claim's order, items and merchant by key) and the claim queue index
     // The main stream → entries, statements and the bordereaux' marks (plus the stream's read actions).
     'ledger-record': { Main: ['DescribeStream', 'GetItem', 'GetRecords', 'GetShardIterator', 'ListStreams', 'PutItem', 'UpdateItem'] },

@@ -231,3 +231,25 @@ describe('a preview before publishing', () => {
     expect(other.json.error.code).toBe('forbidden_role');
   });
 });
+
+describe('a publish with an Idempotency-Key', () => {
+  it('answers a retry with the version the first published, publishes nothing more, and refuses the key for another body', async () => {
+    const shop = await service.newClient('Retrying Venue');
+    const send = (extra: Record<string, unknown> = {}) =>
+      service.call('admin-terms', {
+        method: 'POST',
+        path: path(shop.client_id),
+        pathParameters: { id: shop.client_id },
+        staffClaims: finance,
+        headers: { 'idempotency-key': 'publish-once' },
+        body: { ...body, ...extra },
+      });
+    const first = await send();
+    expect(first.status, first.body).toBe(201);
+    const again = await send();
+    expect(again.status).toBe(201);
+    expect(again.json).toEqual(first.json);
+    expect((await send({ look_period_days: 3 })).json.error.code).toBe('idempotency_key_reused');
+    expect((await list(shop.client_id)).json.data.map((version: { version: number }) => version.version)).toEqual([2, 1]);
+  });
+});

@@ -14,9 +14,12 @@ import { newAuditId } from '#shared/identity/index.js';
 import { listTerms, previewTerms, publishTerms, PublishTermsRequest, termsView } from '#shared/terms/index.js';
 import { Currency } from '#shared/platform/http/schemas.js';
 import { DynamoTermsStore } from '#shared/terms/dynamo-terms-store.js';
+import { idempotent } from '#shared/platform/http/idempotency.js';
+import { DynamoIdempotencyStore } from '#shared/platform/dynamo/idempotency-store.js';
 
 const config = loadConfig();
 const store = new DynamoTermsStore(sharedDocumentClient(), config.tableName);
+const idempotency = new DynamoIdempotencyStore(sharedDocumentClient(), config.tableName);
 const Query = v.strictObject({ limit: listPage.limit, cursor: listPage.cursor });
 const PreviewQuery = v.strictObject({ currency: v.optional(Currency, 'USD') });
 const CLIENT_ID = prefixedIdPattern('cl');
@@ -38,8 +41,10 @@ export const handler = httpHandler(
     }
     if (event.routeKey === 'POST /api/v2/admin/clients/{id}/terms') {
       const request = parseInput(PublishTermsRequest, event.body);
-      const version = await publishTerms({ store, now: () => systemClock.now(), newAuditId }, staffOf(info), clientId, request);
-      return jsonResponse(201, termsView(version));
+      // An Idempotency-Key (the publisher's own) answers a retry with the version the first request published.
+      return idempotent(idempotency, event, info, async () =>
+        jsonResponse(201, termsView(await publishTerms({ store, now: () => systemClock.now(), newAuditId }, staffOf(info), clientId, request))),
+      );
     }
     const query = parseInput(Query, event.queryStringParameters ?? {});
     // Cursors are sealed like every list cursor, under a scope of their own and for this client only.

@@ -306,7 +306,8 @@ export const FUNCTIONS = {
       { method: 'POST', path: '/api/v2/admin/clients/{id}/terms', auth: 'staff', roles: FINANCE },
       { method: 'POST', path: '/api/v2/admin/clients/{id}/terms/preview', auth: 'staff', roles: FINANCE },
     ],
-    tables: { main: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
+    // PutItem, GetItem and DeleteItem also keep an Idempotency-Key's answer (the publisher's own).
+    tables: { main: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   },
   // Collections (finance): a client's remittances, recorded (TransactWriteItems: the payment, its
   // reference's claim and the audit record, PutItem) and listed (Query), its statements with

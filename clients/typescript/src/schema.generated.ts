@@ -771,7 +771,7 @@ export interface paths {
     put?: never;
     /**
      * Publish a new version of a client's terms (role finance)
-     * @description A new immutable version with the next number. It takes effect at `effective_from` (an ISO instant or a day; now by default; never in the past, at most a year ahead; the version in force is the one whose effective_from came last). Rate bands price an item by whole days from the sale to its event's start date: the first band whose `up_to_days` holds it; the last band has no `up_to_days` and takes the rest and items without a date. A premium is never below its currency's `minimum_premium`. The version, the client's head and the audit record (`terms.published`) are one transaction. 422 `validation_failed` names the field (`rate_bands[1].up_to_days`, `effective_from`, …); 409 `terms_schedule_full` when five versions already wait; 409 `conflict` when other publishes kept winning (nothing written: retry); 409 `terms_not_migrated` for a client from before versions until `npm run migrate` has run.
+     * @description A new immutable version with the next number. It takes effect at `effective_from` (an ISO instant or a day; now by default; never in the past, at most a year ahead; the version in force is the one whose effective_from came last). Rate bands price an item by whole days from the sale to its event's start date: the first band whose `up_to_days` holds it; the last band has no `up_to_days` and takes the rest and items without a date. A premium is never below its currency's `minimum_premium`. The version, the client's head and the audit record (`terms.published`) are one transaction. 422 `validation_failed` names the field (`rate_bands[1].up_to_days`, `effective_from`, …); 409 `terms_schedule_full` when five versions already wait; 409 `conflict` when other publishes kept winning (nothing written: retry); 409 `terms_not_migrated` for a client from before versions until `npm run migrate` has run. An Idempotency-Key (the publisher's own, kept 24 hours) answers a retry with the version the first request published.
      */
     post: operations['publishTerms'];
     delete?: never;
@@ -3660,7 +3660,10 @@ export interface operations {
   publishTerms: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Up to 255 visible ASCII characters, unique per request you mean; kept 24 hours, per client. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description The client id (`cl_…`). */
         id: string;

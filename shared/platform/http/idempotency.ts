@@ -73,7 +73,8 @@ export async function idempotent(
   if (!KEY_PATTERN.test(key)) {
     throw new ValidationError('Idempotency-Key must be 1 to 255 visible ASCII characters.', 'Idempotency-Key', 'invalid_idempotency_key');
   }
-  const clientId = clientIdOf(info);
+  // A merchant's keys are its client's; a staff member's (a publish of terms) are theirs alone.
+  const clientId = info.clientId === undefined && info.staff ? `staff:${info.staff.sub}` : clientIdOf(info);
   const fingerprint = fingerprintOf(event);
   const claim = await store.claim(clientId, key, fingerprint, now());
   if (claim.kind !== 'claimed') {
