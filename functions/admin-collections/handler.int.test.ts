@@ -63,6 +63,15 @@ describe('suspending a client’s quotes', () => {
       body: { order_number: uniqueOrderNumber('susp'), currency: 'USD', items: cartItems('30.00'), token: before.tokens.opt_in },
     });
     expect(sold.status, sold.body).toBe(201);
+    // Without a quote made before, no new protection is sold.
+    const unquoted = await service.call('orders-create', {
+      method: 'POST',
+      path: '/api/v2/orders',
+      clientId: shop.client_id,
+      body: { order_number: uniqueOrderNumber('susp'), currency: 'USD', items: cartItems('30.00') },
+    });
+    expect(unquoted.status).toBe(403);
+    expect(unquoted.json.error.code).toBe('client_suspended');
 
     const listed = await service.call('admin-clients', { method: 'GET', path: '/api/v2/admin/clients', staffClaims: financeClaims, query: { limit: '100' } });
     expect(listed.json.data.find((client: { client_id: string }) => client.client_id === shop.client_id)).toMatchObject({ suspended: true });
@@ -92,6 +101,7 @@ describe('suspending a client’s quotes', () => {
     expect(long.json.error.param).toBe('reason');
     expect((await act(shop.client_id, 'resume', { reason: 'x' })).status).toBe(422);
     expect((await act(shop.client_id, 'suspend', { why: 'x' })).status).toBe(422);
+    expect((await act(shop.client_id, 'suspend', { reason: 'a\u0000b' })).json.error).toMatchObject({ code: 'validation_failed', param: 'reason' });
     expect((await quote(shop.public_key)).status).toBe(201); // nothing was suspended
   });
 });

@@ -27,7 +27,15 @@ const collections = new DynamoCollectionsStore(doc, config.tableName, new Dynamo
 const standings = { store: new DynamoClientStore(doc, config.tableName), now: () => systemClock.now(), newAuditId };
 const CLIENT_ID = prefixedIdPattern('cl');
 const SuspendRequest = v.optional(
-  v.strictObject({ reason: v.optional(v.pipe(Text, v.maxLength(MAX_SUSPENSION_REASON_LENGTH, `must be at most ${MAX_SUSPENSION_REASON_LENGTH} characters`))) }),
+  v.strictObject({
+    reason: v.optional(
+      v.pipe(
+        Text,
+        v.maxLength(MAX_SUSPENSION_REASON_LENGTH, `must be at most ${MAX_SUSPENSION_REASON_LENGTH} characters`),
+        v.regex(/^[^\p{Cc}]*$/u, 'must hold no control characters'),
+      ),
+    ),
+  }),
   {},
 );
 

@@ -221,6 +221,16 @@ describe('a preview before publishing', () => {
       body: { ...body, commission_rate: '1.5' },
     });
     expect(bad.json.error).toMatchObject({ code: 'validation_failed', param: 'commission_rate' });
+    for (const effective_from of ['2020-01-01', '2099-01-01']) {
+      const refused = await service.call('admin-terms', {
+        method: 'POST',
+        path: `${path(shop.client_id)}/preview`,
+        pathParameters: { id: shop.client_id },
+        staffClaims: finance,
+        body: { ...body, effective_from },
+      });
+      expect(refused.json.error, effective_from).toMatchObject({ code: 'validation_failed', param: 'effective_from' }); // as a publish would
+    }
     const other = await service.call('admin-terms', {
       method: 'POST',
       path: `${path(shop.client_id)}/preview`,

@@ -2,6 +2,7 @@ import { ConflictError, NotFoundError } from '../platform/errors.js';
 import { formatMoney, formatRate, minorUnit, type Minor } from '../platform/money/index.js';
 import type { TermsStore } from './ports.js';
 import type { PublishTermsRequest } from './schemas.js';
+import { effectiveFrom } from './publish-terms.js';
 import { bandFor, commissionOn, inForceAt, premiumUnder, type LiveTerms } from './terms.js';
 
 /** The sample items a preview prices: one ticket of 100 in the currency, its event this many whole days after the sale (none: no date). */
@@ -37,6 +38,8 @@ export async function previewTerms(
   currency: string,
   now: Date,
 ): Promise<{ currency: string; in_force: number; samples: { days_to_event: number | null; cost: string; in_force: Priced; proposed: Priced }[] }> {
+  // The same time rules as a publish (now or later, at most a year ahead): a preview refuses what a publish would.
+  effectiveFrom(request.effective_from, now);
   const head = await deps.store.head(clientId);
   if (!head) throw new NotFoundError('client_not_found', 'No client has this id.', 'id');
   const current = inForceAt(head.live, now);

@@ -64,7 +64,7 @@ function nextVersion(head: TermsHead, actor: StaffIdentity, request: PublishTerm
 }
 
 /** Now or later: a time up to EFFECTIVE_FROM_SLACK_MS ago (the moment someone pressed Publish) means now. */
-function effectiveFrom(requested: string | undefined, now: Date): string {
+export function effectiveFrom(requested: string | undefined, now: Date): string {
   if (requested === undefined) return now.toISOString();
   const at = Date.parse(requested);
   if (at < now.getTime() - EFFECTIVE_FROM_SLACK_MS)

@@ -408,23 +408,28 @@ describe('the operator console', () => {
     expect(await versions.first().getByRole('cell').first().textContent()).toMatch(/^v\d+ In force$/);
     expect(await versions.first().getByRole('cell').nth(4).textContent()).toBe('10%');
 
-    // A remittance by keyboard; the statement shows it and the balance that is left.
+    // A remittance by keyboard: booked in this month, the statement shows it (read again until the ledger has it) and the balance left.
+    const reference = 'BANK-' + Date.now().toString(36);
     await section.getByLabel('Amount', { exact: true }).focus();
     await page.keyboard.type('1.00');
     await section.getByLabel('Bank reference', { exact: true }).focus();
-    await page.keyboard.type('BANK-' + Date.now().toString(36));
+    await page.keyboard.type(reference);
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('#announce').textContent()).toMatch(/^Remittance recorded: \$1\.00\. Closing balance of .+: /);
-    await page.getByRole('table', { name: 'Remittances' }).getByRole('row').filter({ hasText: '$1.00' }).waitFor();
-    // The ledger books the payment from the table's stream within seconds: the statement shows it on a second reading.
     await expect
-      .poll(async () => {
-        await page.locator('#account-form button[type=submit]').press('Enter');
-        return (await usd.getByRole('cell').allTextContents())[4];
-      })
-      .toBe('$1.00');
+      .poll(() => page.locator('#announce').textContent())
+      .toMatch(/^Remittance recorded: \$1\.00, booked in .+\. Closing balance so far: \$[\d,.]+\.$/);
+    await page.getByRole('table', { name: 'Remittances' }).getByRole('row').filter({ hasText: reference }).waitFor();
     const after = await usd.getByRole('cell').allTextContents();
+    expect(after[4]).toBe('$1.00');
     expect(Number(after[6]!.replace(/[$,]/g, ''))).toBeCloseTo(Number(after[3]!.replace(/[$,]/g, '')) - 1, 2);
+    expect(await page.locator('#announce').textContent()).toContain(after[6]!);
+    // The same reference again records nothing, and says so.
+    await section.getByLabel('Amount', { exact: true }).focus();
+    await page.keyboard.type('1.00');
+    await section.getByLabel('Bank reference', { exact: true }).focus();
+    await page.keyboard.type(reference);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#announce').textContent()).toMatch(/^This reference was already recorded on .+; nothing new was recorded\.$/);
     await accessible(page, 'accounts');
 
     // Quotes suspended and offered again, by keyboard.

@@ -1,4 +1,4 @@
-import { $, el, money, PageError, when, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
+import { $, el, money, PageError, pause, when, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
 import { labelCells } from './console-tables.js';
 import { percent } from './console-merchants.js';
 
@@ -19,6 +19,14 @@ type ClientPage = Ok<'listClients'>;
 
 /** The merchant select reads at most this many pages of 100 clients. */
 const MAX_CLIENT_PAGES = 10;
+/**
+ * A payment is a replay of its reference when the list showed it before, or when it was recorded this
+ * long before the request was sent (wide: the browser's clock is not the server's).
+ */
+const REPLAY_SLACK_MS = 300_000;
+/** After recording, the statement is read at most this many times, this far apart, until the ledger has booked the payment. */
+const BOOKING_READS = 10;
+const BOOKING_READ_MS = 500;
 /** Rate bands the form takes at most (the API's MAX_RATE_BANDS). */
 const MAX_BAND_LINES = 8;
 const STANDING: Record<Statement['status'], { text: string; tone?: 'ok' | 'bad' }> = {
@@ -131,11 +139,17 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
     $('statement-table').hidden = statement.currencies.length === 0;
     if (statement.currencies.length === 0) summary.append('. Nothing moved and nothing was owed.');
     labelCells($<HTMLTableElement>('statement-table'));
-    previewCurrency = statement.currencies[0]?.currency ?? previewCurrency;
+    // The preview prices in USD when the merchant sells in it, else in its statement's first currency.
+    const currencies = statement.currencies.map((row) => row.currency);
+    previewCurrency = currencies.includes('USD') ? 'USD' : (currencies[0] ?? previewCurrency);
     return statement.currencies.map((row) => money(row.closing_balance, row.currency)).join(', ') || 'nothing';
   }
 
+  /** The references the payments list shows. */
+  const shownReferences = new Set<string>();
   function showRemittances(remittances: Remittance[], more: boolean): void {
+    shownReferences.clear();
+    for (const remittance of remittances) shownReferences.add(remittance.reference);
     $('remittance-rows').replaceChildren(
       ...remittances.map((remittance) => {
         const tr = el('tr');
@@ -256,7 +270,7 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
   $<HTMLFormElement>('remit-form').addEventListener('submit', (event) => {
     event.preventDefault();
     if (!shown) return;
-    const { clientId, period } = shown;
+    const { clientId } = shown;
     void run(
       async () => {
         const body = {
@@ -265,13 +279,50 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
           reference: $<HTMLInputElement>('remit-reference').value.trim(),
           received_on: $<HTMLInputElement>('remit-received').value,
         };
+        // What the current month showed as remitted in this currency before: the payment is booked there.
+        const remittedIn = async (period: string) => {
+          const statement = await api<Statement>('GET', base(clientId) + '/statements/' + encodeURIComponent(period));
+          return { statement, remitted: statement.currencies.find((row) => row.currency === body.currency)?.remitted ?? null };
+        };
+        const before = await remittedIn(new Date().toISOString().slice(0, 7));
+        const sent = Date.now();
         const recorded = await api<Remittance>('POST', base(clientId) + '/remittances', body);
         $<HTMLInputElement>('remit-amount').value = '';
         $<HTMLInputElement>('remit-reference').value = '';
-        // The ledger books it from the table's stream, within seconds: the statement is read again once it shows.
+        const listedReferences = new Set(shownReferences);
         await readRemittances(clientId);
-        const balance = await readStatement(clientId, period);
-        announce('Remittance recorded: ' + money(recorded.amount, recorded.currency) + '. Closing balance of ' + monthName(period) + ': ' + balance + '.');
+        // The same reference and body again answers the payment recorded then: nothing new was recorded.
+        if (listedReferences.has(recorded.reference) || Date.parse(recorded.recorded_at) < sent - REPLAY_SLACK_MS) {
+          announce(
+            'This reference was already recorded on ' +
+              when(recorded.recorded_at) +
+              ' for ' +
+              money(recorded.amount, recorded.currency) +
+              '; nothing new was recorded.',
+          );
+          return;
+        }
+        // A payment is booked in the month it is recorded, by the ledger from the table's stream within
+        // seconds: the statement of that month is shown, read again until the payment is in it.
+        const booked = recorded.recorded_at.slice(0, 7);
+        periodInput.value = booked;
+        let balance = '';
+        for (let reads = 0; reads < BOOKING_READS; reads++) {
+          const now = await remittedIn(booked);
+          balance = showStatement(now.statement);
+          shown = { clientId, period: booked };
+          if (now.remitted !== null && (booked !== before.statement.period || now.remitted !== before.remitted)) break;
+          await pause(BOOKING_READ_MS);
+        }
+        announce(
+          'Remittance recorded: ' +
+            money(recorded.amount, recorded.currency) +
+            ', booked in ' +
+            monthName(booked) +
+            '. Closing balance so far: ' +
+            balance +
+            '.',
+        );
       },
       {
         currency: () => $('remit-currency'),
