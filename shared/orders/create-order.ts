@@ -90,7 +90,8 @@ export async function createOrder(deps: CreateOrderDeps, clientId: string, input
     const client = await deps.clients.get(clientId);
     if (!client) throw new Error('authenticated client has no client record');
     // A suspended client sells no new protection without a quote made before the suspension.
-    if (client.suspended) throw new ForbiddenError('client_suspended', "This merchant's protection is suspended: only an order redeeming a quote made before can be sold.");
+    if (client.suspended)
+      throw new ForbiddenError('client_suspended', "This merchant's protection is suspended: only an order redeeming a quote made before can be sold.");
     terms = termsInForce(client, now);
     priced = priceItems(items, terms, input.currency, now);
   }
