@@ -81,8 +81,8 @@ describe('the bordereaux page', () => {
       expect.stringMatching(/^(Show|Get link)/),
     ]);
     expect(await page.locator('#exports-count').textContent()).toBe('1 export shown, newest first.');
-    expect(await page.getByLabel('Month').inputValue()).toBe(month);
-    await page.getByLabel('Month').focus(); // this month already
+    expect(await page.locator('#bordereaux').getByLabel('Month').inputValue()).toBe(month);
+    await page.locator('#bordereaux').getByLabel('Month').focus(); // this month already
     // Chromium's month field has stops of its own (the month, the year, its picker), then the kind.
     for (let stops = 0; stops < 3 && (await focusedId()) === 'period'; stops++) await page.keyboard.press('Tab');
     expect(await focusedId()).toBe('kind'); // Bordereau: Premium
@@ -143,11 +143,11 @@ describe('the bordereaux page', () => {
   });
 
   it('shows a refusal in the alert with the focus on the field it names', async () => {
-    await page.getByLabel('Month').fill('2999-01');
+    await page.locator('#bordereaux').getByLabel('Month').fill('2999-01');
     await page.getByRole('button', { name: 'Start export' }).click();
     await expect.poll(() => page.locator('#error').textContent()).toMatch(/2999-01 has not begun/);
     expect(await focusedId()).toBe('period');
-    expect(await page.getByLabel('Month').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#bordereaux').getByLabel('Month').getAttribute('aria-invalid')).toBe('true');
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(refused).toEqual([]);
   });
