@@ -89,6 +89,9 @@ describe('suspending a client’s quotes', () => {
         .map((record) => record.action)
         .sort(),
     ).toEqual(['client.resumed', 'client.suspended']);
+    expect(audit.find((record) => record.action === 'client.suspended' && record.target.id === shop.client_id)!.target.detail).toBe(
+      'statement 2026-10 overdue',
+    );
   });
 
   it('only finance; an unknown client is 404; a reason is at most 200 characters; resume takes no fields', async () => {

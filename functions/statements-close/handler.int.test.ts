@@ -97,6 +97,10 @@ describe('a month of a merchant with a 10% commission', () => {
     expect(other.status).toBe(409);
     expect(other.json.error).toMatchObject({ code: 'remittance_reference_used', param: 'reference' });
     expect((await remit(clientId, body, claimsStaff)).json.error.code).toBe('forbidden_role');
+    const audit = (await service.scanBoth()).filter((record) => record.entity === 'audit' && (record.target as { id: string }).id === clientId);
+    expect(audit.filter((record) => record.action === 'remittance.recorded').map((record) => (record.target as { detail: string }).detail)).toEqual([
+      '2.00 USD, reference BANK-REF 0001',
+    ]); // once: the replay wrote none
     for (const [bad, param] of [
       [{ ...body, reference: 'X-2', amount: '0.00' }, 'amount'],
       [{ ...body, reference: 'X-3', amount: '1.001' }, 'amount'],

@@ -31,7 +31,8 @@ export async function suspendClient(deps: SuspendClientsDeps, actor: StaffIdenti
   if (client.suspended) return { client_id: clientId, suspended: client.suspended };
   const now = deps.now();
   const suspended: Suspension = { at: now.toISOString(), reason: reason ?? null };
-  await deps.store.setSuspension(clientId, suspended, auditRecordOf(actor, 'client.suspended', { type: 'client', id: clientId }, now, deps.newAuditId));
+  const target = { type: 'client' as const, id: clientId, ...(reason === undefined ? {} : { detail: reason }) };
+  await deps.store.setSuspension(clientId, suspended, auditRecordOf(actor, 'client.suspended', target, now, deps.newAuditId));
   return { client_id: clientId, suspended };
 }
 

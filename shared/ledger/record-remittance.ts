@@ -46,7 +46,7 @@ export async function recordRemittance(
   const audit = auditRecordOf(
     actor,
     'remittance.recorded',
-    { type: 'client', id: clientId, detail: `${formatMoney(request.amount, request.currency)} ${request.currency}` },
+    { type: 'client', id: clientId, detail: `${formatMoney(request.amount, request.currency)} ${request.currency}, reference ${request.reference}` },
     now,
     deps.newAuditId,
   );
