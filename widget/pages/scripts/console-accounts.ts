@@ -1,6 +1,6 @@
-import { $, el, money, PageError, pause, when, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
+import { badge, cell, $, el, money, PageError, pause, when, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
 import { labelCells } from './console-tables.js';
-import { percent } from './console-merchants.js';
+import { allMerchants, percent } from './console-merchants.js';
 
 /**
  * The console's accounts (its markup: console-page.ts, section #accounts; role `finance`): a
@@ -15,10 +15,7 @@ type Remittance = Schemas['Remittance'];
 type Version = Schemas['TermsVersion'];
 type Preview = Ok<'previewTerms'>;
 type Standing = Schemas['ClientStanding'];
-type ClientPage = Ok<'listClients'>;
 
-/** The merchant select reads at most this many pages of 100 clients. */
-const MAX_CLIENT_PAGES = 10;
 /**
  * A payment is a replay of its reference when the list showed it before, or when it was recorded this
  * long before the request was sent (wide: the browser's clock is not the server's).
@@ -73,16 +70,6 @@ export const bandsText = (version: Pick<Version, 'rate_bands'>): string =>
 
 const monthName = (period: string): string =>
   new Date(period + '-01T00:00:00Z').toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
-const cell = (text: string, className?: string) => {
-  const td = el('td', text);
-  if (className) td.className = className;
-  return td;
-};
-const badge = (text: string, tone?: 'ok' | 'bad') => {
-  const span = el('span', text);
-  span.className = 'badge' + (tone ? ' ' + tone : '');
-  return span;
-};
 
 export function accounts({ announce, api, run, showError }: ReturnType<typeof signedInPagesKit>) {
   const clientSelect = $<HTMLSelectElement>('account-client');
@@ -97,21 +84,12 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
   $<HTMLInputElement>('remit-received').value = new Date().toISOString().slice(0, 10);
 
   async function loadClients(): Promise<void> {
-    const options: HTMLOptionElement[] = [];
-    let next: string | null = null;
-    for (let pages = 0; pages < MAX_CLIENT_PAGES; pages++) {
-      const query = new URLSearchParams({ limit: '100' });
-      if (next) query.set('cursor', next);
-      const page: ClientPage = await api<ClientPage>('GET', '/api/v2/admin/clients?' + query.toString());
-      for (const client of page.data) {
-        suspended.set(client.client_id, client.suspended);
-        const option = el('option', client.name + ' (' + client.client_id + ')');
-        option.value = client.client_id;
-        options.push(option);
-      }
-      next = page.next_cursor;
-      if (!page.has_more) break;
-    }
+    const options = (await allMerchants(api)).map((client) => {
+      suspended.set(client.client_id, client.suspended);
+      const option = el('option', client.name + ' (' + client.client_id + ')');
+      option.value = client.client_id;
+      return option;
+    });
     const prompt = el('option', 'Choose a merchant');
     prompt.value = '';
     clientSelect.replaceChildren(prompt, ...options);

@@ -18,6 +18,24 @@ export function percent(rate: string): string {
   return String(Number(whole + padded.slice(0, 2))) + (rest ? '.' + rest : '') + '%';
 }
 
+/** A select of merchants reads at most this many pages of 100 clients. */
+const MAX_CLIENT_PAGES = 10;
+
+/** Every merchant (at most MAX_CLIENT_PAGES pages of 100), in the API's order: what a merchant select offers. */
+export async function allMerchants(api: ReturnType<typeof signedInPagesKit>['api']): Promise<Client[]> {
+  const clients: Client[] = [];
+  let next: string | null = null;
+  for (let pages = 0; pages < MAX_CLIENT_PAGES; pages++) {
+    const query = new URLSearchParams({ limit: '100' });
+    if (next) query.set('cursor', next);
+    const page: Ok<'listClients'> = await api<Ok<'listClients'>>('GET', '/api/v2/admin/clients?' + query.toString());
+    clients.push(...page.data);
+    next = page.next_cursor;
+    if (!page.has_more) break;
+  }
+  return clients;
+}
+
 export function merchants({ announce, api, run }: ReturnType<typeof signedInPagesKit>) {
   let cursor: string | null = null;
   let count = 0;

@@ -1,5 +1,6 @@
 import { $, el, PageError, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
 import { labelCells } from './console-tables.js';
+import { allMerchants } from './console-merchants.js';
 
 /**
  * The console's Staff section (its markup: console-page.ts, section #staff; role `admin`): the
@@ -12,12 +13,9 @@ import { labelCells } from './console-tables.js';
  */
 type StaffUser = Schemas['StaffUser'];
 type Added = StaffUser & { invitation: 'email' | 'local_file' };
-type ClientPage = Ok<'listClients'>;
 
 /** People a page of the list shows. */
 export const STAFF_PAGE_SIZE = 20;
-/** The merchant select reads at most this many pages of 100 clients. */
-const MAX_CLIENT_PAGES = 10;
 const GROUP_NAMES: Record<string, string> = { claims: 'Claims', finance: 'Finance', admin: 'Admin', merchant: 'Merchant' };
 const STATUS_NAMES: Record<string, string> = { invited: 'Invited (temporary password sent)', active: 'Active', disabled: 'Disabled' };
 /** The form's fields an API error may name (its `param`) → the element and its error line. */
@@ -69,21 +67,12 @@ export function staff({ announce, api, run, showError }: ReturnType<typeof signe
   /** The merchants a merchant user may be bound to (a disabled one is listed, not choosable). */
   async function loadClients(): Promise<void> {
     if (clientsLoaded) return;
-    const options: HTMLOptionElement[] = [];
-    let next: string | null = null;
-    for (let pages = 0; pages < MAX_CLIENT_PAGES; pages++) {
-      const query = new URLSearchParams({ limit: '100' });
-      if (next) query.set('cursor', next);
-      const page: ClientPage = await api<ClientPage>('GET', '/api/v2/admin/clients?' + query.toString());
-      for (const client of page.data) {
-        const option = el('option', client.name + ' (' + client.client_id + ')' + (client.disabled ? ', disabled' : ''));
-        option.value = client.client_id;
-        option.disabled = client.disabled;
-        options.push(option);
-      }
-      next = page.next_cursor;
-      if (!page.has_more) break;
-    }
+    const options = (await allMerchants(api)).map((client) => {
+      const option = el('option', client.name + ' (' + client.client_id + ')' + (client.disabled ? ', disabled' : ''));
+      option.value = client.client_id;
+      option.disabled = client.disabled;
+      return option;
+    });
     const prompt = el('option', 'Choose a merchant');
     prompt.value = '';
     clientField.replaceChildren(prompt, ...options);

@@ -1,4 +1,4 @@
-import { $, el, money, pause, type Ok, type Schemas } from './kit.js';
+import { cell, $, el, money, pause, type Ok, type Schemas } from './kit.js';
 
 /**
  * The dashboard's script (dashboard-page.ts, served at /assets/dashboard.js): the last 14 days'
@@ -113,11 +113,6 @@ function drawChart(days: Day[]): void {
 }
 
 // Merchant text (order numbers) goes in as text, never as HTML.
-const cell = (text: string, className?: string) => {
-  const td = el('td', text);
-  if (className) td.className = className;
-  return td;
-};
 
 read<Metrics>('/demo/metrics?from=' + day(from) + '&to=' + day(to))
   .then((report) => {

@@ -71,6 +71,18 @@ export function money(amount: string, currency: string): string {
     return currency + ' ' + amount;
   }
 }
+/** A table cell holding `text` (never markup), with an optional class. */
+export const cell = (text: string, className?: string): HTMLTableCellElement => {
+  const td = el('td', text);
+  if (className) td.className = className;
+  return td;
+};
+/** A short status label (`.badge`), neutral, good (`ok`) or bad. */
+export const badge = (text: string, tone?: 'ok' | 'bad'): HTMLSpanElement => {
+  const span = el('span', text);
+  span.className = 'badge' + (tone ? ' ' + tone : '');
+  return span;
+};
 /** A timestamp to the minute, in UTC. */
 export const when = (at: string): string => at.slice(0, 16).replace('T', ' ') + ' UTC';
 export const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

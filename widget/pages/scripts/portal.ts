@@ -1,5 +1,5 @@
 import { claimLink } from '../../../shared/claims/claim-link.js';
-import { $, claimPagesKit, el, money, pause, PageError, type Method, type Ok, type Schemas } from './kit.js';
+import { badge, cell, $, claimPagesKit, el, money, pause, PageError, type Method, type Ok, type Schemas } from './kit.js';
 import { loadPagesConfig, startSignIn, type Session } from './sign-in.js';
 
 /**
@@ -52,16 +52,6 @@ const dayLabel = (date: string) =>
 const shortWhen = (at: string) =>
   new Date(at).toLocaleString('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }) + ' UTC';
 const monthLabel = (period: string) => new Date(period + '-01T00:00:00Z').toLocaleDateString('en-US', { timeZone: 'UTC', month: 'long', year: 'numeric' });
-const cell = (text: string, className?: string) => {
-  const td = el('td', text);
-  if (className) td.className = className;
-  return td;
-};
-const badge = (text: string, tone?: 'ok' | 'bad') => {
-  const span = el('span', text);
-  span.className = 'badge' + (tone ? ' ' + tone : '');
-  return span;
-};
 const ENTRY_LABELS: Record<Schemas['LedgerEntryType'], string> = {
   premium_written: 'Premium written',
   premium_adjusted: 'Premium adjusted',
