@@ -13,7 +13,7 @@ import { orderOfPartition } from '#shared/platform/dynamo/keys.js';
  *     versions carry none: 0)
  *   claims approved: Σ claim_approved entries = Σ approved amount of its Approved and Paid claims
  *   claims paid: Σ claim_paid entries = Σ approved amount of its Paid claims
- *   remitted: Σ remittance_received entries = Σ amount of the remittances finance recorded
+ *   remitted: Σ remittance entries = Σ amount of the remittances finance recorded and kept (a reversed one counts 0)
  *   statements: each month's statement figures = the sums of that month's entries
  * One Scan of the main table (an operator's check, run off-peak). Policies and claims written
  * before the ledger existed have no entries: an item without `currency` predates it and is left out.
@@ -61,7 +61,7 @@ export async function reconcile(doc: DynamoDBDocumentClient, tableName: string):
           add(claim.client_id, claim.currency, 'claims approved', 'records', claim.amount_approved ?? 0);
         if (claim.status === 'Paid') add(claim.client_id, claim.currency, 'claims paid', 'records', claim.amount_approved ?? 0);
       } else if (record.entity === 'remittance') {
-        add(String(record.client_id), String(record.currency), 'remitted', 'records', Number(record.amount));
+        add(String(record.client_id), String(record.currency), 'remitted', 'records', record.reversal ? 0 : Number(record.amount));
       } else if (record.entity === 'statement') {
         const clientId = /^CLIENT#([^#]+)#STATEMENT#/.exec(String(record.PK))?.[1];
         if (!clientId) continue;
@@ -75,7 +75,7 @@ export async function reconcile(doc: DynamoDBDocumentClient, tableName: string):
             ? 'claims approved'
             : entry.type === 'claim_paid'
               ? 'claims paid'
-              : entry.type === 'remittance_received'
+              : entry.type === 'remittance_received' || entry.type === 'remittance_reversed'
                 ? 'remitted'
                 : 'premium';
         add(entry.client_id, entry.currency, what, 'ledger', entry.amount);

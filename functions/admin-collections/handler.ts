@@ -17,9 +17,10 @@ import { DynamoLedgerStore } from '#shared/ledger/dynamo-ledger-store.js';
 import { DynamoCollectionsStore } from '#shared/ledger/dynamo-collections-store.js';
 import { recordRemittance } from '#shared/ledger/record-remittance.js';
 import { listRemittances } from '#shared/ledger/list-remittances.js';
+import { reverseRemittance } from '#shared/ledger/reverse-remittance.js';
 import { readStatement } from '#shared/ledger/statements.js';
 import { remittanceView, statementView } from '#shared/ledger/ledger-view.js';
-import { ListRemittancesQuery, RecordRemittanceRequest, StatementPath } from '#shared/ledger/schemas.js';
+import { ListRemittancesQuery, RecordRemittanceRequest, ReverseRemittanceRequest, StatementPath } from '#shared/ledger/schemas.js';
 
 const config = loadConfig();
 const doc = sharedDocumentClient();
@@ -41,7 +42,8 @@ const SuspendRequest = v.optional(
 
 /**
  * Collections (role `finance`): POST /api/v2/admin/clients/{id}/remittances records a payment
- * (201; the same reference and body again answers the same), GET lists them newest first, and
+ * (201; the same reference and body again answers the same), POST …/remittances/reverse
+ * {reference, reason} reverses one (200; again answers the same), GET lists them newest first, and
  * GET …/statements/{period} is the client's statement as the merchant sees it; POST …/suspend
  * {reason?} stops its quotes (403 client_suspended) and POST …/resume {} offers them again.
  */
@@ -54,6 +56,11 @@ export const handler = httpHandler(
       const request = parseInput(RecordRemittanceRequest, event.body);
       const { remittance } = await recordRemittance({ collections, now: () => systemClock.now(), newAuditId }, staffOf(info), clientId, request);
       return jsonResponse(201, remittanceView(remittance));
+    }
+    if (event.routeKey === 'POST /api/v2/admin/clients/{id}/remittances/reverse') {
+      const request = parseInput(ReverseRemittanceRequest, event.body);
+      const remittance = await reverseRemittance({ collections, now: () => systemClock.now(), newAuditId }, staffOf(info), clientId, request);
+      return jsonResponse(200, remittanceView(remittance));
     }
     if (event.routeKey === 'POST /api/v2/admin/clients/{id}/suspend') {
       const { reason } = parseInput(SuspendRequest, event.body);

@@ -3,6 +3,7 @@ import { DynamoLedgerStore } from '#shared/ledger/dynamo-ledger-store.js';
 import { DynamoCollectionsStore } from '#shared/ledger/dynamo-collections-store.js';
 import { accountOf, closeStatements, readStatement } from '#shared/ledger/statements.js';
 import { recordRemittance } from '#shared/ledger/record-remittance.js';
+import { reverseRemittance } from '#shared/ledger/reverse-remittance.js';
 import { RecordRemittanceRequest } from '#shared/ledger/schemas.js';
 import { nextPeriod } from '#shared/ledger/collections.js';
 import { newAuditId } from '#shared/identity/index.js';
@@ -181,5 +182,100 @@ describe('a month of a merchant with a 10% commission', () => {
     expect(eventsOf('statement.closed')).toHaveLength(1);
     // The ledger agrees with the policies and the remittances recorded; statements with the entries.
     expect((await reconcile(service.tables.doc, service.tables.main)).filter((d) => d.client_id === clientId)).toEqual([]);
+  });
+
+  it('the payment bounces: reversed on the 17th, the paid month stays paid and the next month owes it again', async () => {
+    const onThe17th = { collections, clock: clock(`${next}-17T09:00:00.000Z`) };
+    const finance = { sub: 'u-finance', roles: ['finance'], kind: 'script' } as const;
+    const reversed = await reverseRemittance({ collections, now: onThe17th.clock.now, newAuditId }, finance, clientId, {
+      reference: 'BANK-REF 0002',
+      reason: 'returned by the bank: account closed',
+    });
+    expect(reversed.reversal).toEqual({ at: `${next}-17T09:00:00.000Z`, reason: 'returned by the bank: account closed' });
+    await service.drainStreams();
+    expect((await readStatement(onThe17th, clientId, month)).status).toBe('paid'); // for good: a closed month keeps what it said
+    const following = await readStatement(onThe17th, clientId, next);
+    expect(following.currencies[0]!.figures.remitted).toBe(0n); // 3.90 received, 3.90 reversed
+    expect(following.currencies[0]).toMatchObject({ opening_balance: 390n, closing_balance: 390n });
+    expect(await accountOf(collections, clientId, onThe17th.clock.now())).toEqual({ balances: [{ currency: 'USD', balance: 390n }], overdue: [] });
+    expect((await reconcile(service.tables.doc, service.tables.main)).filter((d) => d.client_id === clientId)).toEqual([]);
+  });
+});
+
+describe('reversing a payment (finance)', () => {
+  it('marks it reversed once with its reason and audit record; the balance owes it again; again answers the same', async () => {
+    const shop = await service.newClient('Bounced Transfers');
+    const month = new Date().toISOString().slice(0, 7);
+    const today = new Date().toISOString().slice(0, 10);
+    const reverse = (body: unknown, staffClaims: Record<string, unknown> = financeClaims, id = shop.client_id) =>
+      service.call('admin-collections', { method: 'POST', path: `${remittancesPath(id)}/reverse`, pathParameters: { id }, staffClaims, body });
+    const paid = await remit(shop.client_id, { currency: 'EUR', amount: '120.00', reference: 'SEPA/2026/77', received_on: today });
+    expect(paid.status, paid.body).toBe(201);
+    expect(paid.json.reversal).toBeNull();
+
+    const reason = 'R01 insufficient funds';
+    const first = await reverse({ reference: 'SEPA/2026/77', reason });
+    expect(first.status, first.body).toBe(200);
+    expect(first.json).toEqual({
+      ...paid.json,
+      reversal: { reversed_at: expect.any(String), reason, ledger_entry_id: expect.stringMatching(/^le_/) },
+    });
+    expect(first.json.reversal.ledger_entry_id).not.toBe(paid.json.ledger_entry_id);
+    const again = await reverse({ reference: 'SEPA/2026/77', reason: 'another reason' });
+    expect(again.status).toBe(200);
+    expect(again.json).toEqual(first.json); // already reversed: as it was, nothing written
+
+    for (const [body, status, code] of [
+      [{ reference: 'SEPA/2026/78', reason }, 404, 'remittance_not_found'],
+      [{ reference: 'sepa/2026/77', reason }, 404, 'remittance_not_found'], // references are exact
+      [{ reference: 'SEPA/2026/77' }, 422, 'validation_failed'],
+      [{ reference: 'SEPA/2026/77', reason: '   ' }, 422, 'validation_failed'],
+      [{ reference: 'SEPA/2026/77', reason: 'x'.repeat(201) }, 422, 'validation_failed'],
+      [{ reference: 'SEPA/2026/77', reason: 'line\nbreak' }, 422, 'validation_failed'],
+      [{ reference: 'SEPA/2026/77', reason, amount: '1.00' }, 422, 'validation_failed'],
+    ] as const) {
+      const res = await reverse(body);
+      expect([res.status, res.json.error.code], JSON.stringify(body)).toEqual([status, code]);
+    }
+    expect((await reverse({ reference: 'SEPA/2026/77', reason }, claimsStaff)).json.error.code).toBe('forbidden_role');
+    expect((await reverse({ reference: 'SEPA/2026/77', reason }, financeClaims, 'cl_nobodyhere')).status).toBe(404);
+    // A reversed payment's reference stays taken: the retried transfer comes under the bank's new reference.
+    expect((await remit(shop.client_id, { currency: 'EUR', amount: '120.00', reference: 'SEPA/2026/77', received_on: today })).json).toEqual(first.json);
+
+    await service.drainStreams();
+    const audit = (await service.scanBoth()).filter((record) => record.entity === 'audit' && (record.target as { id: string }).id === shop.client_id);
+    expect(audit.filter((record) => record.action === 'remittance.reversed').map((record) => (record.target as { detail: string }).detail)).toEqual([
+      `reference SEPA/2026/77: ${reason}`,
+    ]);
+    const ledger = await service.call('ledger-read', {
+      method: 'GET',
+      path: '/api/v2/ledger',
+      clientId: shop.client_id,
+      query: { type: 'remittance_reversed' },
+    });
+    expect(ledger.json.data).toEqual([
+      expect.objectContaining({
+        id: first.json.reversal.ledger_entry_id,
+        type: 'remittance_reversed',
+        amount: '-120.00',
+        currency: 'EUR',
+        reference: 'SEPA/2026/77',
+      }),
+    ]);
+    const statement = await service.call('ledger-read', {
+      method: 'GET',
+      path: `/api/v2/statements/${month}`,
+      pathParameters: { period: month },
+      clientId: shop.client_id,
+    });
+    expect(statement.json.currencies).toEqual([expect.objectContaining({ currency: 'EUR', remitted: '0.00', closing_balance: '0.00' })]);
+    const listed = await service.call('admin-collections', {
+      method: 'GET',
+      path: remittancesPath(shop.client_id),
+      pathParameters: { id: shop.client_id },
+      staffClaims: financeClaims,
+    });
+    expect(listed.json.data).toEqual([first.json]);
+    expect((await reconcile(service.tables.doc, service.tables.main)).filter((d) => d.client_id === shop.client_id)).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ export const AUDIT_ACTIONS = [
   'staff.created',
   'terms.published',
   'remittance.recorded',
+  'remittance.reversed',
   'client.suspended',
   'client.resumed',
 ] as const;

@@ -11,7 +11,8 @@ import { amountDueOf, netPremiumOf, statementStatus, type StatementTotals } from
  * A statement is `open` until 00:00 UTC on the 5th of the next month, then its month's close writes
  * it down (its closing record: balances exact, as strings of minor units) and it is `closed`, due on
  * the 15th. Payments settle the oldest balance first: a closed statement is `paid` once what was
- * remitted after it covers its closing balance in every currency (for good: remittances only add),
+ * remitted after it covers its closing balance in every currency (for good: a payment reversed
+ * later owes its amount again in the month of the reversal, not in the month it paid),
  * and `overdue` after its due date while any currency is still owed.
  */
 export type StatementStanding = 'open' | 'closed' | 'paid' | 'overdue';

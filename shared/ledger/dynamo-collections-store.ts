@@ -41,6 +41,7 @@ const remittanceOf = (item: Record<string, unknown>): Remittance => ({
   amount: Number(item.amount),
   received_on: String(item.received_on),
   recorded_at: String(item.recorded_at),
+  ...(item.reversal ? { reversal: item.reversal as NonNullable<Remittance['reversal']> } : {}),
 });
 
 /**
@@ -199,6 +200,34 @@ export class DynamoCollectionsStore implements CollectionsStore {
     );
     if (!Item) throw new Error('remittance: the reference names a payment that is not there');
     return { remittance: remittanceOf(Item), fingerprint: String(claim.fingerprint), replayed: true };
+  }
+
+  async reverseRemittance(
+    clientId: string,
+    referenceHash: string,
+    reversal: NonNullable<Remittance['reversal']>,
+    audit: AuditRecord,
+  ): Promise<{ remittance: Remittance; reversedNow: boolean } | undefined> {
+    const { Item: claim } = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: remittanceReferenceKey(clientId, referenceHash), ConsistentRead: true }),
+    );
+    if (!claim) return undefined;
+    const key = { PK: String(claim.remittance_pk), SK: String(claim.remittance_sk) };
+    const reversedNow = await transactUnlessRefused(this.doc, [
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: 'SET reversal = :reversal',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(reversal)',
+          ExpressionAttributeValues: { ':reversal': reversal },
+        },
+      },
+      auditPut(this.tableName, audit),
+    ]);
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
+    if (!Item) throw new Error('remittance: the reference names a payment that is not there');
+    return { remittance: remittanceOf(Item), reversedNow };
   }
 
   async remittances(clientId: string, limit: number, before?: string): Promise<{ remittances: Remittance[]; next?: string }> {

@@ -50,4 +50,12 @@ export const remittanceView = (remittance: Remittance) => ({
   received_on: remittance.received_on,
   recorded_at: remittance.recorded_at,
   ledger_entry_id: remittanceEntryId(remittance.client_id, remittance.reference),
+  // null until finance reverses it; then when, why, and the entry that books the amount back.
+  reversal: remittance.reversal
+    ? {
+        reversed_at: remittance.reversal.at,
+        reason: remittance.reversal.reason,
+        ledger_entry_id: remittanceEntryId(remittance.client_id, remittance.reference, 'remittance_reversed'),
+      }
+    : null,
 });

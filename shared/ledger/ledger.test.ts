@@ -80,6 +80,25 @@ describe('ledger entries', () => {
     expect(entriesOf({ changeId: 'z', kind: 'MODIFY', at: '', after: claim('Approved'), before: claim('Approved') })).toEqual([]);
     expect(entriesOf({ changeId: 'w', kind: 'INSERT', at: '', after: claim('Submitted') })).toEqual([]);
   });
+
+  it('a remittance: + its amount when recorded, − its amount once when reversed, in the reversal’s month, under another id', () => {
+    const paid = {
+      entity: 'remittance',
+      client_id: 'cl_1',
+      reference: 'SEPA/77',
+      currency: 'EUR',
+      amount: 12_000,
+      received_on: '2026-11-27',
+      recorded_at: '2026-11-28T10:00:00.000Z',
+    };
+    const reversed = { ...paid, reversal: { at: '2026-12-02T08:00:00.000Z', reason: 'returned' } };
+    const [received] = entriesOf({ changeId: 'r1', kind: 'INSERT', at: '', after: paid });
+    expect(received).toMatchObject({ type: 'remittance_received', amount: 12_000, period: '2026-11', reference: 'SEPA/77' });
+    const [back] = entriesOf({ changeId: 'r2', kind: 'MODIFY', at: '', after: reversed, before: paid });
+    expect(back).toMatchObject({ type: 'remittance_reversed', amount: -12_000, period: '2026-12', created: '2026-12-02T08:00:00.000Z' });
+    expect(back!.id).not.toBe(received!.id);
+    expect(entriesOf({ changeId: 'r3', kind: 'MODIFY', at: '', after: reversed, before: reversed })).toEqual([]);
+  });
 });
 
 describe('statements', () => {

@@ -16,13 +16,22 @@ import { itemInMinorUnits, type OrderItem, type Policy } from '../orders/index.j
  *   claim_approved    a claim approved                   amount_approved
  *   claim_paid        a payout recorded                  the amount paid (the approved amount)
  *   remittance_received  finance recorded a merchant's payment   + the amount received
+ *   remittance_reversed  finance reversed it (it bounced)        − the amount received
  *
  * A cancel refunds nothing and writes nothing; an opt-out never does. `period` is the UTC month of
  * the change itself (the policy's creation, its void, the claim's move), not of the entry's write.
  * The id alone says whether an entry exists (the store keeps it apart from the entry's month and
  * time), and a closed month never receives an entry: see bookedIn.
  */
-export const ENTRY_TYPES = ['premium_written', 'premium_adjusted', 'premium_refunded', 'claim_approved', 'claim_paid', 'remittance_received'] as const;
+export const ENTRY_TYPES = [
+  'premium_written',
+  'premium_adjusted',
+  'premium_refunded',
+  'claim_approved',
+  'claim_paid',
+  'remittance_received',
+  'remittance_reversed',
+] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
 
 export interface LedgerEntry {
@@ -77,7 +86,7 @@ export function entriesOf(change: RecordChange): LedgerEntry[] {
   const after = change.after;
   if (!after || (change.kind !== 'INSERT' && change.kind !== 'MODIFY')) return [];
   if (after.entity === 'claim') return claimEntries(change);
-  if (after.entity === 'remittance') return change.kind === 'INSERT' ? [remittanceEntry(after as unknown as Remittance)] : [];
+  if (after.entity === 'remittance') return remittanceEntries(change);
   if (after.entity !== 'item' || !change.order) return [];
   const currency = after.currency;
   if (typeof currency !== 'string') return []; // an item written before items carried their currency (and before the ledger)
@@ -141,15 +150,30 @@ export interface Remittance {
   amount: Minor;
   received_on: string;
   recorded_at: string;
+  /** Set once when finance reverses the payment (a bounced transfer, one recorded in error); never unset. */
+  reversal?: { at: string; reason: string };
 }
 
-/** The id of the entry a remittance is booked as (finance's answer names it). */
-export const remittanceEntryId = (clientId: string, reference: string): string => entryId(clientId, `remittance:${reference}`, 'remittance_received');
-const remittanceEntry = (remittance: Remittance): LedgerEntry =>
-  entry('remittance_received', remittance.client_id, `remittance:${remittance.reference}`, remittance.recorded_at, remittance.currency, remittance.amount, {
-    reference: remittance.reference,
-    received_on: remittance.received_on,
-  });
+/** The id of the entry a remittance is booked as (finance's answer names it); `remittance_reversed` names its reversal's. */
+export const remittanceEntryId = (clientId: string, reference: string, type: 'remittance_received' | 'remittance_reversed' = 'remittance_received'): string =>
+  entryId(clientId, `remittance:${reference}`, type);
+
+/**
+ * A remittance's entries: its insert books what was received; the one change that sets its
+ * `reversal` books the same amount back, in the month of the reversal (the months before keep what
+ * they said, so the amount is owed again from the reversal's statement on).
+ */
+function remittanceEntries(change: RecordChange): LedgerEntry[] {
+  const remittance = change.after as unknown as Remittance;
+  const subject = `remittance:${remittance.reference}`;
+  const rest = { reference: remittance.reference, received_on: remittance.received_on };
+  if (change.kind === 'INSERT')
+    return [entry('remittance_received', remittance.client_id, subject, remittance.recorded_at, remittance.currency, remittance.amount, rest)];
+  const before = change.before as unknown as Remittance | undefined;
+  if (remittance.reversal && !before?.reversal)
+    return [entry('remittance_reversed', remittance.client_id, subject, remittance.reversal.at, remittance.currency, -remittance.amount, rest)];
+  return [];
+}
 
 /**
  * The opening balance of a record written before the ledger: every entry its past moves would have
@@ -255,6 +279,7 @@ export function figuresOf(entry: LedgerEntry): StatementFigures {
     case 'claim_paid':
       return { ...none, claims_paid: entry.amount };
     case 'remittance_received':
+    case 'remittance_reversed':
       return { ...none, remitted: entry.amount };
   }
 }

@@ -66,6 +66,16 @@ export interface CollectionsStore {
   clientExists(clientId: string): Promise<boolean>;
   /** Records a remittance with its audit record unless its reference is taken; then answers the one that took it. */
   recordRemittance(remittance: Remittance, referenceHash: string, fingerprint: string, audit: AuditRecord): Promise<RecordedRemittance>;
+  /**
+   * Marks a remittance reversed with its audit record unless it already is: the remittance as it
+   * now stands and whether this call reversed it; undefined when the client has no such reference.
+   */
+  reverseRemittance(
+    clientId: string,
+    referenceHash: string,
+    reversal: NonNullable<Remittance['reversal']>,
+    audit: AuditRecord,
+  ): Promise<{ remittance: Remittance; reversedNow: boolean } | undefined>;
   /** The client's remittances, newest recorded first, a page at a time. */
   remittances(clientId: string, limit: number, before?: string): Promise<{ remittances: Remittance[]; next?: string }>;
 }

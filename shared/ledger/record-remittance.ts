@@ -62,4 +62,4 @@ export async function recordRemittance(
 }
 
 /** A reference's place in a key: its hash (a reference is free text finance types). */
-const referenceHash = (reference: string): string => createHash('sha256').update(reference).digest('base64url').slice(0, 32);
+export const referenceHash = (reference: string): string => createHash('sha256').update(reference).digest('base64url').slice(0, 32);

@@ -51,5 +51,21 @@ export const RecordRemittanceRequest = v.pipe(
 );
 export type RecordRemittanceRequest = v.InferOutput<typeof RecordRemittanceRequest>;
 
+/** A reversal's reason, at most this long (it is kept on the payment and in the audit log). */
+export const MAX_REVERSAL_REASON_LENGTH = 200;
+
+/** POST /api/v2/admin/clients/{id}/remittances/reverse: which payment, and why. */
+export const ReverseRemittanceRequest = v.strictObject({
+  reference: Reference,
+  reason: v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.minLength(1, 'must say why the payment is reversed'),
+    v.maxLength(MAX_REVERSAL_REASON_LENGTH, `must be at most ${MAX_REVERSAL_REASON_LENGTH} characters`),
+    v.regex(/^[^\p{Cc}]*$/u, 'must hold no control characters'),
+  ),
+});
+export type ReverseRemittanceRequest = v.InferOutput<typeof ReverseRemittanceRequest>;
+
 /** GET /api/v2/admin/clients/{id}/remittances: a page. */
 export const ListRemittancesQuery = v.strictObject({ limit: listPage.limit, cursor: listPage.cursor });

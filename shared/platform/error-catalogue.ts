@@ -35,6 +35,7 @@ export const ERROR_CATALOGUE = {
   event_not_found: { status: 404, when: 'no webhook event of this client has this id' },
   webhook_endpoint_not_found: { status: 404, when: 'no webhook endpoint of this client has this id' },
   client_not_found: { status: 404, when: 'no client has this id (operator routes)' },
+  remittance_not_found: { status: 404, when: "a reversal naming a `reference` none of the client's recorded payments has" },
   export_not_found: { status: 404, when: 'no bordereau export has this id (operator routes)' },
   route_not_found: { status: 404, when: 'no route has this path' },
   method_not_allowed: { status: 405, when: 'the path exists, not with this method' },

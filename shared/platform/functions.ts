@@ -310,13 +310,15 @@ export const FUNCTIONS = {
     tables: { main: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   },
   // Collections (finance): a client's remittances, recorded (TransactWriteItems: the payment, its
-  // reference's claim and the audit record, PutItem) and listed (Query), its statements with
+  // reference's claim and the audit record, PutItem), reversed (the payment's UpdateItem with its
+  // audit record) and listed (Query), its statements with
   // their balances (GetItem: the client and a month's close; Query: the months it walks), and the
   // suspension of its quotes (UpdateItem of its record and its public key's, with the audit record).
   'admin-collections': {
     routes: [
       { method: 'GET', path: '/api/v2/admin/clients/{id}/remittances', auth: 'staff', roles: FINANCE },
       { method: 'POST', path: '/api/v2/admin/clients/{id}/remittances', auth: 'staff', roles: FINANCE },
+      { method: 'POST', path: '/api/v2/admin/clients/{id}/remittances/reverse', auth: 'staff', roles: FINANCE },
       { method: 'GET', path: '/api/v2/admin/clients/{id}/statements/{period}', auth: 'staff', roles: FINANCE },
       { method: 'POST', path: '/api/v2/admin/clients/{id}/suspend', auth: 'staff', roles: FINANCE },
       { method: 'POST', path: '/api/v2/admin/clients/{id}/resume', auth: 'staff', roles: FINANCE },

@@ -356,7 +356,7 @@ describe('the operator console', () => {
     expect(watched.flatMap((page) => page.refused)).toEqual([]);
     expect(watched.flatMap((page) => page.missing)).toEqual([]);
   });
-  it('the finance user reads a merchant’s account, publishes terms by keyboard after reading their preview, records a remittance and sees the balance', async () => {
+  it('the finance user reads a merchant’s account, publishes terms by keyboard after reading their preview, records a remittance, sees the balance and reverses it', async () => {
     const { page } = await personPage();
     await signIn(page, user('finance'));
     await page.getByRole('link', { name: 'Accounts' }).focus();
@@ -430,6 +430,21 @@ describe('the operator console', () => {
     await page.keyboard.type(reference);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('#announce').textContent()).toMatch(/^This reference was already recorded on .+; nothing new was recorded\.$/);
+
+    // The payment bounced: reversed by keyboard, the row says so and this month owes the dollar again.
+    await section.getByLabel('Payment', { exact: true }).selectOption(reference);
+    await section.getByLabel('Reason', { exact: true }).focus();
+    await page.keyboard.type('returned by the bank');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.locator('#announce').textContent())
+      .toMatch(new RegExp('^Payment ' + reference + ' reversed: \\$1\\.00 is owed again\\. Closing balance so far: \\$[\\d,.]+\\.$'));
+    const reversedRow = page.getByRole('table', { name: 'Remittances' }).getByRole('row').filter({ hasText: reference });
+    expect(await reversedRow.getByRole('cell').last().textContent()).toMatch(/^Reversed .+: returned by the bank$/);
+    const owed = await usd.getByRole('cell').allTextContents();
+    expect(owed[4]).toBe('$0.00');
+    expect(Number(owed[6]!.replace(/[$,]/g, ''))).toBeCloseTo(Number(after[6]!.replace(/[$,]/g, '')) + 1, 2);
+    expect(await section.getByLabel('Payment', { exact: true }).locator('option', { hasText: reference }).count()).toBe(0);
     await accessible(page, 'accounts');
 
     // Quotes suspended and offered again, by keyboard.

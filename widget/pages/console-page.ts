@@ -329,11 +329,11 @@ insurer. Live clients only: test-mode clients (<code>pk_test_</code> keys, such 
 </section>
 
 <section aria-labelledby="remittances-title">
-<h2 id="remittances-title">Remittances</h2>
+<h2 id="remittances-title" tabindex="-1">Remittances</h2>
 <p id="remittances-count"></p>
 <div class="wide" role="region" aria-label="Remittances, scrollable" tabindex="0">
 <table id="remittances-table" class="stack" aria-labelledby="remittances-title" hidden>
-  <thead><tr><th scope="col">Received</th><th scope="col">Reference</th><th scope="col">Amount</th><th scope="col">Recorded</th></tr></thead>
+  <thead><tr><th scope="col">Received</th><th scope="col">Reference</th><th scope="col">Amount</th><th scope="col">Recorded</th><th scope="col">Standing</th></tr></thead>
   <tbody id="remittance-rows"></tbody>
 </table>
 </div>
@@ -346,6 +346,13 @@ insurer. Live clients only: test-mode clients (<code>pk_test_</code> keys, such 
   <button type="submit">Record remittance</button>
 </form>
 <p class="hint">The same reference again records nothing new; a payment is booked in the month it is recorded.</p>
+<h3 id="reverse-title">Reverse a remittance</h3>
+<form id="reverse-form" class="filters" aria-labelledby="reverse-title">
+  <div><label for="reverse-reference">Payment</label><select id="reverse-reference" name="reference" required></select></div>
+  <div><label for="reverse-reason">Reason</label><input type="text" id="reverse-reason" name="reason" required maxlength="200" autocomplete="off"></div>
+  <button type="submit">Reverse payment</button>
+</form>
+<p class="hint">For a transfer that bounced or was recorded against the wrong merchant. The payment is kept, marked reversed; its amount is owed again from this month's statement.</p>
 </section>
 
 <section aria-labelledby="terms-title">

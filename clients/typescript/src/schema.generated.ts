@@ -831,6 +831,29 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/admin/clients/{id}/remittances/reverse': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The client id (`cl_…`). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reverse a recorded payment (role finance)
+     * @description The payment recorded under `reference` did not arrive after all (a bounced transfer, one recorded against the wrong merchant). It is kept, marked reversed with `reason`, and the ledger books a `remittance_reversed` entry of minus its amount (`reversal.ledger_entry_id`) in the month of the reversal: the balance owes it again from that statement on, and closed months keep what they said. The mark and its audit record (`remittance.reversed`) are one transaction; reversing again answers the reversal already recorded and writes nothing. 404 `remittance_not_found` when the client has no payment with this reference.
+     */
+    post: operations['reverseRemittance'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/admin/clients/{id}/suspend': {
     parameters: {
       query?: never;
@@ -1272,6 +1295,7 @@ export interface components {
         | 'staff.created'
         | 'terms.published'
         | 'remittance.recorded'
+        | 'remittance.reversed'
         | 'client.suspended'
         | 'client.resumed';
       target: {
@@ -1638,6 +1662,12 @@ export interface components {
       recorded_at: components['schemas']['Timestamp'];
       /** @description The remittance_received entry the ledger books it as. */
       ledger_entry_id: string;
+      /** @description null until finance reverses the payment; then when, why, and the remittance_reversed entry that books the amount back. */
+      reversal: null | {
+        reversed_at: components['schemas']['Timestamp'];
+        reason: string;
+        ledger_entry_id: string;
+      };
     };
     StatementEvent: {
       id: string;
@@ -1719,7 +1749,8 @@ export interface components {
       secret: string;
     };
     /** @enum {string} */
-    LedgerEntryType: 'premium_written' | 'premium_adjusted' | 'premium_refunded' | 'claim_approved' | 'claim_paid' | 'remittance_received';
+    LedgerEntryType:
+      'premium_written' | 'premium_adjusted' | 'premium_refunded' | 'claim_approved' | 'claim_paid' | 'remittance_received' | 'remittance_reversed';
     LedgerEntry: {
       id: string;
       type: components['schemas']['LedgerEntryType'];
@@ -3835,6 +3866,47 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['Error'];
       409: components['responses']['Error'];
+      422: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+      503: components['responses']['Error'];
+    };
+  };
+  reverseRemittance: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The client id (`cl_…`). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The payment's reference, as recorded. */
+          reference: string;
+          /** @description Why it is reversed (kept on the payment and in the audit log). */
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The payment, reversed (now, or before). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Remittance'];
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['Error'];
+      415: components['responses']['Error'];
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];

@@ -123,21 +123,36 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
     return statement.currencies.map((row) => money(row.closing_balance, row.currency)).join(', ') || 'nothing';
   }
 
-  /** The references the payments list shows. */
-  const shownReferences = new Set<string>();
+  /** The payments the list shows, by reference. */
+  const shownRemittances = new Map<string, Remittance>();
   function showRemittances(remittances: Remittance[], more: boolean): void {
-    shownReferences.clear();
-    for (const remittance of remittances) shownReferences.add(remittance.reference);
+    shownRemittances.clear();
+    for (const remittance of remittances) shownRemittances.set(remittance.reference, remittance);
     $('remittance-rows').replaceChildren(
       ...remittances.map((remittance) => {
         const tr = el('tr');
+        const standing = cell(remittance.reversal ? '' : 'Received');
+        if (remittance.reversal) standing.append(badge('Reversed', 'bad'), ' ' + when(remittance.reversal.reversed_at) + ': ' + remittance.reversal.reason);
         tr.append(
           cell(remittance.received_on, 'nowrap'),
           cell(remittance.reference),
           cell(money(remittance.amount, remittance.currency), 'money'),
           cell(when(remittance.recorded_at), 'nowrap'),
+          standing,
         );
         return tr;
+      }),
+    );
+    // The payments that can be reversed: those shown and not reversed yet.
+    const reversible = remittances.filter((remittance) => !remittance.reversal);
+    const prompt = el('option', reversible.length === 0 ? 'No payment to reverse' : 'Choose a payment');
+    prompt.value = '';
+    $<HTMLSelectElement>('reverse-reference').replaceChildren(
+      prompt,
+      ...reversible.map((remittance) => {
+        const option = el('option', remittance.reference + ' · ' + money(remittance.amount, remittance.currency) + ' · ' + remittance.received_on);
+        option.value = remittance.reference;
+        return option;
       }),
     );
     labelCells($<HTMLTableElement>('remittances-table'));
@@ -267,7 +282,7 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
         const recorded = await api<Remittance>('POST', base(clientId) + '/remittances', body);
         $<HTMLInputElement>('remit-amount').value = '';
         $<HTMLInputElement>('remit-reference').value = '';
-        const listedReferences = new Set(shownReferences);
+        const listedReferences = new Set(shownRemittances.keys());
         await readRemittances(clientId);
         // The same reference and body again answers the payment recorded then: nothing new was recorded.
         if (listedReferences.has(recorded.reference) || Date.parse(recorded.recorded_at) < sent - REPLAY_SLACK_MS) {
@@ -308,6 +323,48 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
         reference: () => $('remit-reference'),
         received_on: () => $('remit-received'),
       },
+    );
+  });
+
+  $<HTMLFormElement>('reverse-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!shown) return;
+    const { clientId } = shown;
+    void run(
+      async () => {
+        const body = { reference: $<HTMLSelectElement>('reverse-reference').value, reason: $<HTMLInputElement>('reverse-reason').value.trim() };
+        const remittedIn = async (period: string, currency: string) => {
+          const statement = await api<Statement>('GET', base(clientId) + '/statements/' + encodeURIComponent(period));
+          return { statement, remitted: statement.currencies.find((row) => row.currency === currency)?.remitted ?? null };
+        };
+        const month = new Date().toISOString().slice(0, 7);
+        const before = await remittedIn(month, shownRemittances.get(body.reference)?.currency ?? '');
+        const reversed = await api<Remittance>('POST', base(clientId) + '/remittances/reverse', body);
+        $<HTMLInputElement>('reverse-reason').value = '';
+        await readRemittances(clientId);
+        // Booked by the ledger in the month of the reversal, within seconds: that month's statement owes it again.
+        const booked = (reversed.reversal?.reversed_at ?? month).slice(0, 7);
+        periodInput.value = booked;
+        let balance = '';
+        for (let reads = 0; reads < BOOKING_READS; reads++) {
+          const now = await remittedIn(booked, reversed.currency);
+          balance = showStatement(now.statement);
+          shown = { clientId, period: booked };
+          if (booked !== before.statement.period || now.remitted !== before.remitted) break;
+          await pause(BOOKING_READ_MS);
+        }
+        $('remittances-title').focus();
+        announce(
+          'Payment ' +
+            reversed.reference +
+            ' reversed: ' +
+            money(reversed.amount, reversed.currency) +
+            ' is owed again. Closing balance so far: ' +
+            balance +
+            '.',
+        );
+      },
+      { reference: () => $('reverse-reference'), reason: () => $('reverse-reason') },
     );
   });
 

@@ -19,6 +19,7 @@ const ACTIONS: { [action in Record['action']]: string } = {
   'staff.created': 'Staff account created',
   'terms.published': 'Terms version published',
   'remittance.recorded': 'Remittance recorded',
+  'remittance.reversed': 'Remittance reversed',
   'client.suspended': 'Quotes suspended',
   'client.resumed': 'Quotes resumed',
 };

@@ -59,6 +59,7 @@ const ENTRY_LABELS: Record<Schemas['LedgerEntryType'], string> = {
   claim_approved: 'Claim approved',
   claim_paid: 'Claim paid',
   remittance_received: 'Payment received',
+  remittance_reversed: 'Payment reversed',
 };
 
 /** This month and the ones before it, newest first, as YYYY-MM (UTC). */
