@@ -28,6 +28,7 @@ const api = new ApiStack(app, 'OrderProtectionApi', {
   tables: data.tables,
   signingKeys: data.signingKeys,
   bordereaux: data.bordereaux,
+  evidence: data.evidence,
   identity: { userPool: identity.userPool, issuer: identity.userPool.userPoolProviderUrl, signInUrl: identity.domain.baseUrl() },
   // The widget and the pages are built here from this checkout (esbuild and Redocly, offline, a few
   // seconds), so a deploy never ships pages older than its API, nor none at all.

@@ -44,6 +44,8 @@ export interface ApiStackProps extends StackProps {
   signingKeys: Record<KeyKind, ISecret>;
   /** The bordereaux bucket (DataStack). */
   bordereaux: IBucket;
+  /** The claims' evidence bucket (DataStack): its events reach the evidence-check function. */
+  evidence: IBucket;
   /** The staff sign-in (IdentityStack): the user pool, its issuer URL, and its hosted sign-in's base URL (`https://<prefix>.auth.<region>.amazoncognito.com`). */
   identity: { userPool: IUserPool; issuer: string; signInUrl: string };
   /** What the distribution serves from its bucket (bin/app.ts builds the widget and finds the site). */
@@ -60,6 +62,16 @@ export const PAGES_TOKEN_VALIDITY = { access: Duration.hours(1), refresh: Durati
 /** S3 actions per bucket access of the catalogue, on the bordereaux/ prefix only. */
 const BUCKET_ACTIONS = { read: ['s3:GetObject'], write: ['s3:PutObject', 's3:AbortMultipartUpload'] } as const;
 export const BORDEREAUX_PREFIX = 'bordereaux/';
+/** S3 actions per evidence access of the catalogue, each on its prefixes only. */
+const EVIDENCE_ACTIONS: Record<'upload' | 'check' | 'link' | 'erase', readonly { actions: readonly string[]; prefixes: readonly string[] }[]> = {
+  upload: [{ actions: ['s3:PutObject'], prefixes: ['uploads/'] }],
+  check: [
+    { actions: ['s3:GetObject', 's3:DeleteObject'], prefixes: ['uploads/', 'files/'] },
+    { actions: ['s3:PutObject'], prefixes: ['files/'] },
+  ],
+  link: [{ actions: ['s3:GetObject'], prefixes: ['files/'] }],
+  erase: [{ actions: ['s3:DeleteObject'], prefixes: ['uploads/', 'files/'] }],
+};
 
 /** Stateless: the HTTP API, its authorizer and the functions. Holds no data. */
 export class ApiStack extends Stack {
@@ -83,6 +95,7 @@ export class ApiStack extends Stack {
       }
       for (const kind of access.keys ?? []) environment[SECRET_ID_VARIABLE[kind]] = props.signingKeys[kind].secretArn;
       if (access.bucket) environment.BORDEREAUX_BUCKET = props.bordereaux.bucketName;
+      if (access.evidence) environment.EVIDENCE_BUCKET = props.evidence.bucketName;
       if (access.staffDirectory) environment[USER_POOL_VARIABLE] = props.identity.userPool.userPoolId;
       const service = new ServiceFunction(this, name, {
         name,
@@ -117,6 +130,27 @@ export class ApiStack extends Stack {
               reason:
                 'Bordereau objects are named per export (bordereaux/<month>/<kind>-<id>.csv); the wildcard is limited to the bordereaux/ prefix of the one bucket.',
               appliesTo: [{ regex: '/^Resource::.*Bordereaux.*Arn.*\\/bordereaux\\/\\*$/g' }],
+            },
+          ],
+          true,
+        );
+      }
+      for (const use of access.evidence ?? []) {
+        for (const { actions, prefixes } of EVIDENCE_ACTIONS[use]) {
+          service.fn.addToRolePolicy(
+            new PolicyStatement({ actions: [...actions], resources: prefixes.map((prefix) => props.evidence.arnForObjects(`${prefix}*`)) }),
+          );
+        }
+      }
+      if (access.evidence) {
+        NagSuppressions.addResourceSuppressions(
+          service.fn.role!,
+          [
+            {
+              id: 'AwsSolutions-IAM5',
+              reason:
+                'Evidence objects are named per claim and file (uploads/<claim>/<file>, files/<claim>/<file>/<landing>); each wildcard is limited to one prefix of the one bucket.',
+              appliesTo: [{ regex: '/^Resource::.*Evidence.*Arn.*\\/(uploads|files)\\/\\*$/g' }],
             },
           ],
           true,
@@ -170,6 +204,30 @@ export class ApiStack extends Stack {
           ],
         }),
       );
+    }
+
+    // The evidence bucket's Object Created events under uploads/, and GuardDuty's verdicts on it.
+    for (const [name, definition] of Object.entries(FUNCTIONS) as [ApiFunctionName, FunctionDefinition][]) {
+      if (definition.events !== 'evidence') continue;
+      const target = new LambdaFunction(this.functions[name].fn, { retryAttempts: 8, maxEventAge: Duration.hours(24) });
+      new Rule(this, `${name}-uploads`, {
+        description: 'An evidence upload landed: check it (the file goes pending its scan)',
+        eventPattern: {
+          source: ['aws.s3'],
+          detailType: ['Object Created'],
+          detail: { bucket: { name: [props.evidence.bucketName] }, object: { key: [{ prefix: 'uploads/' }] } },
+        },
+        targets: [target],
+      });
+      new Rule(this, `${name}-scans`, {
+        description: "GuardDuty's malware verdict on an evidence upload: the file goes clean, infected or rejected",
+        eventPattern: {
+          source: ['aws.guardduty'],
+          detailType: ['GuardDuty Malware Protection Object Scan Result'],
+          detail: { s3ObjectDetails: { bucketName: [props.evidence.bucketName] } },
+        },
+        targets: [target],
+      });
     }
 
     for (const { name, schedule } of scheduledFunctions) {

@@ -1,5 +1,7 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership, type CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { CfnMalwareProtectionPlan } from 'aws-cdk-lib/aws-guardduty';
+import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { AttributeType, Billing, ProjectionType, StreamViewType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
@@ -15,6 +17,7 @@ export class DataStack extends Stack {
   readonly tables: Record<TableDefinition['id'], TableV2>;
   readonly signingKeys: Record<KeyKind, Secret>;
   readonly bordereaux: Bucket;
+  readonly evidence: Bucket;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -100,8 +103,88 @@ export class DataStack extends Stack {
       },
     ]);
 
+    this.evidence = this.evidenceBucket();
+
     new CfnOutput(this, 'MainTableName', { value: main.tableName });
+    new CfnOutput(this, 'EvidenceBucketName', { value: this.evidence.bucketName });
     new CfnOutput(this, 'BordereauxBucketName', { value: this.bordereaux.bucketName });
     new CfnOutput(this, 'MetricsTableName', { value: metrics.tableName });
+  }
+
+  /**
+   * The claims' evidence (docs/security.md "Evidence"): private, encrypted, TLS only. Customers'
+   * browsers post under `uploads/` with presigned POSTs (CORS: POST only; the signed policy is the
+   * credential); the service writes checked copies under `files/`, read only through 5-minute
+   * presigned GETs. S3 tells EventBridge of every object (the evidence-check function's rule), and
+   * GuardDuty Malware Protection for S3 scans every object under `uploads/` and publishes its
+   * verdict there too. Uploads never judged go after a day; a checked copy after three years at the
+   * latest (a claim's files are erased 90 days after it closes; this is the backstop for one that
+   * never closes).
+   */
+  private evidenceBucket(): Bucket {
+    const bucket = new Bucket(this, 'Evidence', {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      enforceSSL: true,
+      versioned: false,
+      removalPolicy: RemovalPolicy.RETAIN,
+      cors: [{ allowedMethods: [HttpMethods.POST], allowedOrigins: ['*'], allowedHeaders: ['*'], maxAge: 600 }],
+      lifecycleRules: [
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        { id: 'uploads-never-judged', prefix: 'uploads/', expiration: Duration.days(1) },
+        { id: 'files-backstop', prefix: 'files/', expiration: Duration.days(3 * 365) },
+      ],
+    });
+    // S3 → EventBridge, set on the bucket itself (CloudFormation's own property): the construct's
+    // `eventBridgeEnabled` would add a custom resource and its Lambda function to set it.
+    (bucket.node.defaultChild as CfnBucket).addPropertyOverride('NotificationConfiguration.EventBridgeConfiguration.EventBridgeEnabled', true);
+    NagSuppressions.addResourceSuppressions(bucket, [
+      {
+        id: 'AwsSolutions-S1',
+        reason:
+          'Objects are written by customers through presigned POSTs the claim routes sign and by the evidence-check function; read only through presigned links the claims staff route signs (JWT-authorized, role claims). CloudTrail records those calls. An access-log bucket would itself be an unlogged bucket.',
+      },
+    ]);
+    // GuardDuty Malware Protection for S3 on uploads/: its role, exactly as its documentation lists
+    // (no tagging: the verdict goes to EventBridge, which the service reads).
+    const rules = this.formatArn({ service: 'events', resource: 'rule', resourceName: 'DO-NOT-DELETE-AmazonGuardDutyMalwareProtectionS3*' });
+    const scanner = new Role(this, 'EvidenceScanRole', {
+      assumedBy: new ServicePrincipal('malware-protection-plan.guardduty.amazonaws.com'),
+      description: 'GuardDuty Malware Protection for S3: scans the evidence uploads',
+      inlinePolicies: {
+        scan: new PolicyDocument({
+          statements: [
+            new PolicyStatement({
+              actions: ['events:PutRule', 'events:DeleteRule', 'events:PutTargets', 'events:RemoveTargets'],
+              resources: [rules],
+              conditions: { StringLike: { 'events:ManagedBy': 'malware-protection-plan.guardduty.amazonaws.com' } },
+            }),
+            new PolicyStatement({ actions: ['events:DescribeRule', 'events:ListTargetsByRule'], resources: [rules] }),
+            new PolicyStatement({ actions: ['s3:PutBucketNotification', 's3:GetBucketNotification', 's3:ListBucket'], resources: [bucket.bucketArn] }),
+            new PolicyStatement({ actions: ['s3:PutObject'], resources: [bucket.arnForObjects('malware-protection-resource-validation-object')] }),
+            new PolicyStatement({ actions: ['s3:GetObject', 's3:GetObjectVersion'], resources: [bucket.arnForObjects('uploads/*')] }),
+          ],
+        }),
+      },
+    });
+    NagSuppressions.addResourceSuppressions(scanner, [
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          "GuardDuty names its managed rules DO-NOT-DELETE-AmazonGuardDutyMalwareProtectionS3<suffix> (its documented policy); the objects it scans are every upload under the evidence bucket's uploads/ prefix.",
+        appliesTo: [
+          { regex: '/^Resource::arn:<AWS::Partition>:events:<AWS::Region>:<AWS::AccountId>:rule\\/DO-NOT-DELETE-AmazonGuardDutyMalwareProtectionS3\\*$/g' },
+          { regex: '/^Resource::<Evidence.*Arn>\\/uploads\\/\\*$/g' },
+        ],
+      },
+    ]);
+    const plan = new CfnMalwareProtectionPlan(this, 'EvidenceMalwareProtection', {
+      role: scanner.roleArn,
+      protectedResource: { s3Bucket: { bucketName: bucket.bucketName, objectPrefixes: ['uploads/'] } },
+      actions: { tagging: { status: 'DISABLED' } },
+    });
+    plan.node.addDependency(scanner);
+    return bucket;
   }
 }

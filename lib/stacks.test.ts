@@ -37,6 +37,7 @@ function makeApp(context: Record<string, unknown> = {}, site: ReturnType<typeof 
     tables: dataStack.tables,
     signingKeys: dataStack.signingKeys,
     bordereaux: dataStack.bordereaux,
+    evidence: dataStack.evidence,
     identity: { userPool: identityStack.userPool, issuer: identityStack.userPool.userPoolProviderUrl, signInUrl: identityStack.domain.baseUrl() },
     site,
   });
@@ -70,8 +71,8 @@ describe('cdk-nag AwsSolutions', () => {
   it('still runs: a suppression needs a reason and only covers what it names', () => {
     const suppressed = JSON.stringify(api.toJSON());
     expect(suppressed).toContain('"id":"AwsSolutions-APIG4"');
-    // The token route, the quote route, the claim session and the four claim-token routes, nothing else.
-    expect(suppressed.match(/"id":"AwsSolutions-APIG4"/g)).toHaveLength(7);
+    // The token route, the quote route, the claim session and the six claim-token routes, nothing else.
+    expect(suppressed.match(/"id":"AwsSolutions-APIG4"/g)).toHaveLength(9);
   });
 });
 
@@ -261,6 +262,11 @@ describe('least privilege', () => {
       Main: ['BatchGetItem', 'DescribeStream', 'GetItem', 'GetRecords', 'GetShardIterator', 'ListStreams', 'Query', 'Query', 'UpdateItem'],
     },
     'test-helpers': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
+    'claims-files': { Main: ['GetItem', 'PutItem', 'Query', 'UpdateItem'] }, // the claim, its files and their count
+    'evidence-admin': { Main: ['GetItem', 'Query'] }, // the claim and its files
+    'evidence-check': { Main: ['GetItem', 'PutItem', 'UpdateItem'] }, // a file and its claim's count
+    // Closed claims' erasures noted from the main stream (plus its read actions), then done hourly.
+    'evidence-erase': { Main: ['DeleteItem', 'DescribeStream', 'GetItem', 'GetRecords', 'GetShardIterator', 'ListStreams', 'PutItem', 'Query'] },
   };
 
   it("covers every function of the catalogue that the API stack deploys (the user pool's trigger is the identity stack's)", () => {
@@ -311,7 +317,7 @@ describe('least privilege', () => {
       'webhooks-retry',
     ]);
     // The claim token: signed by the session, verified by the customer's claim routes, read by no other.
-    expect(readers('ClaimTokenKeys')).toEqual(['claims-customer', 'claims-session']);
+    expect(readers('ClaimTokenKeys')).toEqual(['claims-customer', 'claims-files', 'claims-session']);
     const ordersCreate = api.findResources('AWS::Lambda::Function')[functionId('orders-create')] as Resource;
     expect(JSON.stringify(ordersCreate.Properties.Environment.Variables.ORDER_NUMBER_KEYS_SECRET_ID)).toMatch(/OrderNumberKeys/);
   });
@@ -377,7 +383,7 @@ describe('bordereaux', () => {
     // The API stack's buckets are the site's and its access logs' (lib/web.ts), never bordereaux.
     expect(resources(api, 'AWS::S3::Bucket').map(([id]) => id.replace(/[0-9A-F]{8}$/, ''))).toEqual(['WebLogs', 'WebSite']);
     const buckets = resources(data, 'AWS::S3::Bucket');
-    expect(buckets).toHaveLength(1);
+    expect(buckets.map(([id]) => id.replace(/[0-9A-F]{8}$/, ''))).toEqual(['Bordereaux', 'Evidence']);
     data.hasResource('AWS::S3::Bucket', {
       DeletionPolicy: 'Retain',
       Properties: {
@@ -414,7 +420,8 @@ describe('bordereaux', () => {
       Action: ['s3:PutObject', 's3:AbortMultipartUpload'],
       Resource: { 'Fn::Join': ['', [{ 'Fn::ImportValue': expect.stringMatching(/Bordereaux.*Arn/) }, '/bordereaux/*']] },
     });
-    for (const name of apiFunctionNames.filter((name) => !name.startsWith('bordereaux-'))) expect(s3Statements(name), name).toEqual([]);
+    for (const name of apiFunctionNames.filter((name) => !name.startsWith('bordereaux-') && !evidenceFunctions.includes(name)))
+      expect(s3Statements(name), name).toEqual([]);
     for (const name of ['bordereaux-admin', 'bordereaux-export']) {
       const fn = api.findResources('AWS::Lambda::Function')[functionId(name)] as Resource;
       expect(fn.Properties.Environment.Variables.BORDEREAUX_BUCKET).toEqual({ 'Fn::ImportValue': expect.stringMatching(/ExportsOutputRefBordereaux/) });
@@ -429,6 +436,87 @@ describe('bordereaux', () => {
     });
     const fn = api.findResources('AWS::Lambda::Function')[functionId('bordereaux-export')] as Resource;
     expect(fn.Properties.Timeout).toBe(900);
+  });
+});
+
+const evidenceFunctions = ['claims-files', 'evidence-admin', 'evidence-check', 'evidence-erase'];
+
+describe('evidence', () => {
+  const s3Statements = (name: string) => statementsOf(name).filter((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')));
+  const objects = (prefix: string) => ({ 'Fn::Join': ['', [{ 'Fn::ImportValue': expect.stringMatching(/Evidence.*Arn/) }, `/${prefix}*`]] });
+
+  it('is a private, encrypted, TLS-only bucket that tells EventBridge, takes browser POSTs, clears stale uploads and is retained', () => {
+    const [[, bucket]] = resources(data, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('Evidence')) as [[string, Resource]];
+    expect((bucket as Resource & { DeletionPolicy?: string }).DeletionPolicy).toBe('Retain');
+    expect(bucket.Properties).toMatchObject({
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+      CorsConfiguration: { CorsRules: [{ AllowedMethods: ['POST'], AllowedOrigins: ['*'], AllowedHeaders: ['*'], MaxAge: 600 }] },
+      LifecycleConfiguration: {
+        Rules: [
+          { Id: 'abort-incomplete-uploads', Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } },
+          { Id: 'uploads-never-judged', Status: 'Enabled', Prefix: 'uploads/', ExpirationInDays: 1 },
+          { Id: 'files-backstop', Status: 'Enabled', Prefix: 'files/', ExpirationInDays: 1095 },
+        ],
+      },
+    });
+    expect(bucket.Properties.NotificationConfiguration).toEqual({ EventBridgeConfiguration: { EventBridgeEnabled: true } });
+    expect(resources(data, 'AWS::Lambda::Function')).toEqual([]); // no custom resource sets it
+  });
+
+  it('is scanned by GuardDuty Malware Protection for S3 under uploads/, with a role that only GuardDuty assumes and that reads only uploads', () => {
+    data.hasResourceProperties('AWS::GuardDuty::MalwareProtectionPlan', {
+      ProtectedResource: { S3Bucket: { BucketName: { Ref: Match.stringLikeRegexp('^Evidence') }, ObjectPrefixes: ['uploads/'] } },
+      Actions: { Tagging: { Status: 'DISABLED' } },
+      Role: { 'Fn::GetAtt': [Match.stringLikeRegexp('^EvidenceScanRole'), 'Arn'] },
+    });
+    const [[, role]] = resources(data, 'AWS::IAM::Role').filter(([id]) => id.startsWith('EvidenceScanRole')) as [[string, Resource]];
+    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+      { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'malware-protection-plan.guardduty.amazonaws.com' } },
+    ]);
+    const statements = role.Properties.Policies[0].PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[];
+    const reads = statements.find((statement) => [statement.Action].flat().includes('s3:GetObject'))!;
+    expect(reads.Resource).toEqual({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [expect.stringMatching(/^Evidence/), 'Arn'] }, '/uploads/*']] });
+    expect(
+      statements
+        .flatMap((statement) => [statement.Action].flat())
+        .filter((action) => action.startsWith('s3:'))
+        .sort(),
+    ).toEqual(['s3:GetBucketNotification', 's3:GetObject', 's3:GetObjectVersion', 's3:ListBucket', 's3:PutBucketNotification', 's3:PutObject']);
+  });
+
+  it('sends uploads landed and GuardDuty verdicts on this bucket, and nothing else, to evidence-check', () => {
+    const rules = resources(api, 'AWS::Events::Rule').filter(([, rule]) => JSON.stringify(rule.Properties.Targets).includes(functionId('evidence-check')));
+    expect(rules.map(([, rule]) => rule.Properties.EventPattern)).toEqual([
+      {
+        source: ['aws.s3'],
+        'detail-type': ['Object Created'],
+        detail: {
+          bucket: { name: [expect.objectContaining({ 'Fn::ImportValue': expect.stringMatching(/RefEvidence/) })] },
+          object: { key: [{ prefix: 'uploads/' }] },
+        },
+      },
+      {
+        source: ['aws.guardduty'],
+        'detail-type': ['GuardDuty Malware Protection Object Scan Result'],
+        detail: { s3ObjectDetails: { bucketName: [expect.objectContaining({ 'Fn::ImportValue': expect.stringMatching(/RefEvidence/) })] } },
+      },
+    ]);
+  });
+
+  it('grants each evidence function exactly its objects, and no other function any', () => {
+    expect(s3Statements('claims-files')).toEqual([{ Effect: 'Allow', Action: 's3:PutObject', Resource: objects('uploads/') }]);
+    expect(s3Statements('evidence-admin')).toEqual([{ Effect: 'Allow', Action: 's3:GetObject', Resource: objects('files/') }]);
+    expect(s3Statements('evidence-check')).toEqual([
+      { Effect: 'Allow', Action: ['s3:GetObject', 's3:DeleteObject'], Resource: [objects('uploads/'), objects('files/')] },
+      { Effect: 'Allow', Action: 's3:PutObject', Resource: objects('files/') },
+    ]);
+    expect(s3Statements('evidence-erase')).toEqual([{ Effect: 'Allow', Action: 's3:DeleteObject', Resource: [objects('uploads/'), objects('files/')] }]);
+    for (const name of evidenceFunctions) {
+      const fn = api.findResources('AWS::Lambda::Function')[functionId(name)] as Resource;
+      expect(fn.Properties.Environment.Variables.EVIDENCE_BUCKET).toEqual({ 'Fn::ImportValue': expect.stringMatching(/ExportsOutputRefEvidence/) });
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import { openCursor, sealCursor } from '#shared/platform/keys/cursors.js';
 import { exportSummaryView, exportView } from '#shared/bordereaux/bordereau-view.js';
 import { exportIdOf, ListExportsQuery, StartExportRequest } from '#shared/bordereaux/schemas.js';
 import { DynamoExportStore } from '#shared/bordereaux/dynamo-export-store.js';
-import { S3Links } from '#shared/bordereaux/s3-links.js';
+import { S3Links } from '#shared/platform/s3/s3-links.js';
 import { signingCredentials } from '#shared/platform/s3/s3-client.js';
 import { jsonResponse } from '#shared/platform/http/envelope.js';
 import { httpHandler, staffOf } from '#shared/platform/http/middleware.js';

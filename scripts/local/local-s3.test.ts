@@ -2,7 +2,8 @@ import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } fr
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { S3Links } from '#shared/bordereaux/s3-links.js';
+import { S3Links } from '#shared/platform/s3/s3-links.js';
+import { presignedPost } from '#shared/evidence/s3-evidence-objects.js';
 import { createS3Client } from '#shared/platform/s3/s3-client.js';
 import { startLocalS3, type LocalS3 } from './local-s3.js';
 
@@ -66,6 +67,29 @@ describe('the local S3', () => {
     });
     expect(post.status).toBe(403);
     expect(await (await fetch(await link('bordereaux/a.csv'))).text()).toBe('a,b\r\n'); // unchanged
+  });
+
+  it('takes a browser form upload only with a policy signed with its credentials, unexpired, whose every condition holds', async () => {
+    const now = new Date();
+    const sign = (credentials: { accessKeyId: string; secretAccessKey: string }, expires = new Date(now.getTime() + 60_000)) =>
+      presignedPost({ bucket: 'guarded-bucket', region: 'us-east-1', endpoint: s3.endpoint }, credentials, {
+        key: 'uploads/x',
+        contentType: 'application/pdf',
+        size: 4,
+        expires,
+        now,
+      });
+    const post = async (upload: { url: string; fields: Record<string, string> }, body = '%PDF', extra: Record<string, string> = {}) => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries({ ...upload.fields, ...extra })) form.set(name, value);
+      form.set('file', new Blob([body]));
+      return (await fetch(upload.url, { method: 'POST', body: form, headers: { origin: 'http://localhost:3000' } })).status;
+    };
+    expect(await post(await sign({ accessKeyId: s3.credentials.accessKeyId, secretAccessKey: 'another-secret' }))).toBe(403);
+    expect(await post(await sign(s3.credentials, new Date(now.getTime() - 1000)))).toBe(403); // expired
+    expect(await post(await sign(s3.credentials), '%PDF-')).toBe(400); // one byte more than the policy's size
+    expect(await post(await sign(s3.credentials), '%PDF', { acl: 'public-read' })).toBe(403); // a field no condition names
+    expect(await post(await sign(s3.credentials))).toBe(204);
   });
 
   it('refuses a zeroed header signature: no listing, no read of another export, no overwrite', async () => {

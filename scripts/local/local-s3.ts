@@ -1,11 +1,11 @@
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import { Hash } from '@smithy/hash-node';
-import { SignatureV4 } from '@smithy/signature-v4';
+import { getSigningKey, SignatureV4 } from '@smithy/signature-v4';
 import type { HttpRequest, QueryParameterBag } from '@smithy/types';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
@@ -33,6 +33,13 @@ import { createS3Client, LOCAL_S3_KEY_ENV, LOCAL_S3_SECRET_ENV, type LocalS3Cred
  * used before it expires. A browser's cross-site write (an `Origin` header on anything but a GET)
  * is refused too. The body is not hashed again (s3rver reads it as a stream): a signed request
  * replayed with another body would pass, which needs the request itself, not a guess.
+ *
+ * A browser's upload (S3's POST Object: a form with a SigV4-signed policy, the claims' evidence)
+ * is what s3rver takes without any check, so the guard plays S3's part: it checks the policy's
+ * signature with this start's secret, its expiry and every condition (the bucket, each field's
+ * exact value, `content-length-range` against the file's size), then writes the object through the
+ * SDK as the service would, and answers 204 with CORS headers for the page that posted it. Each
+ * object written emits `onObjectCreated` (S3's Object Created event, as EventBridge carries it).
  */
 export interface LocalS3 {
   endpoint: string;
@@ -40,8 +47,13 @@ export interface LocalS3 {
   credentials: LocalS3Credentials;
   /** The environment that points the service's S3 client at it (`S3_ENDPOINT` and the credentials). */
   env: Record<string, string>;
+  /** Called with the bucket and key of every object written (a PUT, a form upload, a copy). */
+  onObjectCreated(listener: (bucket: string, key: string) => void): void;
   stop(): Promise<void>;
 }
+
+/** A form upload's body at most: the largest file a policy allows here (10 MiB) and its fields. */
+export const MAX_FORM_BYTES = 10 * 1024 * 1024 + 64 * 1024;
 
 /** s3rver's account registry: s3rver checks no SigV4 signature, only that the access key is one it knows. */
 interface S3rverAccount {
@@ -64,9 +76,26 @@ export async function startLocalS3(options: { port?: number; buckets?: readonly 
   account.revokeAccessKey('S3RVER');
   account.createKeyPair(credentials.accessKeyId, credentials.secretAccessKey);
   const s3rver = new S3rver({ silent: true, directory, vhostBuckets: false });
+  const listeners: ((bucket: string, key: string) => void)[] = [];
+  (s3rver as unknown as NodeJS.EventEmitter).on(
+    'event',
+    (event: { Records?: { eventName?: string; s3?: { bucket?: { name?: string }; object?: { key?: string } } }[] }) => {
+      for (const record of event.Records ?? []) {
+        const bucket = record.s3?.bucket?.name;
+        const key = record.s3?.object?.key;
+        if (record.eventName?.startsWith('ObjectCreated') && bucket && key) for (const listener of listeners) listener(bucket, decodeURIComponent(key));
+      }
+    },
+  );
   const answer = s3rver.callback();
+  let uploader: S3Client | undefined;
   const server = createServer((req, res) => {
     void (async () => {
+      if (isFormUpload(req)) {
+        uploader ??= createS3Client(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'us-east-1', credentials);
+        await formUpload(req, res, credentials, uploader);
+        return;
+      }
       if ((req.headers.origin !== undefined && req.method !== 'GET') || !(await signedByTheService(req, credentials, signers))) {
         res.writeHead(403, { 'content-type': 'application/xml' });
         res.end(
@@ -102,7 +131,9 @@ export async function startLocalS3(options: { port?: number; buckets?: readonly 
     endpoint,
     credentials,
     env: { S3_ENDPOINT: endpoint, [LOCAL_S3_KEY_ENV]: credentials.accessKeyId, [LOCAL_S3_SECRET_ENV]: credentials.secretAccessKey },
+    onObjectCreated: (listener) => listeners.push(listener),
     stop: async () => {
+      uploader?.destroy();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       account.revokeAccessKey(credentials.accessKeyId);
@@ -226,4 +257,102 @@ function sameSignature(expected: string, given: string): boolean {
   const a = Buffer.from(expected);
   const b = Buffer.from(given);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** A browser's form upload to a bucket (POST Object), or its CORS preflight. */
+const isFormUpload = (req: IncomingMessage): boolean =>
+  /^\/[a-z0-9.-]+\/?$/.test((req.url ?? '').split('?')[0] ?? '') &&
+  ((req.method === 'POST' && /^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) ||
+    (req.method === 'OPTIONS' && req.headers['access-control-request-method'] === 'POST'));
+
+function s3Error(res: ServerResponse, status: number, code: string, message: string, cors: Record<string, string>): void {
+  res.writeHead(status, { 'content-type': 'application/xml', ...cors });
+  res.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`);
+}
+
+/** S3's POST Object, checked as S3 checks it: the policy's signature, expiry and conditions; then written through the SDK. */
+async function formUpload(req: IncomingMessage, res: ServerResponse, credentials: LocalS3Credentials, s3: S3Client): Promise<void> {
+  const origin = req.headers.origin;
+  const cors: Record<string, string> = origin ? { 'access-control-allow-origin': origin, vary: 'Origin' } : {};
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, { ...cors, 'access-control-allow-methods': 'POST', 'access-control-allow-headers': '*', 'access-control-max-age': '600' });
+    res.end();
+    return;
+  }
+  const bucket = (req.url ?? '').split('?')[0]!.replace(/^\/|\/$/g, '');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_FORM_BYTES) return s3Error(res, 400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size', cors);
+    chunks.push(chunk);
+  }
+  let form: FormData;
+  try {
+    form = await new Request('http://127.0.0.1/', {
+      method: 'POST',
+      headers: { 'content-type': req.headers['content-type'] ?? '' },
+      body: Buffer.concat(chunks),
+    }).formData();
+  } catch {
+    return s3Error(res, 400, 'MalformedPOSTRequest', 'The body of your POST request is not well-formed multipart/form-data.', cors);
+  }
+  const field = (name: string): string | undefined => {
+    for (const [key, value] of form as unknown as Iterable<[string, FormDataEntryValue]>)
+      if (key.toLowerCase() === name.toLowerCase() && typeof value === 'string') return value;
+    return undefined;
+  };
+  const file = form.get('file');
+  const policyText = field('policy');
+  const signature = field('x-amz-signature') ?? '';
+  const date = amzDate(field('x-amz-date'));
+  // A form without a signed policy is an anonymous write, which the bucket refuses as S3 does.
+  if (!policyText || !date || !signature) return s3Error(res, 403, 'AccessDenied', 'Access Denied', cors);
+  if (!(file instanceof Blob)) return s3Error(res, 400, 'InvalidArgument', 'POST requires exactly one file upload per request.', cors);
+  const scope = credentialScope(field('x-amz-credential') ?? '', date, credentials.accessKeyId);
+  if (!scope) return s3Error(res, 403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.', cors);
+  const signingKey = await getSigningKey(sha256, credentials, date.toISOString().slice(0, 10).replaceAll('-', ''), scope.region, 's3');
+  if (!sameSignature(createHmac('sha256', signingKey).update(policyText).digest('hex'), signature))
+    return s3Error(res, 403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.', cors);
+  let policy: { expiration?: string; conditions?: unknown[] };
+  try {
+    policy = JSON.parse(Buffer.from(policyText, 'base64').toString('utf8')) as typeof policy;
+  } catch {
+    return s3Error(res, 400, 'InvalidPolicyDocument', 'Invalid Policy: Invalid JSON.', cors);
+  }
+  if (!policy.expiration || !(Date.parse(policy.expiration) > Date.now()))
+    return s3Error(res, 403, 'AccessDenied', 'Invalid according to Policy: Policy expired.', cors);
+  const key = field('key') ?? '';
+  // Every condition must hold; every field but the signature's own must be named by one (as S3 requires).
+  const named = new Set(['policy', 'x-amz-signature', 'file']);
+  for (const condition of policy.conditions ?? []) {
+    if (Array.isArray(condition) && condition[0] === 'content-length-range') {
+      if (!(file.size >= Number(condition[1]) && file.size <= Number(condition[2])))
+        return s3Error(
+          res,
+          400,
+          file.size > Number(condition[2]) ? 'EntityTooLarge' : 'EntityTooSmall',
+          'Your proposed upload is outside the allowed size',
+          cors,
+        );
+      continue;
+    }
+    const [name, value] =
+      Array.isArray(condition) && condition[0] === 'eq'
+        ? [String(condition[1]).replace(/^\$/, ''), condition[2]]
+        : (Object.entries(condition as object)[0] ?? []);
+    if (name === undefined) continue;
+    named.add(String(name).toLowerCase());
+    const given = String(name) === 'bucket' ? bucket : field(String(name));
+    if (given !== value)
+      return s3Error(res, 403, 'AccessDenied', `Invalid according to Policy: Policy Condition failed: ["eq", "$${String(name)}", "${String(value)}"]`, cors);
+  }
+  for (const [name] of form as unknown as Iterable<[string, FormDataEntryValue]>)
+    if (!named.has(name.toLowerCase())) return s3Error(res, 403, 'AccessDenied', `Invalid according to Policy: Extra input fields: ${name}`, cors);
+  const contentType = field('content-type');
+  await s3.send(
+    new PutObjectCommand({ Bucket: bucket, Key: key, Body: new Uint8Array(await file.arrayBuffer()), ...(contentType ? { ContentType: contentType } : {}) }),
+  );
+  res.writeHead(204, cors);
+  res.end();
 }

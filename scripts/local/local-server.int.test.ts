@@ -52,3 +52,56 @@ describe('npm start’s seeding', () => {
     expect(csv).not.toContain(local.demo.client_id); // the test-mode demo shop stays out
   });
 });
+
+describe('npm start’s evidence events', () => {
+  it('checks a customer’s upload as it lands and scans it with ClamAV: clean, and staff open it', async () => {
+    const demo = local.demo;
+    const token = await http('POST', `${local.baseUrl}/api/v2/auth/token`, { body: { public_key: demo.public_key, secret_key: demo.secret_key } });
+    expect(token.status, token.text).toBe(200);
+    const orderNumber = `ev-${randomBytes(4).toString('hex')}`;
+    const order = await http('POST', `${local.baseUrl}/api/v2/orders`, {
+      headers: { authorization: `JWT ${token.json.token}` },
+      body: {
+        order_number: orderNumber,
+        currency: 'USD',
+        customer: { email: 'ev@example.org' },
+        items: [
+          { name: 'Seat', reference_number: 's1', cost: '50.00', event: { name: 'Gala', start_date: '2027-05-01', start_time: '19:30', location: 'Hall' } },
+        ],
+      },
+    });
+    expect(order.status, order.text).toBe(201);
+    const session = await http('POST', `${local.baseUrl}/api/v2/claims/sessions`, {
+      body: { order_number: orderNumber, email: 'ev@example.org', public_key: demo.public_key },
+    });
+    const bearer = { authorization: `Bearer ${session.json.claim_token}` };
+    const claim = await http('POST', `${local.baseUrl}/api/v2/claims`, {
+      headers: bearer,
+      body: { policy_numbers: [order.json.policies[0].policy_number], reason: 'illness', description: 'A fever.' },
+    });
+    expect(claim.status, claim.text).toBe(201);
+    const pdf = new TextEncoder().encode('%PDF-1.4\n%%EOF\n');
+    const asked = await http('POST', `${local.baseUrl}/api/v2/claims/${claim.json.claim_id}/files`, {
+      headers: bearer,
+      body: { filename: 'note.pdf', content_type: 'application/pdf', size: pdf.length },
+    });
+    expect(asked.status, asked.text).toBe(201);
+    expect(asked.json.upload.url).toBe(`${process.env.S3_ENDPOINT}/order-protection-evidence`);
+    const form = new FormData();
+    for (const [name, value] of Object.entries(asked.json.upload.fields as Record<string, string>)) form.append(name, value);
+    form.append('file', new Blob([pdf]));
+    // As the claim page posts it: from the page's origin.
+    const posted = await fetch(asked.json.upload.url, { method: 'POST', body: form, headers: { origin: local.baseUrl } });
+    expect(posted.status).toBe(204);
+    expect(posted.headers.get('access-control-allow-origin')).toBe(local.baseUrl);
+    await expect
+      .poll(async () => (await http('GET', `${local.baseUrl}/api/v2/claims/${claim.json.claim_id}/files`, { headers: bearer })).json.data[0].status, {
+        timeout: 30_000,
+        interval: 200,
+      })
+      .toBe('clean');
+    const link = await http('GET', `${local.baseUrl}/api/v2/admin/claims/${claim.json.claim_id}/files/${asked.json.file_id}/link`, { headers: operator() });
+    expect(link.status, link.text).toBe(200);
+    expect(new Uint8Array(await (await fetch(link.json.url)).arrayBuffer())).toEqual(pdf);
+  });
+});

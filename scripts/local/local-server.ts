@@ -16,6 +16,7 @@ import { startSchedules, startStreamConsumers } from './local-streams.js';
 import { answerClientError, localGateway, type StaticRoute } from './local-gateway.js';
 import { startLocalStack, type LocalDynamo } from './local-stack.js';
 import { startLocalS3 } from './local-s3.js';
+import { evidenceEvents } from './local-evidence.js';
 import { stackFilePath, type StackFile } from './local-stack-file.js';
 import { demoUsers, startLocalOidc, type StaffFile } from './local-oidc.js';
 import { readStaffFile, writeStaffFile } from './staff-file.js';
@@ -155,12 +156,15 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   // S3 for the bordereaux: s3rver on 127.0.0.1, reached by the same SDK client as deployed (S3_ENDPOINT, path-style).
   let s3;
   try {
-    s3 = await startLocalS3({ port: options.s3Port ?? 0, buckets: [config.bordereauxBucket] });
+    s3 = await startLocalS3({ port: options.s3Port ?? 0, buckets: [config.bordereauxBucket, config.evidenceBucket] });
   } catch (err) {
     await dynamo.stop();
     throw err;
   }
   Object.assign(process.env, s3.env); // S3_ENDPOINT and this start's own random S3 credentials (never logged)
+  // The evidence bucket's events, as EventBridge carries them deployed: each upload checked, then scanned by ClamAV (GuardDuty's stand-in).
+  const evidence = evidenceEvents(s3, config.evidenceBucket);
+  if (evidence.note) logger.warn(evidence.note);
   // Every stream consumer of the function catalogue, on DynamoDB Local's streams (as Lambda's event source mappings do deployed).
   // Fast (every 250 ms) for 10 s after a request, every 30 s when nothing happens (one consumer per stream watching): an idle npm start costs almost no CPU.
   const pumps = await startStreamConsumers(dynamo, { main: config.tableName, metrics: config.metricsTableName }, { autoPoll: true, idlePollMs: 30_000 });
@@ -218,6 +222,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       await signIn.stop();
       await schedules.stop();
       await pumps.stop();
+      await evidence.stop();
       await s3.stop();
       await dynamo.stop();
     },

@@ -9,7 +9,7 @@ const PARTS_IN_FLIGHT = 1;
 
 /**
  * Bordereaux into S3: a multipart upload fed from a stream (lib-storage's Upload). The same client
- * deployed and locally (s3rver through a custom endpoint, path-style). Links: s3-links.ts.
+ * deployed and locally (s3rver through a custom endpoint, path-style). Links: shared/platform/s3/s3-links.ts.
  */
 export class S3ObjectStore implements ObjectStore {
   constructor(

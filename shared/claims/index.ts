@@ -3,5 +3,5 @@
  * withdrawal, answers), the operator decides and records the payout. Webhooks announce a claim's
  * moves from its record.
  */
-export { claimInMinorUnits } from './claim.js';
+export { claimInMinorUnits, eraseAt } from './claim.js';
 export type { Claim, ClaimStatus } from './claim.js';

@@ -7,6 +7,8 @@ export interface ServiceConfig {
   region: string;
   /** The bucket the bordereaux are written to. */
   bordereauxBucket: string;
+  /** The bucket the claims' evidence is uploaded to, checked in and scanned in. */
+  evidenceBucket: string;
   /** Set locally (npm start's s3rver on 127.0.0.1); unset on AWS. */
   s3Endpoint?: string;
   accessTokenTtlSeconds: number;
@@ -30,6 +32,7 @@ export function loadConfig(): ServiceConfig {
     dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
     region: process.env.AWS_REGION || 'us-east-1',
     bordereauxBucket: process.env.BORDEREAUX_BUCKET || 'order-protection-bordereaux',
+    evidenceBucket: process.env.EVIDENCE_BUCKET || 'order-protection-evidence',
     s3Endpoint: process.env.S3_ENDPOINT || undefined,
     accessTokenTtlSeconds: positiveInt('ACCESS_TOKEN_TTL_SECONDS', 900),
     quoteTokenTtlSeconds: positiveInt('QUOTE_TOKEN_TTL_SECONDS', 7 * 24 * 3600),

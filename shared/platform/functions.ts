@@ -75,6 +75,14 @@ export interface FunctionDefinition {
    * link carries), `write` (PutObject and the multipart upload's parts, AbortMultipartUpload).
    */
   bucket?: readonly ('read' | 'write')[];
+  /**
+   * The evidence bucket: `upload` (PutObject under `uploads/`, which a presigned POST carries),
+   * `check` (GetObject and DeleteObject under `uploads/` and `files/`, PutObject under `files/`),
+   * `link` (GetObject under `files/`, which a presigned GET carries), `erase` (DeleteObject under both).
+   */
+  evidence?: readonly ('upload' | 'check' | 'link' | 'erase')[];
+  /** Told by EventBridge (no route): `evidence`, the evidence bucket's Object Created events and GuardDuty's scan results on it. */
+  events?: 'evidence';
   /** Seconds a run may take (default 10). */
   timeoutSeconds?: number;
   /** Run on a schedule (no route): deployed an EventBridge rule; npm start an interval. */
@@ -289,6 +297,47 @@ export const FUNCTIONS = {
     tables: { main: ['Query', 'GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'], metrics: ['GetItem'] },
     indexes: { main: [CLAIM_QUEUE_INDEX] },
     keys: ['order-number'],
+  },
+  // Evidence (docs/api.md "Claims judged on evidence"). The customer's files of a claim: the claim
+  // (Query of its partition), the files' records (Query, GetItem) and a new one with its claim's
+  // count (TransactWriteItems: UpdateItem and PutItem); a presigned POST for the bytes.
+  'claims-files': {
+    routes: [
+      { method: 'POST', path: '/api/v2/claims/{id}/files', auth: 'claim-token' },
+      { method: 'GET', path: '/api/v2/claims/{id}/files', auth: 'claim-token' },
+    ],
+    tables: { main: ['Query', 'GetItem', 'PutItem', 'UpdateItem'] },
+    keys: ['claim'],
+    evidence: ['upload'],
+  },
+  // Staff (claims) and a claim's files: the list, and a presigned GET of a file scanned clean.
+  'evidence-admin': {
+    routes: [
+      { method: 'GET', path: '/api/v2/admin/claims/{id}/files', auth: 'staff', roles: CLAIMS },
+      { method: 'GET', path: '/api/v2/admin/claims/{id}/files/{file_id}/link', auth: 'staff', roles: CLAIMS },
+    ],
+    tables: { main: ['Query', 'GetItem'] },
+    evidence: ['link'],
+  },
+  // Bytes landed, and scans' verdicts (EventBridge): the file's record and its claim's count
+  // (GetItem; TransactWriteItems: PutItem and UpdateItem), the checked copy written, uploads removed.
+  'evidence-check': {
+    routes: [],
+    tables: { main: ['GetItem', 'PutItem', 'UpdateItem'] },
+    evidence: ['check'],
+    events: 'evidence',
+    timeoutSeconds: 30,
+  },
+  // A claim's files go with its text, 90 days after it closes. The main stream's claims: a closed
+  // one with files (GetItem: its count) gets an erasure noted (PutItem). Hourly: the erasures due
+  // (Query), each claim's files (Query) and bytes, then its records (TransactWriteItems: DeleteItem).
+  'evidence-erase': {
+    routes: [],
+    tables: { main: ['GetItem', 'PutItem', 'Query', 'DeleteItem'] },
+    evidence: ['erase'],
+    stream: { table: 'main', entities: ['claim'], inserts: false },
+    schedule: { deployedEverySeconds: 3600, localEverySeconds: 60 },
+    timeoutSeconds: 300,
   },
   // The merchants, read-only, for every staff role: the register's page of ids (Query), then their
   // records (BatchGetItem, without the secret's hash), and each one's account: its latest closes,

@@ -1,6 +1,6 @@
 import axe from 'axe-core';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM } from '../../scripts/ensure-chromium.js';
+import { CHROMIUM } from '../../scripts/ensure-test-tools.js';
 
 /**
  * The browser suites' Chromium: Debian's, headless, without the background services that would

@@ -563,6 +563,29 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/claims/{id}/files': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ClaimId'];
+      };
+      cookie?: never;
+    };
+    /** The claim's files and their status */
+    get: operations['listClaimFiles'];
+    put?: never;
+    /**
+     * A place for one file of evidence, and a presigned POST for its bytes
+     * @description The customer names the file they are about to upload: PDF, JPEG or PNG, at most 10 MiB (10,485,760 bytes). The answer is a presigned S3 POST (`upload.url` and the form `upload.fields`, then the file as the form's last field `file`), valid 10 minutes, for one exact key, this type and exactly this many bytes: the bytes go straight to S3 and never through the API. When they land the file is `pending`: the service checks the bytes are the declared type (magic numbers) and strips an image's metadata, then a malware scan makes it `clean` or `infected` (whose bytes are deleted at once); a file that fails the checks is `rejected` with its `rejection`. Posting again before the POST expires is judged again. A claim holds at most 10 files that are not rejected or infected (the next is 422 `too_many_files`), and takes files while it is `Submitted` or `DocumentsRequested` (else 409 `claim_not_open`).
+     */
+    post: operations['requestFileUpload'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/admin/claims': {
     parameters: {
       query?: never;
@@ -798,6 +821,49 @@ export interface paths {
      * @description The body a publish would take; nothing is written. Sample tickets of 100 in `currency` (USD by default), their events 1, 7, 30 and 90 days after the sale and one without a date, priced by the rules quotes use (band, half-up, minimum) with their commission. 422 names a field as a publish would; 404 `client_not_found`.
      */
     post: operations['previewTerms'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/claims/{id}/files': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ClaimId'];
+      };
+      cookie?: never;
+    };
+    /** A claim's files and their status (role claims) */
+    get: operations['listClaimFilesForStaff'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/claims/{id}/files/{file_id}/link': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ClaimId'];
+        /** @description The file id (`fi_…`). */
+        file_id: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Open a file scanned clean (role claims)
+     * @description A presigned GET of the file's checked copy, valid 5 minutes, as an attachment with its stored type. Only a `clean` file: any other status is 409 `file_not_clean`. Another claim's file is 404 `file_not_found`.
+     */
+    get: operations['linkClaimFile'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1652,6 +1718,44 @@ export interface components {
       /** Format: date-time */
       suspended_at: string | null;
       suspension_reason: string | null;
+    };
+    EvidenceFile: {
+      file_id: string;
+      claim_id: string;
+      filename: string;
+      /** @enum {string} */
+      content_type: 'application/pdf' | 'image/jpeg' | 'image/png';
+      size: number;
+      /** @enum {string} */
+      status: 'awaiting_upload' | 'pending' | 'clean' | 'infected' | 'rejected';
+      /**
+       * @description Why a landed file was refused (null unless rejected).
+       * @enum {string|null}
+       */
+      rejection: 'type_mismatch' | 'size_mismatch' | 'unreadable' | 'too_many_files' | 'upload_expired' | null;
+      created: components['schemas']['Timestamp'];
+      updated: components['schemas']['Timestamp'];
+    };
+    EvidenceUpload: {
+      file_id: string;
+      claim_id: string;
+      filename: string;
+      /** @enum {string} */
+      content_type: 'application/pdf' | 'image/jpeg' | 'image/png';
+      size: number;
+      /** @constant */
+      status: 'awaiting_upload';
+      rejection: null;
+      created: components['schemas']['Timestamp'];
+      updated: components['schemas']['Timestamp'];
+      upload: {
+        /** Format: uri */
+        url: string;
+        fields: {
+          [key: string]: string;
+        };
+      };
+      expires_at: components['schemas']['Timestamp'];
     };
     Remittance: {
       reference: string;
@@ -3278,6 +3382,78 @@ export interface operations {
       503: components['responses']['Error'];
     };
   };
+  listClaimFiles: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ClaimId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The claim's files, oldest first (at most 30). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['EvidenceFile'][];
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      404: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+      503: components['responses']['Error'];
+    };
+  };
+  requestFileUpload: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ClaimId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description What staff download it as (no slashes, quotes or control characters). */
+          filename: string;
+          /** @enum {string} */
+          content_type: 'application/pdf' | 'image/jpeg' | 'image/png';
+          /** @description The exact size in bytes. */
+          size: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The file, awaiting its upload, and the form to post it with. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EvidenceUpload'];
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      404: components['responses']['Error'];
+      409: components['responses']['Error'];
+      415: components['responses']['Error'];
+      422: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+      503: components['responses']['Error'];
+    };
+  };
   listClaims: {
     parameters: {
       query?: {
@@ -3786,6 +3962,74 @@ export interface operations {
       409: components['responses']['Error'];
       415: components['responses']['Error'];
       422: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+      503: components['responses']['Error'];
+    };
+  };
+  listClaimFilesForStaff: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ClaimId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The claim's files, oldest first (at most 30). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['EvidenceFile'][];
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+      503: components['responses']['Error'];
+    };
+  };
+  linkClaimFile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ClaimId'];
+        /** @description The file id (`fi_…`). */
+        file_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The link. */
+      200: {
+        headers: {
+          'Cache-Control'?: 'no-store';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uri */
+            url: string;
+            expires_at: components['schemas']['Timestamp'];
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['Error'];
+      409: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
       503: components['responses']['Error'];

@@ -10,6 +10,9 @@
  *   CLIENT#<client_id>#IDEMPOTENCY#<key>   / IDEMPOTENCY        a claimed Idempotency-Key and its response (TTL 24 h)
  *   CLAIM#<claim_id>                       / CLAIM              a claim's facts (status, amounts, policies, history)
  *   CLAIM#<claim_id>                       / TEXT               its description and messages (TTL: 90 days after it closes)
+ *   CLAIM#<claim_id>#FILES                 / FILE#<file_id>     a file the customer attached (its status; the bytes are in the evidence bucket)
+ *   CLAIM#<claim_id>#FILES                 / COUNT              the claim's files: those holding a place, and all ever added
+ *   EVIDENCE_ERASE#<YYYY-MM-DD>            / CLAIM#<claim_id>   a closed claim whose files are erased that day (with its text)
  *   ATTEMPTS#<scope>                       / WINDOW#<n>         failed claim-session attempts in a 15-minute window (TTL)
  *   CLIENT#<client_id>#LEDGER#<YYYY-MM>#<nn> / <created>#<le_id> a ledger entry (LIST_SHARDS shards a client and month)
  *   CLIENT#<client_id>#LEDGER_ENTRY#<le_id> / LEDGER_ENTRY    that the entry exists, and where (its key): its id alone decides
@@ -229,6 +232,13 @@ export const holdSort = (created: string, eventId: string): string => `${created
  */
 export const claimKey = (claimId: string): Key => ({ PK: `CLAIM#${claimId}`, SK: 'CLAIM' });
 export const claimTextKey = (claimId: string): Key => ({ PK: `CLAIM#${claimId}`, SK: 'TEXT' });
+/** A claim's files, in a partition of their own (reading the claim never reads them), with their count. */
+export const claimFilesPartition = (claimId: string): string => `CLAIM#${claimId}#FILES`;
+export const claimFileKey = (claimId: string, fileId: string): Key => ({ PK: claimFilesPartition(claimId), SK: `FILE#${fileId}` });
+export const claimFilesCountKey = (claimId: string): Key => ({ PK: claimFilesPartition(claimId), SK: 'COUNT' });
+/** The claims whose files are erased on one day. */
+export const evidenceErasePartition = (day: string): string => `EVIDENCE_ERASE#${day}`;
+export const evidenceEraseKey = (day: string, claimId: string): Key => ({ PK: evidenceErasePartition(day), SK: `CLAIM#${claimId}` });
 /**
  * The operator's queue: claims by status, oldest first. Unsharded: claims come a few per thousand
  * orders, and each is written a handful of times over days, far from a key's 1,000 writes/s.

@@ -3,7 +3,7 @@ import { formatUrl } from '@aws-sdk/util-format-url';
 import { Hash } from '@smithy/hash-node';
 
 /**
- * Presigned GETs of the bordereaux, without an S3 client: a link is a SigV4 query signature over
+ * Presigned GETs (the bordereaux, the claims' evidence), without an S3 client: a link is a SigV4 query signature over
  * the object's URL (the SDK's own S3RequestPresigner), so the operator routes' function does not
  * bundle S3's client (about 200 KB) to sign one. Deployed the URL is virtual-hosted
  * (`<bucket>.s3.<region>.amazonaws.com`); locally path-style on npm start's s3rver.
@@ -18,7 +18,8 @@ export class S3Links {
     this.presigner = new S3RequestPresigner({ credentials, region: where.region, sha256: Hash.bind(null, 'sha256') });
   }
 
-  async presign(key: string, seconds: number, fileName: string, signingDate?: Date): Promise<string> {
+  /** A GET of `key` for `seconds`, as an attachment named `fileName` (and served as `contentType` when given). */
+  async presign(key: string, seconds: number, fileName: string, signingDate?: Date, contentType?: string): Promise<string> {
     const base = new URL(this.where.endpoint ?? `https://${this.where.bucket}.s3.${this.where.region}.amazonaws.com`);
     const path = `${this.where.endpoint ? `/${this.where.bucket}` : ''}/${key.split('/').map(encodeURIComponent).join('/')}`;
     const signed = await this.presigner.presign(
@@ -29,7 +30,11 @@ export class S3Links {
         ...(base.port ? { port: Number(base.port) } : {}),
         path,
         // As the S3 client writes a GetObject link (its `x-id` marker included), so that a test can compare the two.
-        query: { 'response-content-disposition': `attachment; filename="${fileName}"`, 'x-id': 'GetObject' },
+        query: {
+          'response-content-disposition': `attachment; filename="${fileName}"`,
+          ...(contentType ? { 'response-content-type': contentType } : {}),
+          'x-id': 'GetObject',
+        },
         headers: { host: base.host },
       },
       { expiresIn: seconds, ...(signingDate ? { signingDate } : {}) },

@@ -1,0 +1,259 @@
+import { deflateSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { startService, type Service } from '../../test/support/service.js';
+import { claimShop, fileClaim, protectedOrder, sessionToken } from '../../test/support/claims.js';
+import { eicar, evidenceBucket, postUpload } from '../../test/support/evidence.js';
+
+/**
+ * Issue 39, evidence: files go straight to the local S3 by presigned POSTs (the guard checks the
+ * signed policy as S3 does), the bucket's events go to the real evidence-check function, ClamAV
+ * scans each upload, and staff open only files scanned clean. DynamoDB Local and s3rver.
+ */
+let service: Service;
+let bucket: Awaited<ReturnType<typeof evidenceBucket>>;
+let token: string;
+let claimId: string;
+beforeAll(async () => {
+  bucket = await evidenceBucket();
+  service = await startService();
+  const shop = await claimShop(service, 'Evidence Hall');
+  const order = await protectedOrder(service, shop, ['80.00', '40.00']);
+  token = await sessionToken(service, shop, order);
+  const filed = await fileClaim(service, token, { policy_numbers: [order.policies[0]!.policy_number] });
+  expect(filed.status, filed.body).toBe(201);
+  claimId = filed.json.claim_id;
+});
+afterAll(async () => {
+  await service.stop();
+  bucket.stop();
+});
+
+const asCustomer = (method: 'GET' | 'POST', path: string, body?: unknown, bearer = token) =>
+  service.call('claims-files', {
+    method,
+    path,
+    pathParameters: { id: path.split('/')[4]! },
+    headers: { authorization: `Bearer ${bearer}` },
+    ...(body === undefined ? {} : { body }),
+  });
+const asStaff = (path: string, roles = ['claims']) =>
+  service.call('evidence-admin', {
+    method: 'GET',
+    path,
+    pathParameters: { id: path.split('/')[5]!, ...(path.endsWith('/link') ? { file_id: path.split('/')[7]! } : {}) },
+    staffClaims: { sub: 'u-cara', email: 'cara@insurer.example', token_use: 'access', 'cognito:groups': roles },
+  });
+const filesPath = (id = claimId) => `/api/v2/claims/${id}/files`;
+const ask = (filename: string, content_type: string, size: number) => asCustomer('POST', filesPath(), { filename, content_type, size });
+const statusOf = async (fileId: string) =>
+  ((await asCustomer('GET', filesPath())).json.data as { file_id: string; status: string; rejection: string | null }[]).find((file) => file.file_id === fileId);
+
+const pdf = new TextEncoder().encode('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+function png(): Uint8Array {
+  const chunk = (type: string, data: Uint8Array) => {
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    out.write(type, 4, 'latin1');
+    Buffer.from(data).copy(out, 8);
+    return out; // the CRC is left zero: the structure is what is checked here
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(1, 0);
+  header.writeUInt32BE(1, 4);
+  header[8] = 8;
+  header[9] = 2;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('tEXt', Buffer.from('Author\0Claire Mant')),
+    chunk('IDAT', deflateSync(Buffer.from([0, 255, 0, 0]))),
+    chunk('IEND', new Uint8Array()),
+  ]);
+}
+/** A JPEG's structure with an EXIF segment holding a GPS position and a camera serial number. */
+function jpegWithGps(): Uint8Array {
+  const segment = (marker: number, data: Buffer) => Buffer.concat([Buffer.from([0xff, marker, (data.length + 2) >> 8, (data.length + 2) & 0xff]), data]);
+  return Buffer.concat([
+    Buffer.from([0xff, 0xd8]),
+    segment(0xe0, Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1')),
+    segment(0xe1, Buffer.from('Exif\0\0GPSLatitude 51.5072N GPSLongitude 0.1276W BodySerialNumber 0042', 'latin1')),
+    segment(0xdb, Buffer.alloc(65, 1)),
+    segment(0xc0, Buffer.from([8, 0, 1, 0, 1, 1, 1, 0x11, 0])),
+    segment(0xda, Buffer.from([1, 1, 0, 0, 0x3f, 0])),
+    Buffer.from([0x12, 0xff, 0x00, 0x34]),
+    Buffer.from([0xff, 0xd9]),
+    Buffer.from('trailing bytes after the end'),
+  ]);
+}
+
+describe('evidence uploaded straight to S3, checked and scanned', () => {
+  it('a clean PDF becomes clean and staff open it; the EICAR test file becomes infected and its bytes are gone', async () => {
+    const asked = await ask('doctor-note.pdf', 'application/pdf', pdf.length);
+    expect(asked.status, asked.body).toBe(201);
+    expect(asked.json).toMatchObject({ status: 'awaiting_upload', filename: 'doctor-note.pdf', size: pdf.length, rejection: null });
+    expect(asked.headers['cache-control']).toBe('no-store');
+    const fields = asked.json.upload.fields as Record<string, string>;
+    expect(fields.key).toBe(`uploads/${claimId}/${asked.json.file_id}`);
+    const policy = JSON.parse(Buffer.from(fields.policy!, 'base64').toString('utf8'));
+    expect(policy.conditions).toEqual(
+      expect.arrayContaining([{ key: fields.key }, { 'Content-Type': 'application/pdf' }, ['content-length-range', pdf.length, pdf.length]]),
+    );
+    expect(Date.parse(policy.expiration) - Date.now()).toBeGreaterThan(590_000);
+    expect((await postUpload(asked.json.upload, pdf)).status).toBe(204);
+    await bucket.settle();
+    expect(await statusOf(asked.json.file_id)).toMatchObject({ status: 'clean' });
+    const link = await asStaff(`/api/v2/admin/claims/${claimId}/files/${asked.json.file_id}/link`);
+    expect(link.status, link.body).toBe(200);
+    const download = await fetch(link.json.url);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-disposition')).toBe('attachment; filename="doctor-note.pdf"');
+    expect(new Uint8Array(await download.arrayBuffer())).toEqual(pdf);
+
+    const virus = eicar();
+    const infected = await ask('eicar.pdf', 'application/pdf', virus.length);
+    expect((await postUpload(infected.json.upload, virus)).status).toBe(204);
+    await bucket.settle();
+    expect(await statusOf(infected.json.file_id)).toMatchObject({ status: 'infected' });
+    expect(await bucket.keys(`uploads/${claimId}/${infected.json.file_id}`)).toEqual([]);
+    expect(await bucket.keys(`files/${claimId}/${infected.json.file_id}`)).toEqual([]);
+    const refused = await asStaff(`/api/v2/admin/claims/${claimId}/files/${infected.json.file_id}/link`);
+    expect([refused.status, refused.json.error.code]).toEqual([409, 'file_not_clean']);
+  });
+
+  it('a PNG declared as a PDF is rejected; a JPEG and a PNG open without their metadata', async () => {
+    const image = png();
+    const liar = await ask('scan.pdf', 'application/pdf', image.length);
+    expect((await postUpload(liar.json.upload, image)).status).toBe(204);
+    const photo = jpegWithGps();
+    const jpeg = await ask('receipt.jpg', 'image/jpeg', photo.length);
+    expect((await postUpload(jpeg.json.upload, photo)).status).toBe(204);
+    const honest = await ask('ticket.png', 'image/png', image.length);
+    expect((await postUpload(honest.json.upload, image)).status).toBe(204);
+    await bucket.settle();
+    expect(await statusOf(liar.json.file_id)).toMatchObject({ status: 'rejected', rejection: 'type_mismatch' });
+    for (const [file, gone] of [
+      [jpeg.json.file_id, ['GPSLatitude', 'BodySerialNumber', 'trailing bytes']],
+      [honest.json.file_id, ['Claire Mant']],
+    ] as const) {
+      expect(await statusOf(file)).toMatchObject({ status: 'clean' });
+      const link = await asStaff(`/api/v2/admin/claims/${claimId}/files/${file}/link`);
+      const opened = Buffer.from(await (await fetch(link.json.url)).arrayBuffer()).toString('latin1');
+      for (const text of gone) expect(opened).not.toContain(text);
+    }
+    const opened = Buffer.from(await (await fetch((await asStaff(`/api/v2/admin/claims/${claimId}/files/${jpeg.json.file_id}/link`)).json.url)).arrayBuffer());
+    expect([...opened.subarray(0, 2)]).toEqual([0xff, 0xd8]);
+    expect([...opened.subarray(-2)]).toEqual([0xff, 0xd9]);
+    expect(opened.includes(Buffer.from('JFIF'))).toBe(true); // what says how to read the image is kept
+  });
+
+  it('the policy holds the key, type and size; a tampered upload that got through is caught when it lands', async () => {
+    const asked = await ask('note.pdf', 'application/pdf', pdf.length);
+    const { upload } = asked.json;
+    expect((await postUpload(upload, new Uint8Array([...pdf, 0x20]))).status).toBe(400); // one byte more than signed
+    expect((await postUpload(upload, pdf, { key: `uploads/${claimId}/fi_someoneelsesfile000000` })).status).toBe(403);
+    expect((await postUpload(upload, pdf, { 'Content-Type': 'image/png' })).status).toBe(403);
+    expect((await postUpload(upload, pdf, { 'x-amz-signature': '0'.repeat(64) })).status).toBe(403);
+    expect(await statusOf(asked.json.file_id)).toMatchObject({ status: 'awaiting_upload' });
+    // An S3 that enforced no policy: bytes of another type and size land under the key all the same.
+    await bucket.s3.send(new PutObjectCommand({ Bucket: bucket.bucket, Key: upload.fields.key, Body: png(), ContentType: 'image/png' }));
+    await bucket.settle();
+    expect(await statusOf(asked.json.file_id)).toMatchObject({ status: 'rejected', rejection: 'size_mismatch' });
+    expect(await bucket.keys(upload.fields.key)).toEqual([]);
+  });
+
+  it('posted again over a clean file, it is judged again and no link serves bytes not scanned', async () => {
+    const asked = await ask('letter.pdf', 'application/pdf', pdf.length);
+    await postUpload(asked.json.upload, pdf);
+    await bucket.settle();
+    expect(await statusOf(asked.json.file_id)).toMatchObject({ status: 'clean' });
+    const virus = new Uint8Array(pdf.length).fill(0x20);
+    virus.set(eicar());
+    await postUpload(asked.json.upload, virus);
+    // Landed, not yet scanned: pending, and the clean copy before is not served any more.
+    await service.call('claims-files', { method: 'GET', path: filesPath(), pathParameters: { id: claimId }, headers: { authorization: `Bearer ${token}` } });
+    const { fileLanded } = await import('#shared/evidence/index.js');
+    const { evidenceDeps } = await import('#shared/evidence/evidence-deps.js');
+    expect(await fileLanded(evidenceDeps(), asked.json.upload.fields.key)).toBe('pending');
+    const link = await asStaff(`/api/v2/admin/claims/${claimId}/files/${asked.json.file_id}/link`);
+    expect([link.status, link.json.error?.code]).toEqual([409, 'file_not_clean']);
+    expect(await bucket.keys(`files/${claimId}/${asked.json.file_id}/`)).toEqual([]);
+    await bucket.settle();
+    expect(await statusOf(asked.json.file_id)).toMatchObject({ status: 'infected' });
+  });
+
+  it('limits: 10 files that hold a place, 10 MiB, the claim’s own files only, staff only with the claims role', async () => {
+    const current = ((await asCustomer('GET', filesPath())).json.data as { status: string }[]).filter(
+      (file) => !['rejected', 'infected'].includes(file.status),
+    );
+    for (let n = current.length; n < 10; n++) expect((await ask(`page-${n}.pdf`, 'application/pdf', 100)).status).toBe(201);
+    const eleventh = await ask('one-too-many.pdf', 'application/pdf', 100);
+    expect([eleventh.status, eleventh.json.error.code]).toEqual([422, 'too_many_files']);
+    for (const [body, param] of [
+      [{ filename: 'big.pdf', content_type: 'application/pdf', size: 10 * 1024 * 1024 + 1 }, 'size'],
+      [{ filename: 'x.gif', content_type: 'image/gif', size: 10 }, 'content_type'],
+      [{ filename: '../../etc/passwd', content_type: 'application/pdf', size: 10 }, 'filename'],
+      [{ filename: 'a.pdf', content_type: 'application/pdf', size: 1.5 }, 'size'],
+      [{ filename: 'a.pdf', content_type: 'application/pdf', size: 10, extra: 1 }, 'extra'],
+    ] as const) {
+      const res = await asCustomer('POST', filesPath(), body);
+      expect([res.status, res.json.error.param], JSON.stringify(body)).toEqual([422, param]);
+    }
+    const files = (await asCustomer('GET', filesPath())).json.data as { file_id: string }[];
+    const other = `clm_${'0'.repeat(24)}`;
+    expect((await asCustomer('GET', filesPath(other))).status).toBe(404);
+    expect((await asStaff(`/api/v2/admin/claims/${claimId}/files/fi_${'0'.repeat(24)}/link`)).status).toBe(404);
+    expect((await asStaff(`/api/v2/admin/claims/${claimId}/files/${files[0]!.file_id}/link`, ['finance'])).json.error.code).toBe('forbidden_role');
+    expect((await asStaff(`/api/v2/admin/claims/${claimId}/files`)).json.data).toHaveLength(files.length);
+    expect((await asCustomer('GET', filesPath(), undefined, 'not-a-token')).status).toBe(401);
+  });
+
+  it('a moved clock erases the files with the claim’s text, 90 days after it closes: hidden from then, bytes and records gone', async () => {
+    const shop = await claimShop(service, 'Erasure Hall');
+    const order = await protectedOrder(service, shop, ['30.00']);
+    const bearer = await sessionToken(service, shop, order);
+    const filed = await fileClaim(service, bearer, { policy_numbers: [order.policies[0]!.policy_number] });
+    const id = filed.json.claim_id as string;
+    const asked = await service.call('claims-files', {
+      method: 'POST',
+      path: filesPath(id),
+      pathParameters: { id },
+      headers: { authorization: `Bearer ${bearer}` },
+      body: { filename: 'note.pdf', content_type: 'application/pdf', size: pdf.length },
+    });
+    await postUpload(asked.json.upload, pdf);
+    await bucket.settle();
+    const withdrawn = await service.call('claims-customer', {
+      method: 'POST',
+      path: `/api/v2/claims/${id}/withdraw`,
+      pathParameters: { id },
+      headers: { authorization: `Bearer ${bearer}` },
+      body: {},
+    });
+    expect(withdrawn.status, withdrawn.body).toBe(200);
+    await service.drainStreams(); // the closing noted for the eraser
+    const { eraseDueEvidence, listFiles } = await import('#shared/evidence/index.js');
+    const { evidenceDeps } = await import('#shared/evidence/evidence-deps.js');
+    const at = (days: number) => ({ ...evidenceDeps(), now: () => new Date(Date.parse(withdrawn.json.updated) + days * 86_400_000) });
+    expect(await listFiles(at(89), id)).toHaveLength(1);
+    expect(await eraseDueEvidence(at(89))).toEqual({ erased: 0 });
+    expect(await listFiles(at(90), id)).toEqual([]); // hidden from the moment, whenever the eraser runs
+    expect(await bucket.keys(`files/${id}/`)).toHaveLength(1);
+    expect(await eraseDueEvidence(at(90.5))).toEqual({ erased: 1 });
+    expect(await eraseDueEvidence(at(91))).toEqual({ erased: 0 }); // once
+    expect(await bucket.keys(`files/${id}/`)).toEqual([]);
+    expect(await bucket.keys(`uploads/${id}/`)).toEqual([]);
+    const left = (await service.scanBoth()).filter((record) => String(record.PK).includes(id) && String(record.PK).includes('FILES'));
+    expect(left).toEqual([]);
+    expect(
+      (
+        await service.call('claims-customer', {
+          method: 'GET',
+          path: `/api/v2/claims/${id}`,
+          pathParameters: { id },
+          headers: { authorization: `Bearer ${bearer}` },
+        })
+      ).status,
+    ).toBe(200);
+  });
+});
