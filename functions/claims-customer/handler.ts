@@ -1,12 +1,14 @@
 import { claimSessionOf } from '#shared/claims/claim-tokens.js';
 import { loadConfig } from '#shared/platform/config.js';
-import { answerClaim, fileClaimOnOrder, readClaim, withdrawClaim } from '#shared/claims/claims.js';
+import { answerClaim, claimEligibility, fileClaimOnOrder, readClaim, withdrawClaim } from '#shared/claims/claims.js';
+import { hashCustomerEmail } from '#shared/platform/keys/order-number-hash.js';
+import { formatMoney } from '#shared/platform/money/index.js';
 import { prefixedId } from '#shared/platform/ids.js';
 import { systemClock } from '#shared/platform/clock.js';
 import { claimView } from '#shared/claims/claim-view.js';
 import { jsonResponse } from '#shared/platform/http/envelope.js';
 import { httpHandler } from '#shared/platform/http/middleware.js';
-import { ClaimMessageRequest, claimIdOf, FileClaimRequest } from '#shared/claims/schemas.js';
+import { ClaimMessageRequest, claimIdOf, EligibilityQuery, FileClaimRequest } from '#shared/claims/schemas.js';
 import { EmptyRequest } from '#shared/platform/http/schemas.js';
 import { parseInput } from '#shared/platform/http/validation.js';
 import { DynamoClaimStore } from '#shared/claims/dynamo-claim-store.js';
@@ -21,17 +23,24 @@ const deps = {
   claims,
   claimId: () => prefixedId('clm'),
   clock: systemClock,
+  customerKey: hashCustomerEmail,
 };
 
 /**
  * The customer's claim routes, with the claim token of their session (Authorization: Bearer):
- * POST /api/v2/claims (file), GET /api/v2/claims/{id}, POST …/{id}/withdraw, POST …/{id}/respond.
+ * GET /api/v2/claims/eligibility?policy_numbers=… (the checks, before filing), POST /api/v2/claims
+ * (file), GET /api/v2/claims/{id}, POST …/{id}/withdraw, POST …/{id}/respond.
  */
 export const handler = httpHandler(
   async (event) => {
     const session = await claimSessionOf(event.headers.authorization, deps.clock.now());
     if (event.routeKey === 'POST /api/v2/claims') {
       return jsonResponse(201, claimView(await fileClaimOnOrder(deps, session, parseInput(FileClaimRequest, event.body))));
+    }
+    if (event.routeKey === 'GET /api/v2/claims/eligibility') {
+      const { policy_numbers } = parseInput(EligibilityQuery, event.queryStringParameters ?? {});
+      const eligibility = await claimEligibility(deps, session, policy_numbers);
+      return jsonResponse(200, { ...eligibility, claimable_amount: formatMoney(eligibility.claimable_amount, eligibility.currency) });
     }
     const id = claimIdOf(event.pathParameters);
     if (event.routeKey.endsWith('/withdraw')) {

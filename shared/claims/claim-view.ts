@@ -66,6 +66,8 @@ function operatorFacts(claim: Claim, context: ClaimContext) {
     }),
     decided_by: claim.decided_by ?? null,
     paid_by: claim.paid_by ?? null,
+    // What staff should look at, with why (never a refusal; never in the customer's or merchant's answers).
+    signals: (claim.signals ?? []).map((signal) => ({ code: signal.code, reason: signal.reason })),
   };
 }
 

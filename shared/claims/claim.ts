@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
+import { ConflictError, NotEligibleError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { formatMoney, fromHundredths, inMinorUnits, parseMoney, sumMinor, type Minor } from '../platform/money/index.js';
 import { isCurrent, refuseIfClaimed, type Order, type OrderItem } from '../orders/index.js';
 
@@ -34,6 +34,8 @@ export const MAX_CLAIM_MESSAGES = 20;
 export const MAX_CLAIM_POLICIES = 96;
 /** Claims an order may gather over its life (the session lists them all). */
 export const MAX_ORDER_CLAIMS = 25;
+// Filing is one transaction: the claim, its text, the order, the customer's mark and a lock per policy (at most 100 actions).
+if (MAX_CLAIM_POLICIES + 4 > 100) throw new Error('claims: a filing would exceed a transaction');
 
 /**
  * A claim's amounts in minor units. A claim stored before amounts counted them (no `minor_units`
@@ -100,6 +102,99 @@ export interface Claim {
   decided_by?: string;
   /** Who recorded the payout, likewise. */
   paid_by?: string;
+  /** What staff should look at, with why (computed at filing; never a refusal, never shown but to staff). */
+  signals?: Signal[];
+}
+
+/**
+ * Eligibility (XClaim's check) and signals. A policy is claimable while it is Issued, current and
+ * under no open claim, until FILING_WINDOW_DAYS after its event ends (its end date, else its start
+ * date, to the end of that day UTC); an item without an event has no such limit. Signals are for
+ * staff, with their reasons, never refusals.
+ */
+export const FILING_WINDOW_DAYS = 90;
+/** A claim filed this soon after the purchase is signalled. */
+export const SOON_AFTER_PURCHASE_MS = 24 * 60 * 60 * 1000;
+/** Another merchant's claim by the same customer this recent is signalled. */
+export const ELSEWHERE_WITHIN_DAYS = 365;
+/** Another merchant's claims by the same customer read at most (the newest). */
+export const MAX_ELSEWHERE_READ = 25;
+
+export const FAILED_CHECKS = ['policy_not_found', 'policy_not_issued', 'claim_open', 'filed_too_late', 'too_many_claims'] as const;
+export type FailedCheck = (typeof FAILED_CHECKS)[number];
+export type SignalCode = 'claimed_elsewhere' | 'filed_soon_after_purchase' | 'event_begun_at_purchase';
+export interface Signal {
+  code: SignalCode;
+  reason: string;
+}
+
+/** The moment an item stops being claimable: FILING_WINDOW_DAYS after the end of its event's last day; undefined without an event. */
+export function filingDeadline(item: OrderItem): Date | undefined {
+  const last = item.event?.end_date ?? item.event?.start_date;
+  return last ? new Date(Date.parse(`${last}T23:59:59.999Z`) + FILING_WINDOW_DAYS * 86_400_000) : undefined;
+}
+
+/** What stops a policy of the order being claimed now; empty when it can be. */
+export function failedChecksOf(order: Order, item: OrderItem | undefined, now: Date): FailedCheck[] {
+  if (!item) return ['policy_not_found'];
+  const failed: FailedCheck[] = [];
+  if (item.open_claim !== undefined) failed.push('claim_open');
+  else if (item.policy.status !== 'Issued' || !isCurrent(item)) failed.push('policy_not_issued');
+  const deadline = filingDeadline(item);
+  if (deadline && now.getTime() > deadline.getTime()) failed.push('filed_too_late');
+  if ((order.claim_ids?.length ?? 0) >= MAX_ORDER_CLAIMS) failed.push('too_many_claims');
+  return failed;
+}
+
+/** GET /claims/eligibility: whether these policies can be claimed together now, what fails, and what the claimable ones cover. */
+export function eligibilityOf(order: Order, policyNumbers: readonly string[], now: Date) {
+  const byNumber = new Map(order.items.map((item) => [item.policy.policy_number, item]));
+  const failed = new Set<FailedCheck>();
+  let claimable: Minor = 0;
+  const policies = [...new Set(policyNumbers)].map((number) => {
+    const item = byNumber.get(number);
+    const checks = failedChecksOf(order, item, now);
+    for (const check of checks) failed.add(check);
+    if (checks.length === 0 && item) claimable = sumMinor([claimable, item.policy.coverage_amount]);
+    return { policy_number: number, failed_checks: checks };
+  });
+  const failed_checks = FAILED_CHECKS.filter((check) => failed.has(check));
+  return { eligible: failed_checks.length === 0, failed_checks, claimable_amount: claimable, currency: order.currency, policies };
+}
+
+/** The signals of a claim filed now on these items of the order, given the customer's claims at other merchants. */
+export function signalsOf(order: Order, items: readonly OrderItem[], now: Date, elsewhere: readonly { client_id: string; created: string }[]): Signal[] {
+  const signals: Signal[] = [];
+  const others = elsewhere.filter(
+    (claim) => claim.client_id !== order.client_id && now.getTime() - Date.parse(claim.created) <= ELSEWHERE_WITHIN_DAYS * 86_400_000,
+  );
+  if (others.length > 0) {
+    const latest = others
+      .map((claim) => claim.created)
+      .sort()
+      .at(-1)!;
+    signals.push({
+      code: 'claimed_elsewhere',
+      reason: `The same customer (by e-mail) filed ${others.length === 1 ? 'a claim' : `${others.length} claims`} at another merchant in the last ${ELSEWHERE_WITHIN_DAYS} days, the latest on ${latest.slice(0, 10)}.`,
+    });
+  }
+  // The purchase of what is claimed: the latest of its policies' (a change may have issued one after the order).
+  const bought = Math.max(...items.map((item) => Date.parse(item.policy.created)));
+  const hours = (now.getTime() - bought) / 3_600_000;
+  if (now.getTime() - bought < SOON_AFTER_PURCHASE_MS)
+    signals.push({
+      code: 'filed_soon_after_purchase',
+      reason: `Filed ${hours < 1 ? 'less than an hour' : `${Math.floor(hours)} hours`} after the protection was bought (within 24 hours).`,
+    });
+  const begun = items.filter(
+    (item) => item.event && Date.parse(`${item.event.start_date}T${item.event.start_time.slice(0, 5)}:00Z`) <= Date.parse(item.policy.created),
+  );
+  if (begun.length > 0)
+    signals.push({
+      code: 'event_begun_at_purchase',
+      reason: `The event had already begun when the protection was bought (${begun.map((item) => item.event!.name).join(', ')}).`,
+    });
+  return signals;
 }
 
 export interface ClaimMessage {
@@ -143,6 +238,13 @@ export function fileClaim(order: Order, input: FileClaimInput, claimId: string, 
     if (item.policy.status !== 'Issued' || !isCurrent(item)) {
       throw new ConflictError('policy_not_issued', `The policy is ${item.policy.status}; only an Issued policy can be claimed.`, param);
     }
+    const deadline = filingDeadline(item);
+    if (deadline && now.getTime() > deadline.getTime())
+      throw new NotEligibleError(
+        ['filed_too_late'],
+        `A claim is filed at most ${FILING_WINDOW_DAYS} days after the event ends; this one could be claimed until ${deadline.toISOString().slice(0, 10)}.`,
+        param,
+      );
     return item;
   });
   const at = now.toISOString();

@@ -3,12 +3,16 @@ import { ConflictError, NotFoundError, RateLimitError } from '../platform/errors
 import {
   claimableItems,
   decide,
+  eligibilityOf,
+  ELSEWHERE_WITHIN_DAYS,
   eraseAt,
   fileClaim,
   markPaid,
   MAX_CLAIM_MESSAGES,
+  MAX_ELSEWHERE_READ,
   MAX_ORDER_CLAIMS,
   respond,
+  signalsOf,
   visibleText,
   withdraw,
   type Claim,
@@ -111,9 +115,11 @@ export async function openSession(deps: SessionDeps, input: SessionInput): Promi
 
 export interface FileDeps {
   orders: Pick<OrderStore, 'get'>;
-  claims: Pick<ClaimStore, 'file'>;
+  claims: Pick<ClaimStore, 'file' | 'claimsOfCustomer'>;
   claimId(): string;
   clock: Clock;
+  /** The customer across merchants: the keyed hash of their e-mail. */
+  customerKey(email: string): Promise<string>;
 }
 
 const MAX_ATTEMPTS = 8;
@@ -127,9 +133,18 @@ export async function fileClaimOnOrder(deps: FileDeps, session: { clientId: stri
   for (let attempt = 1; ; attempt++) {
     const order = await deps.orders.get(session.clientId, session.orderId);
     if (!order) throw new NotFoundError('order_not_found', 'The order of this claim session no longer exists.');
-    const { claim, text, items } = fileClaim(order, input, deps.claimId(), deps.clock.now());
+    const now = deps.clock.now();
+    const filed = fileClaim(order, input, deps.claimId(), now);
+    // Signals for staff: the customer's claims at other merchants (by their keyed e-mail hash), the purchase's timing.
+    const email = order.customer?.email;
+    const customerKey = email ? await deps.customerKey(email) : undefined;
+    const since = new Date(now.getTime() - ELSEWHERE_WITHIN_DAYS * 86_400_000).toISOString();
+    const elsewhere = customerKey ? await deps.claims.claimsOfCustomer(customerKey, since, MAX_ELSEWHERE_READ) : [];
+    const signals = signalsOf(order, filed.items, now, elsewhere);
+    const claim = signals.length > 0 ? { ...filed.claim, signals } : filed.claim;
+    const { text, items } = filed;
     try {
-      await deps.claims.file(order, claim, text, items);
+      await deps.claims.file(order, claim, text, items, customerKey);
       return { claim, text };
     } catch (err) {
       if (!(err instanceof ChangeRejectedError)) throw err;
@@ -137,6 +152,17 @@ export async function fileClaimOnOrder(deps: FileDeps, session: { clientId: stri
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
     }
   }
+}
+
+/** GET /api/v2/claims/eligibility: the checks filing would run on these policies of the session's order, now; nothing written. */
+export async function claimEligibility(
+  deps: Pick<FileDeps, 'orders' | 'clock'>,
+  session: { clientId: string; orderId: string },
+  policyNumbers: readonly string[],
+) {
+  const order = await deps.orders.get(session.clientId, session.orderId);
+  if (!order) throw new NotFoundError('order_not_found', 'The order of this claim session no longer exists.');
+  return eligibilityOf(order, policyNumbers, deps.clock.now());
 }
 
 export interface ClaimDeps {

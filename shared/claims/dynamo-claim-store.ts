@@ -1,13 +1,27 @@
 import { auditPut } from '../identity/index.js';
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { claimInMinorUnits, type Claim, type ClaimStatus, type ClaimText } from './claim.js';
+import { claimInMinorUnits, ELSEWHERE_WITHIN_DAYS, type Claim, type ClaimStatus, type ClaimText } from './claim.js';
 import { MINOR_UNITS_MARK } from '../platform/money/index.js';
 import type { Order, OrderItem } from '../orders/index.js';
 import type { ClaimPage, ClaimStore, ClaimWrite, StoredClaim } from './ports.js';
-import { claimKey, claimQueueKey, claimQueueSort, claimTextKey, orderItemKey, orderKey, recordFields, storedRecord } from '../platform/dynamo/keys.js';
+import {
+  claimKey,
+  claimQueueKey,
+  claimQueueSort,
+  claimTextKey,
+  customerClaimKey,
+  customerClaimsPartition,
+  orderItemKey,
+  orderKey,
+  recordFields,
+  storedRecord,
+} from '../platform/dynamo/keys.js';
 import { batchGet } from '../platform/dynamo/batch-get.js';
 import { CLAIM_QUEUE_INDEX } from '../platform/dynamo/table-definitions.js';
 import { transactUnlessRefused, transactUnlessStale } from '../platform/dynamo/transactions.js';
+
+/** A customer's mark is kept a day longer than the signal looks back (DynamoDB's TTL then deletes it). */
+const CUSTOMER_CLAIM_KEPT_SECONDS = (ELSEWHERE_WITHIN_DAYS + 1) * 86_400;
 
 const claimRecord = (claim: Claim) => {
   const record: ReturnType<typeof storedRecord<Claim>> & { queue_key?: string; queue_sort?: string } = storedRecord(claimKey(claim.claim_id), 'claim', {
@@ -40,8 +54,22 @@ export class DynamoClaimStore implements ClaimStore {
   ) {}
 
   /** Actions: the claim, its text, the order header (version read → next), then one lock per item. */
-  async file(order: Order, claim: Claim, text: ClaimText, items: readonly OrderItem[]): Promise<void> {
+  async file(order: Order, claim: Claim, text: ClaimText, items: readonly OrderItem[], customerKey?: string): Promise<void> {
     const TransactItems = [
+      ...(customerKey
+        ? [
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: storedRecord(customerClaimKey(customerKey, claim.created, claim.claim_id), 'customer_claim', {
+                  client_id: claim.client_id,
+                  created: claim.created,
+                  expires_at: Math.ceil(Date.parse(claim.created) / 1000) + CUSTOMER_CLAIM_KEPT_SECONDS,
+                }),
+              },
+            },
+          ]
+        : []),
       { Put: { TableName: this.tableName, Item: claimRecord(claim), ConditionExpression: 'attribute_not_exists(PK)' } },
       {
         Put: {
@@ -72,6 +100,19 @@ export class DynamoClaimStore implements ClaimStore {
     ];
     // The order or one of its items moved since it was read: the use case reads it again and says why.
     await transactUnlessStale(this.doc, TransactItems);
+  }
+
+  async claimsOfCustomer(customerKey: string, since: string, limit: number): Promise<{ client_id: string; created: string }[]> {
+    const { Items = [] } = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'PK = :pk AND SK >= :since',
+        ExpressionAttributeValues: { ':pk': customerClaimsPartition(customerKey), ':since': since },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    return Items.map((item) => ({ client_id: String(item.client_id), created: String(item.created) }));
   }
 
   async get(claimId: string): Promise<StoredClaim | undefined> {

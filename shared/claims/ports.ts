@@ -27,9 +27,12 @@ export interface ClaimStore {
   /**
    * Files a claim on the order as it was read (same `version`): the claim, its text, the order's
    * next version and a lock on each claimed item (only while still Issued, current and unclaimed),
-   * one transaction. Throws ChangeRejectedError('stale') when the order or an item moved since.
+   * one transaction, with the customer's mark (their keyed e-mail hash) when given. Throws
+   * ChangeRejectedError('stale') when the order or an item moved since.
    */
-  file(order: Order, claim: Claim, text: ClaimText, items: readonly OrderItem[]): Promise<void>;
+  file(order: Order, claim: Claim, text: ClaimText, items: readonly OrderItem[], customerKey?: string): Promise<void>;
+  /** The customer's claims at every merchant filed since `since`, newest first, at most `limit` (their merchant and time only). */
+  claimsOfCustomer(customerKey: string, since: string, limit: number): Promise<{ client_id: string; created: string }[]>;
   /** The claim and its text, read consistently. */
   get(claimId: string): Promise<StoredClaim | undefined>;
   /** The facts of these claims (an order's), in the order given; missing ones are left out. */

@@ -105,3 +105,14 @@ export function claimIdOf(pathParameters: Record<string, string | undefined> | u
   if (id === undefined || !CLAIM_ID.test(id)) throw new NotFoundError('claim_not_found', 'No claim with this id.', 'claim_id');
   return id;
 }
+
+/** GET /claims/eligibility?policy_numbers=OP-…,OP-…: one to MAX_CLAIM_POLICIES policy numbers, comma-separated. */
+export const EligibilityQuery = v.strictObject({
+  policy_numbers: v.pipe(
+    v.string('must list policy numbers, comma-separated'),
+    v.transform((text) => text.split(',').map((number) => number.trim())),
+    v.array(v.pipe(v.string(), v.regex(POLICY_NUMBER, 'must be policy numbers such as OP-7K3M-9Q2D-X4TB, comma-separated'))),
+    v.minLength(1, 'must name at least one policy'),
+    v.maxLength(MAX_CLAIM_POLICIES, `must name at most ${MAX_CLAIM_POLICIES} policies`),
+  ),
+});

@@ -80,6 +80,10 @@ export const ERROR_CATALOGUE = {
   payload_too_large: { status: 413, when: 'body over 256 KB' },
   unsupported_media_type: { status: 415, when: 'not `Content-Type: application/json` (optionally `; charset=utf-8`)' },
   validation_failed: { status: 422, when: 'a field is missing, unknown, malformed or out of range (`param` names it)' },
+  claim_not_eligible: {
+    status: 422,
+    when: 'a claim on a policy whose event ended more than 90 days ago (`failed_checks: ["filed_too_late"]`, `param` names the policy)',
+  },
   too_many_files: { status: 422, when: 'an 11th file for a claim (rejected and infected files hold no place), or its 31st in all' },
   invalid_unicode: { status: 422, when: 'a string holds a lone UTF-16 surrogate' },
   invalid_quote_token: { status: 422, when: 'the token is not a quote token of this client' },

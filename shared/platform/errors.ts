@@ -73,6 +73,17 @@ export class ValidationError extends AppError {
   }
 }
 
+/** 422 claim_not_eligible: the checks that failed, as the eligibility check names them (`failed_checks` in the envelope). */
+export class NotEligibleError extends AppError {
+  constructor(
+    readonly failedChecks: readonly string[],
+    message: string,
+    param?: string,
+  ) {
+    super(422, 'invalid_request_error', 'claim_not_eligible', message, param);
+  }
+}
+
 /** 429; `retryAfterSeconds` becomes a Retry-After header when known. */
 export class RateLimitError extends AppError {
   constructor(

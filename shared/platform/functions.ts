@@ -270,18 +270,21 @@ export const FUNCTIONS = {
     tables: { main: ['GetItem', 'Query', 'BatchGetItem', 'UpdateItem'], metrics: ['GetItem'] },
     keys: ['order-number', 'claim'],
   },
-  // The customer's claim, with a claim token: filing is the order's Query and one transaction
-  // (PutItem: the claim and its text; UpdateItem: the order's version and each policy's lock);
+  // The customer's claim, with a claim token: filing is the order's Query, the customer's claims at
+  // other merchants (Query, by the keyed hash of their e-mail) and one transaction (PutItem: the
+  // claim, its text and the customer's mark; UpdateItem: the order's version and each policy's lock);
   // a withdrawal or an answer is the claim's Query and one transaction.
   'claims-customer': {
     routes: [
       { method: 'POST', path: '/api/v2/claims', auth: 'claim-token' },
+      { method: 'GET', path: '/api/v2/claims/eligibility', auth: 'claim-token' },
       { method: 'GET', path: '/api/v2/claims/{id}', auth: 'claim-token' },
       { method: 'POST', path: '/api/v2/claims/{id}/withdraw', auth: 'claim-token' },
       { method: 'POST', path: '/api/v2/claims/{id}/respond', auth: 'claim-token' },
     ],
     tables: { main: ['Query', 'PutItem', 'UpdateItem'] },
-    keys: ['claim'],
+    // The order-number key also hashes the customer's e-mail (the claimed-elsewhere signal).
+    keys: ['claim', 'order-number'],
   },
   // The operator's queue and decisions: the queue index, the claim's Query, one transaction a
   // decision (PutItem: the claim; UpdateItem: its text, its policies, their order); what a claim is

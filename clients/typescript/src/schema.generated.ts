@@ -491,9 +491,29 @@ export interface paths {
     put?: never;
     /**
      * File a claim for Issued policies of the session's order
-     * @description Submitted at once. The claimed policies are locked while the claim is open: change, cancel and void answer 409 `claim_open`. A policy already under an open claim is 409 `claim_open`, one not Issued 409 `policy_not_issued`, one not in the order 404 `policy_not_found` (each naming it in `param`). The description may hold health data: it is never logged nor sent in a webhook, and is erased 90 days after the claim closes.
+     * @description Submitted at once. The claimed policies are locked while the claim is open: change, cancel and void answer 409 `claim_open`. A policy already under an open claim is 409 `claim_open`, one not Issued 409 `policy_not_issued`, one not in the order 404 `policy_not_found` (each naming it in `param`), one whose event ended more than 90 days ago 422 `claim_not_eligible` with `failed_checks: ["filed_too_late"]` (GET /api/v2/claims/eligibility runs these checks first). The description may hold health data: it is never logged nor sent in a webhook, and is erased 90 days after the claim closes.
      */
     post: operations['fileClaim'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/claims/eligibility': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Whether these policies can be claimed now, before filing
+     * @description The checks filing runs, on policies of the session's order, without filing: each policy must be in the order (`policy_not_found`), `Issued` and current (`policy_not_issued`), under no open claim (`claim_open`), and its event must have ended at most 90 days ago (`filed_too_late`; an item without an event has no such limit); the order may gather at most 25 claims (`too_many_claims`). `claimable_amount` is the coverage of the policies that pass. Nothing is written.
+     */
+    get: operations['claimEligibility'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1505,6 +1525,12 @@ export interface components {
     };
     /** @description A claim as the operator sees it: its facts, the merchant (client_id and its name), the order's number, each claimed policy's item and event, and who of the operator's staff made the last decision and who recorded the payout (their identity as API Gateway's IAM authorization names the caller; `arn:aws:iam::000000000000:user/local-operator` under npm start). Nothing of the customer. A name or number is null when its record is gone; `decided_by` and `paid_by` are null until someone did. */
     OperatorClaimFacts: components['schemas']['ClaimCore'] & {
+      /** @description What staff should look at, with why, found when the claim was filed; never a refusal, never in the customer's or the merchant's answers. `claimed_elsewhere`: the same customer (by the keyed hash of their e-mail) filed a claim at another merchant in the last 365 days; `filed_soon_after_purchase`: within 24 hours of buying the protection; `event_begun_at_purchase`: the event had begun when it was bought. */
+      signals: {
+        /** @enum {string} */
+        code: 'claimed_elsewhere' | 'filed_soon_after_purchase' | 'event_begun_at_purchase';
+        reason: string;
+      }[];
       client_id: string;
       client_name: string | null;
       /**
@@ -1955,6 +1981,8 @@ export interface components {
          */
         code: string;
         message: string;
+        /** @description On 422 `claim_not_eligible`: the checks that failed, as GET /api/v2/claims/eligibility names them. */
+        failed_checks?: ('policy_not_found' | 'policy_not_issued' | 'claim_open' | 'filed_too_late' | 'too_many_claims')[];
         /** @example items[2].old_reference_number */
         param?: string;
         request_id: string;
@@ -3278,6 +3306,45 @@ export interface operations {
       409: components['responses']['Error'];
       413: components['responses']['Error'];
       415: components['responses']['Error'];
+      422: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+      503: components['responses']['Error'];
+    };
+  };
+  claimEligibility: {
+    parameters: {
+      query: {
+        /** @description One to 96 policy numbers, comma-separated. */
+        policy_numbers: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The checks. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            eligible: boolean;
+            failed_checks: ('policy_not_found' | 'policy_not_issued' | 'claim_open' | 'filed_too_late' | 'too_many_claims')[];
+            claimable_amount: components['schemas']['Money'];
+            currency: components['schemas']['Currency'];
+            policies: {
+              policy_number: string;
+              failed_checks: ('policy_not_found' | 'policy_not_issued' | 'claim_open' | 'filed_too_late' | 'too_many_claims')[];
+            }[];
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      404: components['responses']['Error'];
       422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];

@@ -13,6 +13,7 @@
  *   CLAIM#<claim_id>#FILES                 / FILE#<file_id>     a file the customer attached (its status; the bytes are in the evidence bucket)
  *   CLAIM#<claim_id>#FILES                 / COUNT              the claim's files: those holding a place, and all ever added
  *   EVIDENCE_ERASE#<YYYY-MM-DD>            / CLAIM#<claim_id>   a closed claim whose files are erased that day (with its text)
+ *   CUSTOMER#<key>#CLAIMS                  / <created>#<claim_id> a customer's claim at any merchant (key: keyed hash of the e-mail; TTL 366 days)
  *   ATTEMPTS#<scope>                       / WINDOW#<n>         failed claim-session attempts in a 15-minute window (TTL)
  *   CLIENT#<client_id>#LEDGER#<YYYY-MM>#<nn> / <created>#<le_id> a ledger entry (LIST_SHARDS shards a client and month)
  *   CLIENT#<client_id>#LEDGER_ENTRY#<le_id> / LEDGER_ENTRY    that the entry exists, and where (its key): its id alone decides
@@ -232,6 +233,12 @@ export const holdSort = (created: string, eventId: string): string => `${created
  */
 export const claimKey = (claimId: string): Key => ({ PK: `CLAIM#${claimId}`, SK: 'CLAIM' });
 export const claimTextKey = (claimId: string): Key => ({ PK: `CLAIM#${claimId}`, SK: 'TEXT' });
+/** A customer's claims at every merchant, newest last, by the keyed hash of their e-mail (the claimed-elsewhere signal). */
+export const customerClaimsPartition = (customerKey: string): string => `CUSTOMER#${customerKey}#CLAIMS`;
+export const customerClaimKey = (customerKey: string, created: string, claimId: string): Key => ({
+  PK: customerClaimsPartition(customerKey),
+  SK: `${created}#${claimId}`,
+});
 /** A claim's files, in a partition of their own (reading the claim never reads them), with their count. */
 export const claimFilesPartition = (claimId: string): string => `CLAIM#${claimId}#FILES`;
 export const claimFileKey = (claimId: string, fileId: string): Key => ({ PK: claimFilesPartition(claimId), SK: `FILE#${fileId}` });

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { AppError, InternalError, RateLimitError } from '../errors.js';
+import { AppError, InternalError, NotEligibleError, RateLimitError } from '../errors.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
 /** Every API answer's Cache-Control (the middleware's default; error answers carry it wherever they are made, the local gateway's too). */
@@ -14,6 +14,7 @@ export function errorResponse(error: unknown, requestId: string): APIGatewayProx
       code: app.code,
       message: app.message,
       ...(app.param === undefined ? {} : { param: app.param }),
+      ...(app instanceof NotEligibleError ? { failed_checks: app.failedChecks } : {}),
       request_id: requestId,
     },
   };

@@ -10,3 +10,13 @@ export async function hashOrderNumber(clientId: string, orderNumber: string): Pr
   const { secret } = await keySet('order-number');
   return createHmac('sha256', secret).update(`${clientId.length}:${clientId}${orderNumber}`).digest('base64url');
 }
+
+/**
+ * A customer across merchants, without their e-mail: HMAC-SHA256 of the trimmed, lower-cased address
+ * under the same key, after a `customer:` prefix (an order number's input starts with a digit, so
+ * the two never hash the same input).
+ */
+export async function hashCustomerEmail(email: string): Promise<string> {
+  const { secret } = await keySet('order-number');
+  return createHmac('sha256', secret).update(`customer:${email.trim().toLowerCase()}`).digest('base64url');
+}
