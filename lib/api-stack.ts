@@ -258,7 +258,11 @@ export class ApiStack extends Stack {
       },
     });
     // The pages (bucket, CloudFront, the API under /api/*); the app clients' callback URLs name its domain.
-    this.web = new Web(this, 'Web', { api: this.api, ...props.site, connectSources: [props.identity.signInUrl] });
+    this.web = new Web(this, 'Web', {
+      api: this.api,
+      ...props.site,
+      connectSources: [props.identity.signInUrl, `https://${props.evidence.bucketRegionalDomainName}`],
+    });
     const { userPool, issuer, signInUrl } = props.identity;
     const roleScopes = SCRIPT_ROLES.map((role) => OAuthScope.custom(`${SCOPE_PREFIX}${role}`));
     // People: the console and the portal sign in through the hosted sign-in (authorization code +

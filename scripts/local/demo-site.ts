@@ -103,7 +103,8 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
   }
   // The staff sign-in's issuer (npm start's OpenID Provider, started before these routes): the pages exchange their code at its token endpoint.
   const issuer = process.env.STAFF_ISSUER;
-  const connectSources = issuer ? [new URL(issuer).origin] : [];
+  // The sign-in's token endpoint, and the local S3 that the claim page posts evidence to.
+  const connectSources = [...(issuer ? [new URL(issuer).origin] : []), ...(process.env.S3_ENDPOINT ? [new URL(process.env.S3_ENDPOINT).origin] : [])];
   let pagesConfig: Promise<PagesConfig> | undefined;
   const html = (body: string, security = pageSecurityHeaders({ connectSources })) => ({
     status: 200,

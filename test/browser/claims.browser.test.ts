@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { deflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,8 @@ import { startTestServer, type TestServer } from '../support/server.js';
  * (by keyboard) and files a claim; the claims user, signed in to the console's claim queue
  * (/admin/#claims), asks for documents (then only the 14-day deny is offered), the customer answers, the operator approves, the customer sees it
  * approved; a session that ended and a refused payout are shown plainly; the demo receiver got the
- * webhook events, verified.
+ * webhook events, verified. The customer uploads two documents (straight to the local S3, scanned by
+ * ClamAV); the operator sees the claim's signals and opens a clean document.
  */
 let server: TestServer;
 let browser: Browser;
@@ -62,6 +64,24 @@ afterAll(async () => {
 });
 
 const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id);
+const DOCTOR_NOTE = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+/** A one-pixel PNG (its chunks' CRCs left zero: the service checks the structure). */
+function tinyPng(): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    out.write(type, 4, 'latin1');
+    data.copy(out, 8);
+    return out;
+  };
+  const header = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.from([0, 255, 0, 0]))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
 /** The operator's queue row of the claim. */
 const queueRow = () => operator.getByRole('row').filter({ has: operator.getByRole('button', { name: `Review the claim on order ${orderNumber}` }) });
 
@@ -119,6 +139,38 @@ describe('claims', () => {
     expect(await customer.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]); // the claim token stays in memory
     expect(await accessibilityViolations(customer)).toEqual([]);
     await customer.screenshot({ path: join(shots, 'claim-submitted.png'), fullPage: true });
+  });
+
+  it('the customer uploads two documents by keyboard, each with its progress bar, and sees them checked and received', async () => {
+    expect(await customer.locator('#no-files').textContent()).toBe('No documents yet.');
+    const picker = customer.getByLabel('Add documents');
+    await picker.focus();
+    await picker.setInputFiles([
+      { name: 'doctor-note.pdf', mimeType: 'application/pdf', buffer: DOCTOR_NOTE },
+      { name: 'ticket.png', mimeType: 'image/png', buffer: tinyPng() },
+    ]);
+    await customer.keyboard.press('Tab'); // Upload documents
+    expect(await focusedId(customer)).toBe('upload');
+    await customer.keyboard.press('Enter');
+    await expect.poll(() => customer.locator('#announce').textContent(), { timeout: 30_000 }).toBe('Your documents were received.');
+    const rows = customer.locator('#file-list li');
+    expect(await rows.evaluateAll((items) => items.map((item) => [item.children[0]!.textContent, item.children[1]!.textContent]))).toEqual([
+      ['doctor-note.pdf', 'Received'],
+      ['ticket.png', 'Received'],
+    ]);
+    // Each upload's bar, full.
+    expect(
+      await customer.getByRole('progressbar').evaluateAll((bars) => bars.map((bar) => [bar.getAttribute('aria-label'), (bar as HTMLProgressElement).value])),
+    ).toEqual([
+      ['Upload of doctor-note.pdf', 100],
+      ['Upload of ticket.png', 100],
+    ]);
+    expect(await accessibilityViolations(customer)).toEqual([]);
+    await customer.screenshot({ path: join(shots, 'claim-documents.png'), fullPage: true });
+    await customer.setViewportSize({ width: 390, height: 844 });
+    expect(await accessibilityViolations(customer)).toEqual([]);
+    await customer.screenshot({ path: join(shots, 'claim-documents-phone.png'), fullPage: true });
+    await customer.setViewportSize({ width: 1280, height: 800 });
   });
 
   it("shows the API's errors in the alert, with focus on the field they name or on the alert", async () => {
@@ -209,6 +261,22 @@ describe('claims', () => {
       '$80.00',
     ]);
     expect(await operator.getByLabel('Amount to approve').inputValue()).toBe('80.00');
+    // The signals, with their reasons: bought minutes ago.
+    await expect
+      .poll(() => operator.locator('#review-signals li').allTextContents())
+      .toEqual([expect.stringMatching(/^Filed soon after purchase Filed less than an hour after the protection was bought \(within 24 hours\)\.$/)]);
+    // The customer's documents, scanned clean; one opens by keyboard as a download.
+    const files = operator.getByRole('table', { name: 'Documents' });
+    await files.waitFor();
+    expect(await files.locator('tbody tr').evaluateAll((rows) => rows.map((row) => Array.from(row.querySelectorAll('td'), (td) => td.textContent)))).toEqual([
+      ['doctor-note.pdf', 'PDF', `${DOCTOR_NOTE.length} B`, 'Clean', expect.stringMatching(/UTC$/), 'Open'],
+      ['ticket.png', 'PNG', expect.stringMatching(/ B$/), 'Clean', expect.stringMatching(/UTC$/), 'Open'],
+    ]);
+    await operator.getByRole('button', { name: 'Open doctor-note.pdf' }).focus();
+    const [download] = await Promise.all([operator.waitForEvent('download'), operator.keyboard.press('Enter')]);
+    expect(download.suggestedFilename()).toBe('doctor-note.pdf');
+    expect(Buffer.from(await (await fetch(download.url())).arrayBuffer())).toEqual(DOCTOR_NOTE);
+    await expect.poll(() => operator.locator('#announce').textContent()).toMatch(/^doctor-note\.pdf is downloading \(the link works until .+ UTC\)\.$/);
     expect(await accessibilityViolations(operator)).toEqual([]);
     await operator.screenshot({ path: join(shots, 'console-claims-review.png'), fullPage: true });
 

@@ -11,7 +11,9 @@ import { CLAIM_PAGES_CSS, pageDataBlock, pageScriptTag } from './page-kit.js';
  * the API goes into the DOM as text. Texts are counted as the API counts them (code points, at
  * most 2000); an ended session (401 on the token) offers to find the order again; the customer
  * sees statuses by their labels only, never the API's enum. Its script is scripts/claim.ts
- * (/assets/claim.js). `demoShop` (npm start's demo client) is the shop when the link names none,
+ * (/assets/claim.js). While a claim is open the customer attaches documents: each goes straight
+ * to S3 with its presigned POST, with a progress bar, and its status is shown as the service
+ * checks and scans it. `demoShop` (npm start's demo client) is the shop when the link names none,
  * and adds the link back to the demo checkout; without it (the deployed page) a link without a
  * shop says to use the shop's claim link.
  */
@@ -37,6 +39,13 @@ ${CLAIM_PAGES_CSS}
   button:disabled { opacity: .6; cursor: not-allowed; }
   .count.too-long { color: #8a1c14; font-weight: 600; border-left: 4px solid #b3261e; padding-left: .5rem; }
   ol, ul { padding-left: 1.25rem; }
+  .files { list-style: none; padding: 0; }
+  .files li { display: grid; grid-template-columns: 1fr auto; gap: .25rem .75rem; align-items: center; padding: .5rem 0; border-bottom: 1px solid #e3e6ee; }
+  .files progress { grid-column: 1 / -1; width: 100%; height: .5rem; }
+  .files .state { font-size: .9rem; color: #4a5366; }
+  .files .state.bad { color: #8a1c14; font-weight: 600; }
+  .files .state.ok { color: #1d6b3a; font-weight: 600; }
+  input[type=file] { display: block; margin: .25rem 0 .75rem; font: inherit; }
 </style>
 </head>
 <body>
@@ -100,6 +109,17 @@ ${demoShop ? '<nav><a href="/">Demo checkout</a></nav>' : ''}
   <div id="payout-row"><dt>Payout reference</dt><dd id="claim-payout"></dd></div>
   <div><dt>Tickets</dt><dd><ul id="claim-policies"></ul></dd></div>
 </dl>
+<section id="documents" aria-labelledby="documents-title">
+<h3 id="documents-title">Documents</h3>
+<p id="no-files">No documents yet.</p>
+<ul id="file-list" class="files"></ul>
+<div id="upload-box">
+  <label for="files">Add documents</label>
+  <input type="file" id="files" name="files" multiple accept="application/pdf,image/jpeg,image/png,.pdf,.jpg,.jpeg,.png" aria-describedby="files-hint">
+  <p class="hint" id="files-hint">PDF, JPEG or PNG, up to 10 MB each, at most 10 a claim. Each file is checked for viruses before the claims team can open it; photos lose their location and camera details.</p>
+  <button type="button" id="upload">Upload documents</button>
+</div>
+</section>
 <h3>Your description</h3>
 <p id="claim-description"></p>
 <h3>Messages</h3>

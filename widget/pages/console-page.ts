@@ -208,6 +208,17 @@ ${CLAIM_PAGES_CSS}
   <tbody id="review-policies"></tbody>
 </table>
 </div>
+<h3 id="signals-title">Signals</h3>
+<p id="review-no-signals">None: nothing unusual was found when it was filed.</p>
+<ul id="review-signals" aria-labelledby="signals-title"></ul>
+<h3 id="files-title">Documents</h3>
+<p id="review-no-files">No documents.</p>
+<div class="wide" role="region" aria-label="Documents of the claim, scrollable" tabindex="0">
+<table id="review-files-table" class="stack" aria-labelledby="files-title" hidden>
+  <thead><tr><th scope="col">File</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">Status</th><th scope="col">Uploaded</th><th scope="col">Open</th></tr></thead>
+  <tbody id="review-files"></tbody>
+</table>
+</div>
 <h3>Messages</h3>
 <p id="review-no-messages">No messages.</p>
 <ol id="review-messages"></ol>

@@ -10,6 +10,8 @@ import { $, claimPagesKit, el, label, money, pageData, PageError, REASONS, STATU
 type Claim = Schemas['Claim'];
 type Session = Schemas['ClaimSession'];
 type Status = Schemas['ClaimStatus'];
+type EvidenceFile = Schemas['EvidenceFile'];
+type EvidenceUpload = Schemas['EvidenceUpload'];
 
 // The helpers shared with /admin/claims (kit.ts), with this page's words for a failed request.
 const { announce, clearError, request, run } = claimPagesKit({
@@ -248,8 +250,10 @@ function showClaim(claim: Claim): void {
     ...claim.history.map((h) => el('li', label(STATUSES, h.status) + ', ' + when(h.at) + ', by ' + (h.by === 'operator' ? 'the claims team' : 'you'))),
   );
   $('withdraw').hidden = !OPEN.includes(claim.status);
+  $('upload-box').hidden = !OPEN.includes(claim.status);
   $('respond-form').hidden = claim.status !== 'DocumentsRequested';
   if ($('claim').hidden) show('claim');
+  void readFiles(claim.claim_id).catch(() => {});
 }
 /** The claim shown now: every step-3 button is on screen only with one. */
 const shown = (): Claim => {
@@ -293,3 +297,126 @@ $('respond-form').addEventListener('submit', (event) => {
 });
 // Back to the order: the session is opened again, so the list of claims and tickets is current.
 $('back').addEventListener('click', () => void act(async () => showOrder(await openSession()), {}));
+
+// Documents: each file goes straight to S3 with the presigned POST the API answers, with a progress
+// bar; its status follows as the service checks and scans it (read again until it is decided).
+const FILE_STATES: Record<EvidenceFile['status'], { text: string; tone?: 'ok' | 'bad' }> = {
+  awaiting_upload: { text: 'Not uploaded' },
+  pending: { text: 'Checking for viruses…' },
+  clean: { text: 'Received', tone: 'ok' },
+  infected: { text: 'Refused: a virus was found, and the file was deleted', tone: 'bad' },
+  rejected: { text: 'Refused', tone: 'bad' },
+};
+const REJECTIONS: Record<string, string> = {
+  type_mismatch: 'the file is not the PDF, JPEG or PNG it says it is',
+  size_mismatch: 'the file did not arrive whole; upload it again',
+  unreadable: 'the file could not be read',
+  too_many_files: 'this claim already has 10 documents',
+  upload_expired: 'the upload took too long; upload it again',
+};
+/** Status reads after an upload, this far apart, until every file is decided. */
+const STATUS_READS = 30;
+const STATUS_READ_MS = 1000;
+const stateText = (file: EvidenceFile): string =>
+  FILE_STATES[file.status].text + (file.status === 'rejected' && file.rejection ? ': ' + (REJECTIONS[file.rejection] ?? file.rejection) : '');
+
+/** The files uploaded from this page: their rows keep a full progress bar. */
+const uploadedHere = new Set<string>();
+function fileRow(fileId: string, name: string): { state: HTMLElement; progress: HTMLProgressElement | null } {
+  const item = el('li');
+  item.dataset.fileId = fileId;
+  const state = el('span');
+  state.className = 'state';
+  item.append(el('span', name), state);
+  let progress: HTMLProgressElement | null = null;
+  if (uploadedHere.has(fileId)) {
+    progress = el('progress');
+    progress.max = 100;
+    progress.value = 100;
+    progress.setAttribute('aria-label', 'Upload of ' + name);
+    item.append(progress);
+  }
+  $('file-list').append(item);
+  $('no-files').hidden = true;
+  return { state, progress };
+}
+function showFiles(files: EvidenceFile[]): void {
+  $('file-list').replaceChildren();
+  for (const file of files) {
+    const { state } = fileRow(file.file_id, file.filename);
+    state.textContent = stateText(file);
+    state.className = 'state' + (FILE_STATES[file.status].tone ? ' ' + FILE_STATES[file.status].tone : '');
+  }
+  $('no-files').hidden = files.length > 0;
+}
+async function readFiles(claimId: string): Promise<EvidenceFile[]> {
+  const files = (await api<{ data: EvidenceFile[] }>('GET', claimPath(claimId, '/files'))).data;
+  if (current?.claim_id === claimId) showFiles(files);
+  return files;
+}
+
+/** Posts one file's bytes with its presigned POST, reporting progress; resolves when S3 has them. */
+function post(upload: EvidenceUpload['upload'], file: File, progress: HTMLProgressElement): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(upload.fields)) form.append(name, value);
+    form.append('file', file);
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', upload.url);
+    xhr.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable) progress.value = Math.round((event.loaded / event.total) * 100);
+    });
+    xhr.addEventListener('load', () =>
+      xhr.status >= 200 && xhr.status < 300
+        ? resolve()
+        : reject(new PageError(file.name + ' was not accepted by the storage (' + xhr.status + '). Try again.')),
+    );
+    xhr.addEventListener('error', () => reject(new PageError(file.name + ' could not be uploaded. Check your connection and try again.')));
+    xhr.send(form);
+  });
+}
+
+$('upload').addEventListener('click', () => {
+  const picker = $<HTMLInputElement>('files');
+  const chosen = Array.from(picker.files ?? []).slice(0, 10);
+  void act(
+    async () => {
+      const claim = shown();
+      if (chosen.length === 0) throw new PageError('Choose the documents to upload first.', { param: 'files' });
+      announce('Uploading ' + (chosen.length === 1 ? chosen[0]!.name : chosen.length + ' documents') + '…');
+      let uploaded = 0;
+      for (const file of chosen) {
+        const asked = await api<EvidenceUpload>('POST', claimPath(claim.claim_id, '/files'), {
+          filename: file.name,
+          content_type: file.type,
+          size: file.size,
+        });
+        uploadedHere.add(asked.file_id);
+        const row = fileRow(asked.file_id, file.name);
+        row.progress!.value = 0;
+        row.state.textContent = 'Uploading…';
+        await post(asked.upload, file, row.progress!);
+        row.progress!.value = 100;
+        row.state.textContent = 'Uploaded; checking for viruses…';
+        uploaded++;
+      }
+      picker.value = '';
+      announce(uploaded === 1 ? 'Document uploaded; it is being checked.' : uploaded + ' documents uploaded; they are being checked.');
+      // The service checks and scans each within seconds: read until none is waiting.
+      let files = await readFiles(claim.claim_id);
+      for (let reads = 0; reads < STATUS_READS && files.some((f) => f.status === 'pending' || f.status === 'awaiting_upload'); reads++) {
+        await new Promise((resolve) => setTimeout(resolve, STATUS_READ_MS));
+        files = await readFiles(claim.claim_id);
+      }
+      const refused = files.filter((f) => f.status === 'rejected' || f.status === 'infected').length;
+      announce(
+        files.some((f) => f.status === 'pending')
+          ? 'Your documents are still being checked. Refresh the status later.'
+          : refused > 0
+            ? refused + (refused === 1 ? ' document was refused' : ' documents were refused') + '; the list says why.'
+            : 'Your documents were received.',
+      );
+    },
+    { files: () => picker, filename: () => picker, content_type: () => picker, size: () => picker },
+  );
+});

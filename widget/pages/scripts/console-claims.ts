@@ -1,5 +1,6 @@
 import { $, el, label, money, PageError, REASONS, STATUSES, when, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
 import { labelCells } from './console-tables.js';
+import { claimEvidence } from './console-evidence.js';
 
 /**
  * The console's claim queue (its markup: console-page.ts, section #claims; role `claims`): the queue
@@ -7,7 +8,8 @@ import { labelCells } from './console-tables.js';
  * /api/v2/admin/claims?client_id&order_number: every claim of that order, whatever its status, in
  * the same table; "Clear" goes back to the queue), and a review panel with the claim's text and the
  * forms its status allows. After a failed decision or payout the claim is read again, so the panel
- * and its queue row show it as it is now. Every string from the API goes into the DOM as text.
+ * and its queue row show it as it is now. The claim's signals and documents: console-evidence.ts.
+ * Every string from the API goes into the DOM as text.
  */
 type Claim = Schemas['OperatorClaim'];
 type Summary = Schemas['OperatorClaimSummary'];
@@ -43,7 +45,10 @@ export function age(created: string, now = Date.now()): string {
 }
 
 /** Wires the queue's section; `load()` reads the queue with the chosen status again (the console calls it when the section first opens). */
-export function claimQueue({ announce, api, run }: ReturnType<typeof signedInPagesKit>) {
+export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
+  const { announce, api, run, showError } = kit;
+  // The claim's signals and documents (console-evidence.ts), shown with it.
+  const evidence = claimEvidence(kit);
   // What the operator view adds to a claim: its order, its merchant, each policy's item and event, its deciders.
   const orderOf = (claim: Summary) => claim.order_number || claim.service_order_id;
   // A test client's claim moves no real money: it says so wherever its merchant is named.
@@ -237,6 +242,8 @@ export function claimQueue({ announce, api, run }: ReturnType<typeof signedInPag
     );
     $('review-no-messages').hidden = claim.messages.length > 0;
     $('review-history').replaceChildren(...claim.history.map((h) => el('li', label(STATUSES, h.status) + ', ' + when(h.at) + ', by the ' + h.by)));
+    // Read beside the action that showed the claim (run takes one action at a time).
+    if (focus) evidence.show(claim).catch((err: unknown) => showError(err));
 
     // The forms are built again for another claim or a new status; the same claim read again keeps what was typed.
     const forms = claim.claim_id + ' ' + claim.status;
