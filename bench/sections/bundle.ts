@@ -49,7 +49,8 @@ export async function measureBundles(record: Recorder, work: string): Promise<vo
   });
   for (const name of functionNames) {
     const bytes = await bundle(`functions/${name}/handler.ts`, name);
-    const writesS3 = (FUNCTIONS[name] as FunctionDefinition).bucket?.includes('write') ?? false;
+    const definition = FUNCTIONS[name] as FunctionDefinition;
+    const writesS3 = (definition.bucket?.includes('write') ?? false) || (definition.evidence?.some((use) => use === 'check' || use === 'erase') ?? false);
     const [yardstick, aliased] = writesS3 ? [s3BaselineBytes, s3AliasedBytes] : [baselineBytes, aliasedBytes];
     const ratio = bytes / yardstick;
     // The authorizer too: revocation needs the client's status on a cache miss, so it carries the SDK.

@@ -173,8 +173,8 @@ describe('evidence uploaded straight to S3, checked and scanned', () => {
     // Landed, not yet scanned: pending, and the clean copy before is not served any more.
     await service.call('claims-files', { method: 'GET', path: filesPath(), pathParameters: { id: claimId }, headers: { authorization: `Bearer ${token}` } });
     const { fileLanded } = await import('#shared/evidence/index.js');
-    const { evidenceDeps } = await import('#shared/evidence/evidence-deps.js');
-    expect(await fileLanded(evidenceDeps(), asked.json.upload.fields.key)).toBe('pending');
+    const { evidenceObjectsDeps } = await import('#shared/evidence/evidence-objects-deps.js');
+    expect(await fileLanded(evidenceObjectsDeps(), asked.json.upload.fields.key)).toBe('pending');
     const link = await asStaff(`/api/v2/admin/claims/${claimId}/files/${asked.json.file_id}/link`);
     expect([link.status, link.json.error?.code]).toEqual([409, 'file_not_clean']);
     expect(await bucket.keys(`files/${claimId}/${asked.json.file_id}/`)).toEqual([]);
@@ -234,7 +234,8 @@ describe('evidence uploaded straight to S3, checked and scanned', () => {
     await service.drainStreams(); // the closing noted for the eraser
     const { eraseDueEvidence, listFiles } = await import('#shared/evidence/index.js');
     const { evidenceDeps } = await import('#shared/evidence/evidence-deps.js');
-    const at = (days: number) => ({ ...evidenceDeps(), now: () => new Date(Date.parse(withdrawn.json.updated) + days * 86_400_000) });
+    const { evidenceObjectsDeps } = await import('#shared/evidence/evidence-objects-deps.js');
+    const at = (days: number) => ({ ...evidenceDeps(), ...evidenceObjectsDeps(), now: () => new Date(Date.parse(withdrawn.json.updated) + days * 86_400_000) });
     expect(await listFiles(at(89), id)).toHaveLength(1);
     expect(await eraseDueEvidence(at(89))).toEqual({ erased: 0 });
     expect(await listFiles(at(90), id)).toEqual([]); // hidden from the moment, whenever the eraser runs

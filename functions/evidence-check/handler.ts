@@ -1,10 +1,10 @@
 import { loadConfig } from '#shared/platform/config.js';
 import { logger } from '#shared/platform/http/logger.js';
 import { fileLanded, fileScanned, type ScanVerdict } from '#shared/evidence/index.js';
-import { evidenceDeps } from '#shared/evidence/evidence-deps.js';
+import { evidenceObjectsDeps } from '#shared/evidence/evidence-objects-deps.js';
 
 const config = loadConfig();
-const deps = evidenceDeps();
+const deps = evidenceObjectsDeps();
 
 /** S3's Object Created event for the evidence bucket (EventBridge; locally the same from s3rver). */
 interface ObjectCreated {

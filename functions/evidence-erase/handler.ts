@@ -1,8 +1,8 @@
 import { recordChanges, type StreamWindowEvent, type StreamWindowResponse } from '#shared/platform/dynamo/stream-events.js';
 import { eraseDueEvidence, noteClosedClaims } from '#shared/evidence/index.js';
-import { evidenceDeps } from '#shared/evidence/evidence-deps.js';
+import { evidenceObjectsDeps } from '#shared/evidence/evidence-objects-deps.js';
 
-const deps = evidenceDeps();
+const deps = evidenceObjectsDeps();
 
 /**
  * A claim's files go with its text. Told by the main table's stream (a batch of claims' changes):

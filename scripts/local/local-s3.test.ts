@@ -3,7 +3,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3Links } from '#shared/platform/s3/s3-links.js';
-import { presignedPost } from '#shared/evidence/s3-evidence-objects.js';
+import { presignedPost } from '#shared/evidence/s3-evidence-signer.js';
 import { createS3Client } from '#shared/platform/s3/s3-client.js';
 import { startLocalS3, type LocalS3 } from './local-s3.js';
 

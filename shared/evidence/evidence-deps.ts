@@ -2,14 +2,17 @@ import { loadConfig } from '../platform/config.js';
 import { systemClock } from '../platform/clock.js';
 import { prefixedId } from '../platform/ids.js';
 import { sharedDocumentClient } from '../platform/dynamo/dynamo-client.js';
-import { sharedS3Client, signingCredentials } from '../platform/s3/s3-client.js';
+import { signingCredentials } from '../platform/s3/s3-client.js';
 import { DynamoClaimStore } from '../claims/dynamo-claim-store.js';
 import { DynamoEvidenceStore } from './dynamo-evidence-store.js';
-import { S3EvidenceObjects } from './s3-evidence-objects.js';
+import { S3EvidenceSigner } from './s3-evidence-signer.js';
 import type { EvidenceDeps } from './evidence-files.js';
 
-/** The evidence's adapters, once per cold start: the functions' composition root. */
-export function evidenceDeps(): EvidenceDeps {
+/**
+ * The evidence's adapters for the customer's and staff's routes, once per cold start: they sign
+ * forms and links and never hold an S3 client (evidence-objects-deps.ts has the checks' one).
+ */
+export function evidenceDeps(): Pick<EvidenceDeps, 'claims' | 'files' | 'signer' | 'now' | 'fileId'> {
   const config = loadConfig();
   const doc = sharedDocumentClient();
   const claims = new DynamoClaimStore(doc, config.tableName);
@@ -17,8 +20,7 @@ export function evidenceDeps(): EvidenceDeps {
   return {
     claims: { claimOf: async (claimId) => (await claims.get(claimId))?.claim },
     files: new DynamoEvidenceStore(doc, config.tableName),
-    objects: new S3EvidenceObjects(
-      sharedS3Client(),
+    signer: new S3EvidenceSigner(
       { bucket: config.evidenceBucket, region: config.region, ...(config.s3Endpoint ? { endpoint: config.s3Endpoint } : {}) },
       typeof credentials === 'function' ? credentials : () => Promise.resolve(credentials),
       () => systemClock.now(),

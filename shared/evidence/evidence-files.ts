@@ -16,12 +16,15 @@ import {
   type Rejection,
 } from './evidence.js';
 import { sniff, withoutMetadata } from './file-bytes.js';
-import type { ClaimFacts, EvidenceObjects, EvidenceStore, PresignedUpload, ScanVerdict } from './ports.js';
+import type { ClaimFacts, EvidenceObjects, EvidenceSigner, EvidenceStore, PresignedUpload, ScanVerdict } from './ports.js';
 import type { UploadRequest } from './schemas.js';
 
 export interface EvidenceDeps {
   claims: ClaimFacts;
   files: EvidenceStore;
+  /** Signs the customer's POSTs and staff's links (the routes' functions). */
+  signer: EvidenceSigner;
+  /** Reads, writes and removes objects (the checks and the eraser). */
   objects: EvidenceObjects;
   now: () => Date;
   fileId: () => string;
@@ -49,7 +52,7 @@ async function claimFor(deps: Pick<EvidenceDeps, 'claims'>, claimId: string, ses
  * that is not rejected or infected → 422 too_many_files.
  */
 export async function requestUpload(
-  deps: EvidenceDeps,
+  deps: Pick<EvidenceDeps, 'claims' | 'files' | 'signer' | 'now' | 'fileId'>,
   session: Session,
   claimId: string,
   request: UploadRequest,
@@ -75,7 +78,7 @@ export async function requestUpload(
   };
   if (!(await deps.files.add(file)))
     throw new ValidationError(`A claim holds at most ${MAX_FILES_PER_CLAIM} files that are not rejected or infected.`, 'files', 'too_many_files');
-  const upload = await deps.objects.presignUpload(uploadKey(claimId, file.file_id), file.content_type, file.size, expires);
+  const upload = await deps.signer.presignUpload(uploadKey(claimId, file.file_id), file.content_type, file.size, expires);
   return { file, upload };
 }
 
@@ -91,12 +94,12 @@ export async function listFiles(deps: Pick<EvidenceDeps, 'claims' | 'files' | 'n
  * scanned clean, valid LINK_TTL_SECONDS, as an attachment with its stored type; 409 file_not_clean
  * for any other status.
  */
-export async function staffLink(deps: Pick<EvidenceDeps, 'claims' | 'files' | 'objects' | 'now'>, claimId: string, fileId: string) {
+export async function staffLink(deps: Pick<EvidenceDeps, 'claims' | 'files' | 'signer' | 'now'>, claimId: string, fileId: string) {
   const claim = await claimFor(deps, claimId);
   const file = filesErased(claim, deps.now()) ? undefined : await deps.files.get(claimId, fileId);
   if (!file) throw fileNotFound();
   if (file.status !== 'clean') throw new ConflictError('file_not_clean', `This file is ${file.status}: only a file scanned clean can be opened.`, 'file_id');
-  const url = await deps.objects.link(storedKey(claimId, fileId, file.landings), file.filename, file.content_type, LINK_TTL_SECONDS);
+  const url = await deps.signer.link(storedKey(claimId, fileId, file.landings), file.filename, file.content_type, LINK_TTL_SECONDS);
   return { url, expires_at: new Date(deps.now().getTime() + LINK_TTL_SECONDS * 1000).toISOString() };
 }
 

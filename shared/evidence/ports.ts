@@ -38,10 +38,16 @@ export interface PresignedUpload {
   fields: Record<string, string>;
 }
 
-/** The evidence bucket. */
-export interface EvidenceObjects {
+/** What the evidence bucket lets through signed forms and links (no S3 client: the customer's and staff's routes only sign). */
+export interface EvidenceSigner {
   /** A presigned POST for exactly this key, this type and exactly this many bytes, until `expires`. */
   presignUpload(key: string, contentType: AcceptedType, size: number, expires: Date): Promise<PresignedUpload>;
+  /** A presigned GET as an attachment named `filename`, with the stored type. */
+  link(key: string, filename: string, contentType: AcceptedType, seconds: number): Promise<string>;
+}
+
+/** The evidence bucket's objects (the checks and the eraser). */
+export interface EvidenceObjects {
   /** What landed under the key: its size, stored type and ETag; undefined when nothing is there. */
   head(key: string): Promise<{ size: number; contentType: string; etag: string } | undefined>;
   /** The object's bytes if they are still those of `etag` (the caller has checked their size); else undefined. */
@@ -49,8 +55,6 @@ export interface EvidenceObjects {
   write(key: string, bytes: Uint8Array, contentType: AcceptedType): Promise<void>;
   /** Removes the object (only if still the bytes of `etag`, when given). */
   remove(key: string, etag?: string): Promise<void>;
-  /** A presigned GET as an attachment named `filename`, with the stored type. */
-  link(key: string, filename: string, contentType: AcceptedType, seconds: number): Promise<string>;
 }
 
 /** A malware scan's verdict, as GuardDuty Malware Protection for S3 reports it. */
