@@ -13,6 +13,7 @@ import { measureCost } from './sections/cost.js';
 import { measureWebhookLatency } from './sections/webhooks.js';
 import { measureIdle } from './sections/idle.js';
 import { measureExport } from './sections/export.js';
+import { measureEvidence } from './sections/evidence.js';
 import { startBenchEnvironment } from './environment.js';
 
 /**
@@ -42,6 +43,7 @@ try {
   await section('8 webhooks', 'timed', (record) => measureWebhookLatency(record, fixtures, dynamo));
   await section('9 idle', 'untimed', (record) => measureIdle(record));
   await section('10 export', 'timed', (record) => measureExport(record, dynamo.endpoint));
+  await section('11 evidence', 'untimed', (record) => measureEvidence(record));
 } finally {
   await dynamo.stop();
   rmSync(work, { recursive: true, force: true });
