@@ -716,18 +716,20 @@ describe('the pages (bucket, CloudFront, web ACL)', () => {
     expect(distribution().Aliases).toBeUndefined();
   });
 
-  it("sends with every page exactly npm start's security headers, its connect-src widened to the sign-in only", () => {
+  it("sends with every page exactly npm start's security headers, its connect-src widened to the sign-in and the evidence bucket only", () => {
     const headers = policy(distribution().DefaultCacheBehavior.ResponseHeadersPolicyId).SecurityHeadersConfig;
-    // What npm start sends when its issuer is at <sign-in>: the deployed policy, with the hosted
-    // sign-in's origin (a deploy-time value: the pool's domain and the Region) written as <sign-in>.
-    const local = pageSecurityHeaders({ connectSources: ['https://<sign-in>'] });
+    // What npm start sends when its issuer is at <sign-in> and its S3 at <evidence>: the deployed
+    // policy, with the hosted sign-in's origin and the evidence bucket's (deploy-time values) written so.
+    const local = pageSecurityHeaders({ connectSources: ['https://<sign-in>', 'https://<evidence>'] });
     const csp = headers.ContentSecurityPolicy.ContentSecurityPolicy['Fn::Join'][1] as unknown[];
     const deployed = csp
       .map((part) => (typeof part === 'string' ? part : '<token>'))
       .join('')
-      .replace('https://<token>.auth.<token>.amazoncognito.com', 'https://<sign-in>');
+      .replace('https://<token>.auth.<token>.amazoncognito.com', 'https://<sign-in>')
+      .replace('https://<token>', 'https://<evidence>');
     expect(deployed).toBe(local['content-security-policy']);
-    expect(deployed).toContain("connect-src 'self' https://<sign-in>;");
+    expect(deployed).toContain("connect-src 'self' https://<sign-in> https://<evidence>;");
+    expect(JSON.stringify(csp)).toMatch(/FnGetAttEvidence[0-9A-F]+RegionalDomainName/);
     expect(pageSecurityHeaders()['content-security-policy']).toContain("connect-src 'self';");
     expect(headers).toMatchObject({
       ContentSecurityPolicy: { Override: true },

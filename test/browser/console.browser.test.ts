@@ -140,7 +140,10 @@ describe('the operator console', () => {
     });
     const page = await fetch(`${server.baseUrl}/admin/`);
     // The pages may fetch from their origin and the provider's (the code exchange), nothing else.
-    expect(page.headers.get('content-security-policy')).toContain(`connect-src 'self' ${new URL(server.staff.issuer).origin};`);
+    // The sign-in's token endpoint, and the local S3 the claim page posts evidence to.
+    expect(page.headers.get('content-security-policy')).toContain(
+      `connect-src 'self' ${new URL(server.staff.issuer).origin} ${new URL(process.env.S3_ENDPOINT!).origin};`,
+    );
     for (const [from, to] of [
       ['/admin/claims', '/admin/#claims'],
       ['/admin/bordereaux', '/admin/#bordereaux'],
