@@ -1,9 +1,9 @@
-import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { startService, type Service } from '../../test/support/service.js';
 import { claimShop, fileClaim, protectedOrder, sessionToken } from '../../test/support/claims.js';
 import { eicar, evidenceBucket, postUpload } from '../../test/support/evidence.js';
+import { DOCTOR_NOTE, jpegWithGps, onePixelPng } from '../../test/support/evidence-files.js';
 
 /**
  * Issue 39, evidence: files go straight to the local S3 by presigned POSTs (the guard checks the
@@ -49,43 +49,8 @@ const ask = (filename: string, content_type: string, size: number) => asCustomer
 const statusOf = async (fileId: string) =>
   ((await asCustomer('GET', filesPath())).json.data as { file_id: string; status: string; rejection: string | null }[]).find((file) => file.file_id === fileId);
 
-const pdf = new TextEncoder().encode('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
-function png(): Uint8Array {
-  const chunk = (type: string, data: Uint8Array) => {
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    out.write(type, 4, 'latin1');
-    Buffer.from(data).copy(out, 8);
-    return out; // the CRC is left zero: the structure is what is checked here
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(1, 0);
-  header.writeUInt32BE(1, 4);
-  header[8] = 8;
-  header[9] = 2;
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('tEXt', Buffer.from('Author\0Claire Mant')),
-    chunk('IDAT', deflateSync(Buffer.from([0, 255, 0, 0]))),
-    chunk('IEND', new Uint8Array()),
-  ]);
-}
-/** A JPEG's structure with an EXIF segment holding a GPS position and a camera serial number. */
-function jpegWithGps(): Uint8Array {
-  const segment = (marker: number, data: Buffer) => Buffer.concat([Buffer.from([0xff, marker, (data.length + 2) >> 8, (data.length + 2) & 0xff]), data]);
-  return Buffer.concat([
-    Buffer.from([0xff, 0xd8]),
-    segment(0xe0, Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1')),
-    segment(0xe1, Buffer.from('Exif\0\0GPSLatitude 51.5072N GPSLongitude 0.1276W BodySerialNumber 0042', 'latin1')),
-    segment(0xdb, Buffer.alloc(65, 1)),
-    segment(0xc0, Buffer.from([8, 0, 1, 0, 1, 1, 1, 0x11, 0])),
-    segment(0xda, Buffer.from([1, 1, 0, 0, 0x3f, 0])),
-    Buffer.from([0x12, 0xff, 0x00, 0x34]),
-    Buffer.from([0xff, 0xd9]),
-    Buffer.from('trailing bytes after the end'),
-  ]);
-}
+const pdf = new Uint8Array(DOCTOR_NOTE);
+const png = () => onePixelPng();
 
 describe('evidence uploaded straight to S3, checked and scanned', () => {
   it('a clean PDF becomes clean and staff open it; the EICAR test file becomes infected and its bytes are gone', async () => {

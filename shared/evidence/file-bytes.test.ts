@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { sniff, withoutMetadata } from './file-bytes.js';
 import { objectOf, storedKey, uploadKey } from './evidence.js';
+import { jpegSegment, PNG_SIGNATURE, pngChunk } from '../../test/support/evidence-files.js';
 
-const segment = (marker: number, data: Buffer) => Buffer.concat([Buffer.from([0xff, marker, (data.length + 2) >> 8, (data.length + 2) & 0xff]), data]);
-const chunk = (type: string, data: Buffer) => {
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'latin1');
-  data.copy(out, 8);
-  return out;
-};
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const segment = jpegSegment;
+const chunk = pngChunk;
 
 describe('what a file is', () => {
   it('comes from its magic numbers alone', () => {

@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { deflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
 import { accessibilityViolations, launchChromium, cspViolations, notFound, signInThroughForm, staffUser } from '../support/browser.js';
 import { accessToken, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { DOCTOR_NOTE, onePixelPng } from '../support/evidence-files.js';
 
 /**
  * The claim pages in a real browser (Debian's Chromium): a customer finds their order on /claim
@@ -64,24 +64,6 @@ afterAll(async () => {
 });
 
 const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id);
-const DOCTOR_NOTE = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
-/** A one-pixel PNG (its chunks' CRCs left zero: the service checks the structure). */
-function tinyPng(): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    out.write(type, 4, 'latin1');
-    data.copy(out, 8);
-    return out;
-  };
-  const header = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.from([0, 255, 0, 0]))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 /** The operator's queue row of the claim. */
 const queueRow = () => operator.getByRole('row').filter({ has: operator.getByRole('button', { name: `Review the claim on order ${orderNumber}` }) });
 
@@ -147,7 +129,7 @@ describe('claims', () => {
     await picker.focus();
     await picker.setInputFiles([
       { name: 'doctor-note.pdf', mimeType: 'application/pdf', buffer: DOCTOR_NOTE },
-      { name: 'ticket.png', mimeType: 'image/png', buffer: tinyPng() },
+      { name: 'ticket.png', mimeType: 'image/png', buffer: onePixelPng(false) },
     ]);
     await customer.keyboard.press('Tab'); // Upload documents
     expect(await focusedId(customer)).toBe('upload');
