@@ -7,6 +7,7 @@ import {
   MAX_LANDINGS,
   OPEN_FOR_FILES,
   UPLOAD_TTL_SECONDS,
+  downloadName,
   filesErased,
   objectOf,
   storedKey,
@@ -61,6 +62,9 @@ export async function requestUpload(
   if (!OPEN_FOR_FILES.includes(claim.status))
     throw new ConflictError('claim_not_open', `This claim is ${claim.status}: files are added only while it is Submitted or DocumentsRequested.`);
   const now = deps.now();
+  // A POST that expired without bytes gives its file's place back (a dropped upload, one S3 refused).
+  for (const stale of (await deps.files.list(claimId)).filter((file) => file.status === 'awaiting_upload' && uploadExpired(file, now)))
+    await deps.files.move(stale, moved(stale, 'rejected', now, { rejection: 'upload_expired', counted: false }));
   const expires = new Date(now.getTime() + UPLOAD_TTL_SECONDS * 1000);
   const file: EvidenceFile = {
     file_id: deps.fileId(),
@@ -99,12 +103,18 @@ export async function staffLink(deps: Pick<EvidenceDeps, 'claims' | 'files' | 's
   const file = filesErased(claim, deps.now()) ? undefined : await deps.files.get(claimId, fileId);
   if (!file) throw fileNotFound();
   if (file.status !== 'clean') throw new ConflictError('file_not_clean', `This file is ${file.status}: only a file scanned clean can be opened.`, 'file_id');
-  const url = await deps.signer.link(storedKey(claimId, fileId, file.landings), file.filename, file.content_type, LINK_TTL_SECONDS);
+  const url = await deps.signer.link(
+    storedKey(claimId, fileId, file.landings),
+    downloadName(file.filename, file.content_type),
+    file.content_type,
+    LINK_TTL_SECONDS,
+  );
   return { url, expires_at: new Date(deps.now().getTime() + LINK_TTL_SECONDS * 1000).toISOString() };
 }
 
 /** How late after its POST expired a landing may be told (S3 checked the expiry at the upload; the event may come later). */
 export const LANDING_GRACE_MS = 5 * 60 * 1000;
+const uploadExpired = (file: EvidenceFile, now: Date): boolean => now.getTime() > Date.parse(file.upload_expires_at) + LANDING_GRACE_MS;
 
 /**
  * The checks of bytes scanned clean: the size and type the POST declared, the bytes' own type
@@ -131,7 +141,7 @@ function moved(file: EvidenceFile, status: EvidenceFile['status'], at: Date, ext
  * itself. The same bytes told again change nothing; new bytes posted over a judged file are judged
  * again (a rejected or infected file takes its place back if one is free, else it is rejected).
  */
-export async function fileLanded(deps: Pick<EvidenceDeps, 'files' | 'objects' | 'now'>, key: string): Promise<EvidenceFile['status'] | 'ignored'> {
+export async function fileLanded(deps: Pick<EvidenceDeps, 'claims' | 'files' | 'objects' | 'now'>, key: string): Promise<EvidenceFile['status'] | 'ignored'> {
   const named = objectOf(key);
   if (named?.kind !== 'upload') return 'ignored';
   const landed = await deps.objects.head(key);
@@ -143,9 +153,17 @@ export async function fileLanded(deps: Pick<EvidenceDeps, 'files' | 'objects' | 
   }
   if (file.status === 'pending' && file.landed_etag === landed.etag) return 'ignored'; // this landing, told again
   const now = deps.now();
+  // Once the claim is decided its evidence stands as staff saw it: bytes posted after that change nothing.
+  const claim = await deps.claims.claimOf(file.claim_id);
+  if (!claim || !OPEN_FOR_FILES.includes(claim.status)) {
+    await deps.objects.remove(key, landed.etag);
+    if (file.status !== 'awaiting_upload') return 'ignored';
+    await deps.files.move(file, moved(file, 'rejected', now, { rejection: 'claim_decided', counted: false, landings: file.landings + 1 }));
+    return 'rejected';
+  }
   const landing = { landings: file.landings + 1, landed_etag: landed.etag };
   let rejection: Rejection | undefined;
-  if (now.getTime() > Date.parse(file.upload_expires_at) + LANDING_GRACE_MS) rejection = 'upload_expired';
+  if (uploadExpired(file, now)) rejection = 'upload_expired';
   else if (landed.size !== file.size || landed.size > MAX_FILE_BYTES) rejection = 'size_mismatch';
   else if (landed.contentType !== file.content_type) rejection = 'type_mismatch';
   let outcome = await deps.files.move(

@@ -43,7 +43,7 @@ if (!(MAX_FILES_PER_CLAIM <= MAX_FILE_RECORDS) || !(MAX_FILE_RECORDS + 2 <= 100)
 export const OPEN_FOR_FILES: readonly ClaimStatus[] = ['Submitted', 'DocumentsRequested'];
 
 /** Why a landed file was refused. */
-export type Rejection = 'type_mismatch' | 'size_mismatch' | 'unreadable' | 'too_many_files' | 'upload_expired';
+export type Rejection = 'type_mismatch' | 'size_mismatch' | 'unreadable' | 'too_many_files' | 'upload_expired' | 'claim_decided';
 
 export interface EvidenceFile {
   file_id: string;
@@ -66,6 +66,13 @@ export interface EvidenceFile {
   /** The ETag of the bytes of the latest landing (the scan names the bytes it scanned by it). */
   landed_etag?: string;
 }
+
+/** The name a file is downloaded under: its own, ending with its type's extension (so `invoice.html` stored as a PDF opens as one). */
+export function downloadName(filename: string, type: AcceptedType): string {
+  const extensions = EXTENSIONS[type];
+  return extensions.some((extension) => filename.toLowerCase().endsWith(extension)) ? filename : filename + extensions[0]!;
+}
+const EXTENSIONS: Record<AcceptedType, readonly string[]> = { 'application/pdf': ['.pdf'], 'image/jpeg': ['.jpg', '.jpeg'], 'image/png': ['.png'] };
 
 /** Where the customer's POST puts the bytes: one exact key per file. */
 export const uploadKey = (claimId: string, fileId: string): string => `uploads/${claimId}/${fileId}`;

@@ -33,6 +33,12 @@ describe('an image without its metadata', () => {
     expect(Buffer.from(withoutMetadata('image/jpeg', original)!)).toEqual(jpeg(jfif, adobe, tables));
   });
 
+  it('a JPEG keeps an APP0 or APP14 only when it is JFIF’s or Adobe’s', () => {
+    const fakeApp0 = segment(0xe0, Buffer.from('HIDDEN-GPS 51.5N', 'latin1'));
+    const fakeApp14 = segment(0xee, Buffer.from('NOTADOBE-GPS', 'latin1'));
+    expect(Buffer.from(withoutMetadata('image/jpeg', jpeg(jfif, fakeApp0, fakeApp14, adobe, tables))!)).toEqual(jpeg(jfif, adobe, tables));
+  });
+
   it('a JPEG whose structure cannot be read is refused', () => {
     const whole = jpeg(jfif, tables);
     expect(withoutMetadata('image/jpeg', whole.subarray(0, whole.length - 2))).toBeUndefined(); // no end

@@ -7,8 +7,8 @@ import type { AcceptedType } from './evidence.js';
  * The type comes from the magic numbers alone (a PDF's `%PDF-`, a JPEG's SOI, a PNG's signature),
  * never from the name or the declared type. Metadata is removed by rewriting the image's container
  * without it, not by decoding the pixels: a JPEG keeps its frame, tables and scans and loses every
- * APPn segment but JFIF (APP0) and Adobe's (APP14, which says how to read the colours), its
- * comments and anything after its end; a PNG keeps its critical chunks and those that say how to
+ * APPn segment but JFIF's (APP0) and Adobe's (APP14, which says how to read the colours), each
+ * kept only when its data is what its marker says, its comments and anything after its end; a PNG keeps its critical chunks and those that say how to
  * draw them and loses its text, EXIF and time chunks and anything after IEND. EXIF (APP1: the GPS
  * position, the camera's serial number), XMP and IPTC are all among what goes.
  */
@@ -37,7 +37,17 @@ const EOI = 0xd9;
 const SOS = 0xda;
 const APP14 = 0xee;
 const isStandalone = (marker: number): boolean => (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01;
-const isDropped = (marker: number): boolean => (marker >= 0xe1 && marker <= 0xef && marker !== APP14) || marker === 0xfe;
+const APP0 = 0xe0;
+/** A segment kept only if it is what its marker says: JFIF's APP0 and Adobe's APP14 (anything else in them goes). */
+const KEPT_APP: ReadonlyMap<number, readonly number[]> = new Map([
+  [APP0, [0x4a, 0x46, 0x49, 0x46, 0x00]], // "JFIF\0"
+  [APP14, [0x41, 0x64, 0x6f, 0x62, 0x65]], // "Adobe"
+]);
+const isDropped = (marker: number, data: Uint8Array): boolean => {
+  if (marker === 0xfe || (marker >= 0xe1 && marker <= 0xef && marker !== APP14)) return true;
+  const signature = KEPT_APP.get(marker);
+  return signature !== undefined && !signature.every((byte, index) => data[index] === byte);
+};
 
 function jpegWithoutMetadata(bytes: Uint8Array): Uint8Array | undefined {
   const out: Uint8Array[] = [bytes.subarray(0, 2)];
@@ -61,7 +71,7 @@ function jpegWithoutMetadata(bytes: Uint8Array): Uint8Array | undefined {
     const length = ((bytes[markerAt + 1] ?? 0) << 8) | (bytes[markerAt + 2] ?? 0);
     const end = markerAt + 1 + length;
     if (length < 2 || end > bytes.length) return undefined;
-    if (!isDropped(marker)) out.push(Uint8Array.of(0xff, marker), bytes.subarray(markerAt + 1, end));
+    if (!isDropped(marker, bytes.subarray(markerAt + 3, end))) out.push(Uint8Array.of(0xff, marker), bytes.subarray(markerAt + 1, end));
     at = end;
     if (marker !== SOS) continue;
     // The scan's entropy-coded data runs to the next marker that is not a stuffed 0xFF00 or an RSTn.

@@ -48,9 +48,6 @@ export async function presignedPost(
   return { url, fields: { ...fields, policy: encoded, 'x-amz-signature': signature } };
 }
 
-/** A file name as a Content-Disposition header's quoted ASCII name (the validated name may hold any letters). */
-const asciiName = (filename: string): string => filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-
 /**
  * The evidence bucket's signed forms and links, without an S3 client (the routes' functions only
  * sign: their bundles stay small). Deployed with the function's role's credentials; locally with
@@ -72,6 +69,6 @@ export class S3EvidenceSigner implements EvidenceSigner {
   }
 
   link(key: string, filename: string, contentType: AcceptedType, seconds: number): Promise<string> {
-    return this.links.presign(key, seconds, asciiName(filename), undefined, contentType);
+    return this.links.presign(key, seconds, filename, undefined, contentType);
   }
 }

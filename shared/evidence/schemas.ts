@@ -15,7 +15,8 @@ export const UploadRequest = v.strictObject({
     v.trim(),
     v.minLength(1, 'must not be empty'),
     maxCharacters(MAX_FILENAME_LENGTH),
-    v.regex(/^[^\p{Cc}/\\"]*$/u, 'must be a file name: no slashes, quotes or control characters'),
+    v.regex(/^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}/\\"]*$/u, 'must be a file name: no slashes, quotes, control or invisible formatting characters'),
+    v.regex(/[^.\s]/u, 'must be a file name, not only dots and spaces'),
   ),
   content_type: v.picklist(ACCEPTED_TYPES, `must be one of ${ACCEPTED_TYPES.join(', ')}`),
   size: v.pipe(

@@ -322,11 +322,12 @@ export const FUNCTIONS = {
     tables: { main: ['Query', 'GetItem'] },
     evidence: ['link'],
   },
-  // Bytes landed, and scans' verdicts (EventBridge): the file's record and its claim's count
-  // (GetItem; TransactWriteItems: PutItem and UpdateItem), the checked copy written, uploads removed.
+  // Bytes landed, and scans' verdicts (EventBridge): the claim (Query: still open?), the file's
+  // record and its claim's count (GetItem; TransactWriteItems: PutItem and UpdateItem), the checked
+  // copy written, uploads removed.
   'evidence-check': {
     routes: [],
-    tables: { main: ['GetItem', 'PutItem', 'UpdateItem'] },
+    tables: { main: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
     evidence: ['check'],
     events: 'evidence',
     timeoutSeconds: 30,

@@ -597,7 +597,7 @@ export interface paths {
     put?: never;
     /**
      * A place for one file of evidence, and a presigned POST for its bytes
-     * @description The customer names the file they are about to upload: PDF, JPEG or PNG, at most 10 MiB (10,485,760 bytes). The answer is a presigned S3 POST (`upload.url` and the form `upload.fields`, then the file as the form's last field `file`), valid 10 minutes, for one exact key, this type and exactly this many bytes: the bytes go straight to S3 and never through the API. When they land the file is `pending`: the service checks the bytes are the declared type (magic numbers) and strips an image's metadata, then a malware scan makes it `clean` or `infected` (whose bytes are deleted at once); a file that fails the checks is `rejected` with its `rejection`. Posting again before the POST expires is judged again. A claim holds at most 10 files that are not rejected or infected (the next is 422 `too_many_files`), and takes files while it is `Submitted` or `DocumentsRequested` (else 409 `claim_not_open`).
+     * @description The customer names the file they are about to upload: PDF, JPEG or PNG, at most 10 MiB (10,485,760 bytes). The answer is a presigned S3 POST (`upload.url` and the form `upload.fields`, then the file as the form's last field `file`), valid 10 minutes, for one exact key, this type and exactly this many bytes: the bytes go straight to S3 and never through the API. When they land the file is `pending` its malware scan: infected bytes are deleted at once (`infected`); bytes scanned clean must be the declared type (magic numbers) and an image loses its metadata, then the file is `clean`; a file that fails a check is `rejected` with its `rejection`. Posting again before the POST expires is judged again while the claim is open; once it is decided, bytes posted change nothing (a file never uploaded is `rejected`, `claim_decided`). A POST that expired unused gives its place back. A claim holds at most 10 files that are not rejected or infected (the next is 422 `too_many_files`), and takes files while it is `Submitted` or `DocumentsRequested` (else 409 `claim_not_open`).
      */
     post: operations['requestFileUpload'];
     delete?: never;
@@ -879,7 +879,7 @@ export interface paths {
     };
     /**
      * Open a file scanned clean (role claims)
-     * @description A presigned GET of the file's checked copy, valid 5 minutes, as an attachment with its stored type. Only a `clean` file: any other status is 409 `file_not_clean`. Another claim's file is 404 `file_not_found`.
+     * @description A presigned GET of the file's checked copy, valid 5 minutes, as an attachment with its stored type, named as the customer named it with its type's extension added when missing (`invoice.html` stored as a PDF downloads as `invoice.html.pdf`; other letters in `filename*`). Only a `clean` file: any other status is 409 `file_not_clean`. Another claim's file is 404 `file_not_found`.
      */
     get: operations['linkClaimFile'];
     put?: never;
@@ -1758,7 +1758,7 @@ export interface components {
        * @description Why a landed file was refused (null unless rejected).
        * @enum {string|null}
        */
-      rejection: 'type_mismatch' | 'size_mismatch' | 'unreadable' | 'too_many_files' | 'upload_expired' | null;
+      rejection: 'type_mismatch' | 'size_mismatch' | 'unreadable' | 'too_many_files' | 'upload_expired' | 'claim_decided' | null;
       created: components['schemas']['Timestamp'];
       updated: components['schemas']['Timestamp'];
     };

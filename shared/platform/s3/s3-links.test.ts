@@ -1,7 +1,7 @@
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { describe, expect, it } from 'vitest';
-import { S3Links } from './s3-links.js';
+import { disposition, S3Links } from './s3-links.js';
 
 /** The links the operator routes sign without an S3 client are the links the SDK's S3 client signs (configured as ours), byte for byte. */
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'session/token+' };
@@ -54,5 +54,13 @@ describe('bordereau links', () => {
     );
     expect(ours).toBe(theirs);
     expect(new URL(ours).pathname).toBe(`/order-protection-bordereaux/${key}`);
+  });
+});
+
+describe('an attachment’s name', () => {
+  it('is quoted ASCII, with the UTF-8 name in filename* when it holds other letters', () => {
+    expect(disposition('premium-bordereau-2026-11.csv')).toBe('attachment; filename="premium-bordereau-2026-11.csv"');
+    expect(disposition('Arztbrief München.pdf')).toBe(`attachment; filename="Arztbrief M_nchen.pdf"; filename*=UTF-8''Arztbrief%20M%C3%BCnchen.pdf`);
+    expect(disposition('note (1).pdf')).toBe('attachment; filename="note (1).pdf"');
   });
 });

@@ -3,6 +3,17 @@ import { formatUrl } from '@aws-sdk/util-format-url';
 import { Hash } from '@smithy/hash-node';
 
 /**
+ * An attachment's Content-Disposition: the name as quoted ASCII, and (RFC 6266) as UTF-8 in
+ * `filename*` when it holds other letters, which browsers prefer. Quotes and backslashes never reach it.
+ */
+export function disposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  if (ascii === fileName) return `attachment; filename="${fileName}"`;
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (char) => '%' + char.charCodeAt(0).toString(16).toUpperCase());
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
  * Presigned GETs (the bordereaux, the claims' evidence), without an S3 client: a link is a SigV4 query signature over
  * the object's URL (the SDK's own S3RequestPresigner), so the operator routes' function does not
  * bundle S3's client (about 200 KB) to sign one. Deployed the URL is virtual-hosted
@@ -31,7 +42,7 @@ export class S3Links {
         path,
         // As the S3 client writes a GetObject link (its `x-id` marker included), so that a test can compare the two.
         query: {
-          'response-content-disposition': `attachment; filename="${fileName}"`,
+          'response-content-disposition': disposition(fileName),
           ...(contentType ? { 'response-content-type': contentType } : {}),
           'x-id': 'GetObject',
         },
