@@ -11,7 +11,7 @@ import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { newAuditId } from '#shared/identity/index.js';
 import { MAX_SUSPENSION_REASON_LENGTH, resumeClient, standingView, suspendClient } from '#shared/clients/index.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
-import { EmptyRequest, Text } from '#shared/platform/http/schemas.js';
+import { EmptyRequest, StaffNote } from '#shared/platform/http/schemas.js';
 import * as v from 'valibot';
 import { DynamoLedgerStore } from '#shared/ledger/dynamo-ledger-store.js';
 import { DynamoCollectionsStore } from '#shared/ledger/dynamo-collections-store.js';
@@ -29,13 +29,7 @@ const standings = { store: new DynamoClientStore(doc, config.tableName), now: ()
 const CLIENT_ID = prefixedIdPattern('cl');
 const SuspendRequest = v.optional(
   v.strictObject({
-    reason: v.optional(
-      v.pipe(
-        Text,
-        v.maxLength(MAX_SUSPENSION_REASON_LENGTH, `must be at most ${MAX_SUSPENSION_REASON_LENGTH} characters`),
-        v.regex(/^[^\p{Cc}]*$/u, 'must hold no control characters'),
-      ),
-    ),
+    reason: v.optional(StaffNote(MAX_SUSPENSION_REASON_LENGTH)),
   }),
   {},
 );
@@ -59,6 +53,7 @@ export const handler = httpHandler(
     }
     if (event.routeKey === 'POST /api/v2/admin/clients/{id}/remittances/reverse') {
       const request = parseInput(ReverseRemittanceRequest, event.body);
+      if (!(await collections.clientExists(clientId))) throw new NotFoundError('client_not_found', 'No client has this id.', 'id');
       const remittance = await reverseRemittance({ collections, now: () => systemClock.now(), newAuditId }, staffOf(info), clientId, request);
       return jsonResponse(200, remittanceView(remittance));
     }

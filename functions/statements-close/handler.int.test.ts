@@ -232,6 +232,9 @@ describe('reversing a payment (finance)', () => {
       [{ reference: 'SEPA/2026/77', reason: '   ' }, 422, 'validation_failed'],
       [{ reference: 'SEPA/2026/77', reason: 'x'.repeat(201) }, 422, 'validation_failed'],
       [{ reference: 'SEPA/2026/77', reason: 'line\nbreak' }, 422, 'validation_failed'],
+      [{ reference: 'SEPA/2026/77', reason: '\u200b\u200b' }, 422, 'validation_failed'], // nothing visible
+      [{ reference: 'SEPA/2026/77', reason: 'bounced\u202e' }, 422, 'validation_failed'], // a right-to-left override
+      [{ reference: 'SEPA/2026/77', reason: 'a\u2028b' }, 422, 'validation_failed'],
       [{ reference: 'SEPA/2026/77', reason, amount: '1.00' }, 422, 'validation_failed'],
     ] as const) {
       const res = await reverse(body);
@@ -239,8 +242,15 @@ describe('reversing a payment (finance)', () => {
     }
     expect((await reverse({ reference: 'SEPA/2026/77', reason }, claimsStaff)).json.error.code).toBe('forbidden_role');
     expect((await reverse({ reference: 'SEPA/2026/77', reason }, financeClaims, 'cl_nobodyhere')).status).toBe(404);
-    // A reversed payment's reference stays taken: the retried transfer comes under the bank's new reference.
-    expect((await remit(shop.client_id, { currency: 'EUR', amount: '120.00', reference: 'SEPA/2026/77', received_on: today })).json).toEqual(first.json);
+    const unknown = await reverse({ reference: 'SEPA/2026/77', reason }, financeClaims, `cl_${'A'.repeat(24)}`);
+    expect([unknown.status, unknown.json.error.code, unknown.json.error.param]).toEqual([404, 'client_not_found', 'id']);
+    expect((await reverse({ reference: 'SEPA/2026/77', reason: '🙂'.repeat(200) })).status).toBe(200); // 200 characters as people count them (already reversed: as it was)
+    // A reversed payment's reference stays taken: recording it again says so, and the retried transfer comes under the bank's new reference.
+    const again409 = await remit(shop.client_id, { currency: 'EUR', amount: '120.00', reference: 'SEPA/2026/77', received_on: today });
+    expect([again409.status, again409.json.error.code, again409.json.error.param]).toEqual([409, 'remittance_reference_used', 'reference']);
+    expect(again409.json.error.message).toMatch(
+      /reversed on \d{4}-\d{2}-\d{2} \(R01 insufficient funds\); record the retried transfer under the bank's new reference/,
+    );
 
     await service.drainStreams();
     const audit = (await service.scanBoth()).filter((record) => record.entity === 'audit' && (record.target as { id: string }).id === shop.client_id);

@@ -51,6 +51,14 @@ export async function recordRemittance(
     deps.newAuditId,
   );
   const recorded = await deps.collections.recordRemittance(remittance, referenceHash(request.reference), fingerprint, audit);
+  // A reversed payment's reference stays taken: the retried transfer comes under the bank's new one.
+  if (recorded.replayed && recorded.remittance.reversal) {
+    throw new ConflictError(
+      'remittance_reference_used',
+      `This reference names a payment reversed on ${recorded.remittance.reversal.at.slice(0, 10)} (${recorded.remittance.reversal.reason}); record the retried transfer under the bank's new reference. Nothing was written.`,
+      'reference',
+    );
+  }
   if (recorded.replayed && recorded.fingerprint !== fingerprint) {
     throw new ConflictError(
       'remittance_reference_used',

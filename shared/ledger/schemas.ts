@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { CalendarDate, Currency, listPage } from '../platform/http/schemas.js';
+import { CalendarDate, Currency, listPage, StaffNote } from '../platform/http/schemas.js';
 import { maxOrderAmount, parseMoney } from '../platform/money/index.js';
 import { ENTRY_TYPES } from './ledger.js';
 
@@ -57,13 +57,7 @@ export const MAX_REVERSAL_REASON_LENGTH = 200;
 /** POST /api/v2/admin/clients/{id}/remittances/reverse: which payment, and why. */
 export const ReverseRemittanceRequest = v.strictObject({
   reference: Reference,
-  reason: v.pipe(
-    v.string('must be a string'),
-    v.trim(),
-    v.minLength(1, 'must say why the payment is reversed'),
-    v.maxLength(MAX_REVERSAL_REASON_LENGTH, `must be at most ${MAX_REVERSAL_REASON_LENGTH} characters`),
-    v.regex(/^[^\p{Cc}]*$/u, 'must hold no control characters'),
-  ),
+  reason: StaffNote(MAX_REVERSAL_REASON_LENGTH),
 });
 export type ReverseRemittanceRequest = v.InferOutput<typeof ReverseRemittanceRequest>;
 

@@ -60,7 +60,7 @@ export const ERROR_CATALOGUE = {
   terms_schedule_full: { status: 409, when: "the client's terms already have MAX_LIVE_VERSIONS − 1 (five) versions waiting to take effect" },
   remittance_reference_used: {
     status: 409,
-    when: "a remittance whose `reference` the client's payments already use with another currency, amount or received_on (the same body answers the same)",
+    when: "a remittance whose `reference` the client's payments already use with another currency, amount or received_on (the same body answers the same), or that names a reversed payment",
   },
   too_many_endpoints: { status: 409, when: 'the client already has 16 webhook endpoints' },
   claim_open: { status: 409, when: 'the policy is under an open claim: no change, cancel or void, and no second claim (`param` names it)' },

@@ -168,3 +168,19 @@ export const EmptyRequest = v.optional(v.strictObject({}), {});
 
 /** At most `max` characters counted as code points (as JSON Schema's maxLength counts; valibot's maxLength counts UTF-16 units). */
 export const maxCharacters = (max: number) => v.check((text: string) => [...text].length <= max, `must be at most ${max} characters`);
+
+/**
+ * A short note staff type that others read later (a reversal's or a suspension's reason, in the
+ * audit log): 1 to `max` characters as people count them (code points), trimmed, with something
+ * visible, and no control, invisible formatting (a right-to-left override) or line-separator
+ * characters.
+ */
+export const StaffNote = (max: number) =>
+  v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.minLength(1, 'must not be empty'),
+    maxCharacters(max),
+    v.regex(/^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]*$/u, 'must hold no control, invisible formatting or line-separator characters'),
+    v.regex(/[^\s]/u, 'must hold something visible'),
+  );

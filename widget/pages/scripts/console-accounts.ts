@@ -215,7 +215,7 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
     return showStatement(await api<Statement>('GET', base(clientId) + '/statements/' + encodeURIComponent(period)));
   }
   async function readRemittances(clientId: string): Promise<void> {
-    const page = await api<Ok<'listRemittances'>>('GET', base(clientId) + '/remittances?limit=20');
+    const page = await api<Ok<'listRemittances'>>('GET', base(clientId) + '/remittances?limit=100');
     showRemittances(page.data, page.has_more);
   }
   async function readTerms(clientId: string): Promise<void> {
