@@ -261,6 +261,10 @@ describe('claims', () => {
     await expect.poll(() => operator.locator('#announce').textContent()).toMatch(/^doctor-note\.pdf is downloading \(the link works until .+ UTC\)\.$/);
     expect(await accessibilityViolations(operator)).toEqual([]);
     await operator.screenshot({ path: join(shots, 'console-claims-review.png'), fullPage: true });
+    await operator.setViewportSize({ width: 390, height: 844 });
+    expect(await accessibilityViolations(operator)).toEqual([]);
+    await operator.screenshot({ path: join(shots, 'console-claims-evidence-phone.png'), fullPage: true });
+    await operator.setViewportSize({ width: 1280, height: 800 });
 
     await operator.getByRole('radio', { name: 'Request documents' }).check();
     await operator.getByLabel('Note to the customer').fill(note);
