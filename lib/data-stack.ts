@@ -9,6 +9,16 @@ import type { Construct } from 'constructs';
 import type { KeyKind, TokenKind } from '#shared/platform/keys/signing-keys.js';
 import { tableDefinitions, type TableDefinition } from '#shared/platform/dynamo/table-definitions.js';
 
+/** What every data bucket is: encrypted, never public, owned by the account, TLS only, retained. */
+const PRIVATE_BUCKET = {
+  encryption: BucketEncryption.S3_MANAGED,
+  blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+  objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+  enforceSSL: true,
+  versioned: false,
+  removalPolicy: RemovalPolicy.RETAIN,
+} as const;
+
 /**
  * Stateful resources: the two tables and the three key secrets. Kept apart from the API so
  * the API can be torn down and redeployed without touching data. Everything here is retained.
@@ -84,12 +94,7 @@ export class DataStack extends Stack {
     // presigned links the operator routes sign. Kept seven years (accounting records), and parts of
     // an upload cut short (an export's run killed) cleared after a day.
     this.bordereaux = new Bucket(this, 'Bordereaux', {
-      encryption: BucketEncryption.S3_MANAGED,
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      enforceSSL: true,
-      versioned: false,
-      removalPolicy: RemovalPolicy.RETAIN,
+      ...PRIVATE_BUCKET,
       lifecycleRules: [
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
         { id: 'expire-after-seven-years', prefix: 'bordereaux/', expiration: Duration.days(7 * 365 + 2) },
@@ -123,12 +128,7 @@ export class DataStack extends Stack {
    */
   private evidenceBucket(): Bucket {
     const bucket = new Bucket(this, 'Evidence', {
-      encryption: BucketEncryption.S3_MANAGED,
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      enforceSSL: true,
-      versioned: false,
-      removalPolicy: RemovalPolicy.RETAIN,
+      ...PRIVATE_BUCKET,
       cors: [{ allowedMethods: [HttpMethods.POST], allowedOrigins: ['*'], allowedHeaders: ['*'], maxAge: 600 }],
       lifecycleRules: [
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },

@@ -45,6 +45,22 @@ const asStaff = (path: string, roles = ['claims']) =>
     staffClaims: { sub: 'u-cara', email: 'cara@insurer.example', token_use: 'access', 'cognito:groups': roles },
   });
 const filesPath = (id = claimId) => `/api/v2/claims/${id}/files`;
+/** A new shop's claim on one ticket, and its customer's request for a PDF's upload form. */
+async function claimToFileOn(shopName: string) {
+  const shop = await claimShop(service, shopName);
+  const order = await protectedOrder(service, shop, ['30.00']);
+  const bearer = await sessionToken(service, shop, order);
+  const id = (await fileClaim(service, bearer, { policy_numbers: [order.policies[0]!.policy_number] })).json.claim_id as string;
+  const ask = (filename: string) =>
+    service.call('claims-files', {
+      method: 'POST',
+      path: filesPath(id),
+      pathParameters: { id },
+      headers: { authorization: `Bearer ${bearer}` },
+      body: { filename, content_type: 'application/pdf', size: pdf.length },
+    });
+  return { shop, order, id, ask };
+}
 const ask = (filename: string, content_type: string, size: number) => asCustomer('POST', filesPath(), { filename, content_type, size });
 const statusOf = async (fileId: string) =>
   ((await asCustomer('GET', filesPath())).json.data as { file_id: string; status: string; rejection: string | null }[]).find((file) => file.file_id === fileId);
@@ -174,18 +190,7 @@ describe('evidence uploaded straight to S3, checked and scanned', () => {
   });
 
   it('once the claim is decided its evidence stands: bytes posted again change nothing; a POST never used is then rejected', async () => {
-    const shop = await claimShop(service, 'Decided Hall');
-    const order = await protectedOrder(service, shop, ['30.00']);
-    const bearer = await sessionToken(service, shop, order);
-    const id = (await fileClaim(service, bearer, { policy_numbers: [order.policies[0]!.policy_number] })).json.claim_id as string;
-    const ask = (filename: string) =>
-      service.call('claims-files', {
-        method: 'POST',
-        path: filesPath(id),
-        pathParameters: { id },
-        headers: { authorization: `Bearer ${bearer}` },
-        body: { filename, content_type: 'application/pdf', size: pdf.length },
-      });
+    const { id, ask } = await claimToFileOn('Decided Hall');
     const seen = await ask('note.pdf');
     const unused = await ask('later.pdf');
     await postUpload(seen.json.upload, pdf);
@@ -214,18 +219,7 @@ describe('evidence uploaded straight to S3, checked and scanned', () => {
   });
 
   it('a POST that expired unused gives its place back; names are what they say, and download with their type’s extension', async () => {
-    const shop = await claimShop(service, 'Expiry Hall');
-    const order = await protectedOrder(service, shop, ['30.00']);
-    const bearer = await sessionToken(service, shop, order);
-    const id = (await fileClaim(service, bearer, { policy_numbers: [order.policies[0]!.policy_number] })).json.claim_id as string;
-    const ask = (filename: string) =>
-      service.call('claims-files', {
-        method: 'POST',
-        path: filesPath(id),
-        pathParameters: { id },
-        headers: { authorization: `Bearer ${bearer}` },
-        body: { filename, content_type: 'application/pdf', size: pdf.length },
-      });
+    const { shop, order, id, ask } = await claimToFileOn('Expiry Hall');
     for (let n = 0; n < 10; n++) expect((await ask(`page-${n}.pdf`)).status).toBe(201);
     expect((await ask('eleventh.pdf')).json.error.code).toBe('too_many_files');
     // Fifteen minutes later the ten forms have expired unused: their places come back.

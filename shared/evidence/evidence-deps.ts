@@ -3,7 +3,7 @@ import { systemClock } from '../platform/clock.js';
 import { prefixedId } from '../platform/ids.js';
 import { sharedDocumentClient } from '../platform/dynamo/dynamo-client.js';
 import { signingCredentials } from '../platform/s3/s3-client.js';
-import { DynamoClaimStore } from '../claims/dynamo-claim-store.js';
+import { dynamoClaimFacts } from './claim-facts.js';
 import { DynamoEvidenceStore } from './dynamo-evidence-store.js';
 import { S3EvidenceSigner } from './s3-evidence-signer.js';
 import type { EvidenceDeps } from './evidence-files.js';
@@ -15,10 +15,9 @@ import type { EvidenceDeps } from './evidence-files.js';
 export function evidenceDeps(): Pick<EvidenceDeps, 'claims' | 'files' | 'signer' | 'now' | 'fileId'> {
   const config = loadConfig();
   const doc = sharedDocumentClient();
-  const claims = new DynamoClaimStore(doc, config.tableName);
   const credentials = signingCredentials(config.s3Endpoint);
   return {
-    claims: { claimOf: async (claimId) => (await claims.get(claimId))?.claim },
+    claims: dynamoClaimFacts(sharedDocumentClient(), config.tableName),
     files: new DynamoEvidenceStore(doc, config.tableName),
     signer: new S3EvidenceSigner(
       { bucket: config.evidenceBucket, region: config.region, ...(config.s3Endpoint ? { endpoint: config.s3Endpoint } : {}) },
