@@ -39,6 +39,7 @@ ${CLAIM_PAGES_CSS}
   button:disabled { opacity: .6; cursor: not-allowed; }
   .count.too-long { color: #8a1c14; font-weight: 600; border-left: 4px solid #b3261e; padding-left: .5rem; }
   ol, ul { padding-left: 1.25rem; }
+  h2, dd { overflow-wrap: anywhere; } /* a claim id is one long word: it wraps on a phone instead of widening the page */
   .files { list-style: none; padding: 0; }
   .files li { display: grid; grid-template-columns: 1fr auto; gap: .25rem .75rem; align-items: center; padding: .5rem 0; border-bottom: 1px solid #e3e6ee; }
   .files progress { grid-column: 1 / -1; width: 100%; height: .5rem; }
