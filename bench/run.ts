@@ -14,6 +14,7 @@ import { measureWebhookLatency } from './sections/webhooks.js';
 import { measureIdle } from './sections/idle.js';
 import { measureExport } from './sections/export.js';
 import { measureEvidence } from './sections/evidence.js';
+import { measureWidgetLocales } from './sections/widget-locales.js';
 import { startBenchEnvironment } from './environment.js';
 
 /**
@@ -44,6 +45,7 @@ try {
   await section('9 idle', 'untimed', (record) => measureIdle(record));
   await section('10 export', 'timed', (record) => measureExport(record, dynamo.endpoint));
   await section('11 evidence', 'untimed', (record) => measureEvidence(record));
+  await section('12 widget locales', 'untimed', (record) => measureWidgetLocales(record));
 } finally {
   await dynamo.stop();
   rmSync(work, { recursive: true, force: true });

@@ -29,6 +29,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { apiReferenceSecurityHeaders, pageSecurityHeaders } from '../scripts/local/page-headers.js';
+import { LOCALE_FILE_HEADERS } from '../widget/locale-files.js';
 import { EDGE_REGION, WEB_ACL_ARN_PARAMETER } from './edge-stack.js';
 // What the pages read at start from /config.json, written here at deploy time: the type the pages' sign-in reads it by.
 import type { PagesConfig } from '../widget/pages/scripts/sign-in.js';
@@ -42,6 +43,10 @@ export const API_PATH_PATTERN = '/api/*';
 /** The stable widget name is cached this long (a new release reaches merchants' pages within it); the versioned file for a year. */
 export const WIDGET_STABLE_MAX_AGE = Duration.minutes(5);
 export const WIDGET_VERSIONED_MAX_AGE = Duration.days(365);
+
+/** The widget's and the claim page's catalogues (widget/locale-files.ts): named by their content's hash, cached for good. */
+export const LOCALE_PATH_PATTERN = '/locales/*';
+export const LOCALE_MAX_AGE = Duration.seconds(Number(/max-age=(\d+)/.exec(LOCALE_FILE_HEADERS['cache-control'])![1]));
 
 /** The versioned widget file: `widget.<first 16 hex of its SHA-256>.js`, a new name for every new content. */
 export const widgetVersionedName = (code: string): string => `widget.${createHash('sha256').update(code, 'utf8').digest('hex').slice(0, 16)}.js`;
@@ -247,6 +252,26 @@ export class Web extends Construct {
           viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
           cachePolicy: widgetCache('WidgetVersioned', WIDGET_VERSIONED_MAX_AGE),
           responseHeadersPolicy: cacheFor('WidgetVersionedHeaders', WIDGET_VERSIONED_MAX_AGE, true),
+        },
+        // A merchant's page fetches the widget's catalogue from another origin: CORS, GET only, any origin (it is public text).
+        [LOCALE_PATH_PATTERN]: {
+          origin: site,
+          viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          cachePolicy: widgetCache('LocaleFiles', LOCALE_MAX_AGE),
+          responseHeadersPolicy: new ResponseHeadersPolicy(this, 'LocaleFileHeaders', {
+            comment: `The locale files, cached ${LOCALE_MAX_AGE.toHumanString()}, immutable, readable from any origin.`,
+            securityHeadersBehavior: { contentTypeOptions: { override: true } },
+            corsBehavior: {
+              accessControlAllowCredentials: false,
+              accessControlAllowHeaders: ['*'],
+              accessControlAllowMethods: ['GET', 'HEAD'],
+              accessControlAllowOrigins: ['*'],
+              originOverride: true,
+            },
+            customHeadersBehavior: {
+              customHeaders: [{ header: 'cache-control', value: LOCALE_FILE_HEADERS['cache-control'], override: true }], // npm start's
+            },
+          }),
         },
         [`${PAGE_PATHS.docs}*`]: fromBucket(reference),
       },

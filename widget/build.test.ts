@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PAGE_INDEX_FUNCTION } from '../lib/web.js';
-import { buildSite, SITE_SCRIPTS, sitePages } from './build.js';
+import { buildSite, buildWidget, SITE_SCRIPTS, sitePages } from './build.js';
+import { localeBuild } from './locale-files.js';
 
 /** Every file under a folder, by its path in it. */
 function filesIn(directory: string): string[] {
@@ -32,6 +33,7 @@ describe('npm run build:site', () => {
       '/admin/claims',
       '/admin/bordereaux',
       '/widget.js',
+      ...Object.keys(localeBuild().files).map((path) => `/${path}`),
       '/favicon.svg',
       ...SITE_SCRIPTS.map((name) => `/assets/${name}.js`),
     ])
@@ -53,5 +55,21 @@ describe('npm run build:site', () => {
     expect(pages['admin/index.html']).not.toContain('id="page-data"');
     expect(pages['admin/index.html']).toContain('<script src="/assets/console.js"></script>');
     expect(pages['claim/index.html']).toContain('<script type="application/json" id="page-data">{"shop":null}</script>');
+  });
+
+  it('ships every locale file the widget and the claim page name, next to /widget.js, and no English one (built in)', async () => {
+    const directory = join(mkdtempSync(join(tmpdir(), 'site-')), 'site');
+    const written = await buildSite(directory, { reference: false });
+    const build = localeBuild();
+    const locales = written.filter((path) => path.startsWith('locales/'));
+    expect(locales.sort()).toEqual([...Object.values(build.widget.files), ...Object.values(build.claim.files)].sort());
+    expect(locales.filter((path) => path.includes('.en.'))).toEqual([]);
+    for (const path of locales) expect(JSON.parse(readFileSync(join(directory, path), 'utf8'))).toEqual(JSON.parse(build.files[path]!));
+    // The widget knows their names: a new catalogue is a new name in a new widget.
+    const widget = await buildWidget();
+    for (const path of Object.values(build.widget.files)) expect(widget).toContain(path);
+    expect(widget).not.toContain('claim.'); // the claim page's keys stay out of the widget
+    // At the edge they are files (lib/web.ts routes /locales/*: lib/web-locales.test.ts), never a page's index.html.
+    for (const path of locales) expect(servedFrom(`/${path}`)).toBe(path);
   });
 });

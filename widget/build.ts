@@ -2,6 +2,7 @@ import { build, type BuildOptions } from 'esbuild';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { localeBuild, localeDefines } from './locale-files.js';
 import { claimPage } from './pages/claim-page.js';
 import { consolePage } from './pages/console-page.js';
 import { FAVICON_SVG } from './pages/favicon.js';
@@ -14,7 +15,7 @@ const options = { bundle: true, minify: true, format: 'iife', target: ['es2020']
 let cached: Promise<string> | undefined;
 
 export function buildWidget(): Promise<string> {
-  cached ??= build({ ...options, entryPoints: [join(here, 'src', 'widget.ts')] }).then((result) => result.outputFiles[0]!.text);
+  cached ??= build({ ...options, define: localeDefines(), entryPoints: [join(here, 'src', 'widget.ts')] }).then((result) => result.outputFiles[0]!.text);
   return cached;
 }
 
@@ -27,6 +28,7 @@ let pages: Promise<Record<PageScript, string>> | undefined;
 export function buildPageScripts(): Promise<Record<PageScript, string>> {
   pages ??= build({
     ...options,
+    define: localeDefines(), // the claim page's English and its other locales' files
     entryPoints: PAGE_SCRIPTS.map((name) => join(here, 'pages', 'scripts', `${name}.ts`)),
     outdir: join(here, 'dist', 'assets'),
   })
@@ -66,7 +68,8 @@ export const SITE_SCRIPTS = PAGE_SCRIPTS.filter((name) => name !== 'checkout' &&
 /**
  * `npm run build:site`: every deployed page into `directory` (widget/dist/site, which lib/web.ts
  * deploys when it exists at synth): the pages, their scripts at /assets/<page>.js, the widget
- * (/widget.js), the icon (/favicon.svg and /favicon.ico) and the API reference (/docs/index.html,
+ * (/widget.js), the locale files of the widget and the claim page (/locales/<surface>.<tag>.<hash>.json,
+ * widget/locale-files.ts), the icon (/favicon.svg and /favicon.ico) and the API reference (/docs/index.html,
  * built by Redocly: a few seconds). Written afresh: what an older build left is removed first.
  */
 export async function buildSite(directory: string, { reference = true } = {}): Promise<string[]> {
@@ -74,6 +77,7 @@ export async function buildSite(directory: string, { reference = true } = {}): P
   const files: Record<string, string> = {
     ...sitePages(),
     'widget.js': await buildWidget(),
+    ...localeBuild().files,
     'favicon.svg': FAVICON_SVG,
     'favicon.ico': FAVICON_SVG,
   };
@@ -99,6 +103,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === 's
   await mkdir(join(here, 'dist', 'assets'), { recursive: true });
   await writeFile(join(here, 'dist', 'widget.js'), code);
   console.log(`widget/dist/widget.js: ${code.length} bytes`);
+  for (const [path, content] of Object.entries(localeBuild().files)) {
+    await mkdir(dirname(join(here, 'dist', path)), { recursive: true });
+    await writeFile(join(here, 'dist', path), content);
+    console.log(`widget/dist/${path}: ${Buffer.byteLength(content)} bytes`);
+  }
   for (const [name, script] of Object.entries(await buildPageScripts())) {
     await writeFile(join(here, 'dist', 'assets', `${name}.js`), script);
     console.log(`widget/dist/assets/${name}.js: ${script.length} bytes`);

@@ -9,6 +9,7 @@ import { parseJsonBody } from '#shared/platform/http/json-body.js';
 import { parseInput } from '#shared/platform/http/validation.js';
 import { WEBHOOK_ENDPOINT_ID } from '#shared/webhooks/schemas.js';
 import { buildPageScripts, buildWidget } from '../../widget/build.js';
+import { LOCALE_FILE_HEADERS, localeBuild } from '../../widget/locale-files.js';
 import { checkoutPage } from '../../widget/pages/checkout-page.js';
 import { claimPage } from '../../widget/pages/claim-page.js';
 import { consolePage } from '../../widget/pages/console-page.js';
@@ -197,6 +198,13 @@ export function demoSiteRoutes({ baseUrl, demo }: { baseUrl: string; demo: NewCl
       headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' },
       body: await buildWidget(),
     }),
+    // The widget's and the claim page's catalogues but English (built in), under the names the bundles know (widget/locale-files.ts).
+    ...Object.fromEntries(
+      Object.entries(localeBuild().files).map(([path, body]): [string, StaticRoute] => [
+        `GET /${path}`,
+        () => ({ status: 200, headers: { ...LOCALE_FILE_HEADERS }, body }),
+      ]),
+    ),
     // Each page's own script (widget/pages/scripts/), bundled on first ask: the pages run no inline script.
     ...Object.fromEntries(
       PAGE_SCRIPTS.map((name): [string, StaticRoute] => [

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { coverageTotal, formatMoney, offerText, tokenFor, type Quote } from './offer.js';
+import { readCatalogue, surfaceOf } from '../locale-files.js';
+import { translator } from './i18n.js';
+import { coverageTotal, formatMoney, offerText, termsLink, tokenFor, type Quote } from './offer.js';
+
+const english = surfaceOf(readCatalogue('en'), 'widget');
+const german = surfaceOf(readCatalogue('de'), 'widget');
+const inEnglish = translator('en', english, english).t;
 
 const quote = (overrides: Partial<Quote> = {}): Quote => ({
   quote_id: 'qt_1',
@@ -23,11 +29,24 @@ describe('the offer', () => {
   });
 
   it('names both choices with the premium in the shopper’s locale', () => {
-    const text = offerText(quote({ currency: 'EUR' }), 'de-DE');
+    const text = offerText(quote({ currency: 'EUR' }), inEnglish, 'de-DE');
 
     expect(text.yes).toBe('Yes, protect my order for 13,22\u00a0€');
     expect(text.no).toBe("No, I don't want protection");
     expect(text.description).toContain('155,50\u00a0€');
+    const deutsch = offerText(quote({ currency: 'EUR' }), translator('de', german, english).t, 'de-AT');
+    expect(deutsch.yes).toBe('Ja, meine Bestellung für €\u00a013,22 absichern'); // de-AT writes the euro first
+    expect(deutsch.legend).toBe('Rückerstattungsschutz');
+  });
+
+  it('links the terms of the locale (or its language) when they are https, and ignores anything else', () => {
+    expect(termsLink('https://shop.example/terms', 'de')).toBe('https://shop.example/terms');
+    expect(termsLink({ de: 'https://shop.example/agb', en: 'https://shop.example/terms' }, 'de')).toBe('https://shop.example/agb');
+    expect(termsLink({ en: 'https://shop.example/terms' }, 'en-GB')).toBe('https://shop.example/terms');
+    expect(termsLink({ en: 'https://shop.example/terms' }, 'fr')).toBeUndefined();
+    for (const bad of ['http://shop.example/terms', 'javascript:alert(1)', 'data:text/html,x', '/terms', 'not a url'])
+      expect(termsLink({ de: bad }, 'de'), bad).toBeUndefined();
+    expect(termsLink(undefined, 'de')).toBeUndefined();
   });
 
   it('adds coverage exactly, in the currency’s digits, without float artefacts', () => {
@@ -45,6 +64,7 @@ describe('the offer', () => {
     expect(formatMoney('99999999999999.99', 'USD', 'en-US')).toBe('$99,999,999,999,999.99'); // past 2^53 in cents: still exact
     const yen = offerText(
       quote({ currency: 'JPY', premium_total: '530', items: [{ reference_number: 'a', cost: '6234', premium: '530', coverage_amount: '6234' }] }),
+      inEnglish,
       'en-US',
     );
     expect(yen.yes).toBe('Yes, protect my order for ¥530');

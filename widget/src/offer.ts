@@ -1,3 +1,5 @@
+import { isolate } from './i18n.js';
+
 /**
  * The widget's pure logic, kept apart from the DOM so it can be tested without a browser:
  * what a quote looks like, how money reads in the shopper's locale, which token a choice hands over.
@@ -60,13 +62,30 @@ export interface OfferText {
   no: string;
 }
 
-export function offerText(quote: Quote, locale?: string): OfferText {
-  const premium = formatMoney(quote.premium_total, quote.currency, locale);
-  const coverage = formatMoney(coverageTotal(quote), quote.currency, locale);
+/**
+ * The offer's texts in the customer's language: `text` is the widget's catalogue (with the
+ * merchant's overrides) and `locale` the tag Intl writes the premium and the coverage in.
+ */
+export function offerText(quote: Quote, text: (key: keyof OfferText, values: Record<string, string>) => string, locale = 'en'): OfferText {
+  const premium = isolate(locale, formatMoney(quote.premium_total, quote.currency, locale));
+  const coverage = isolate(locale, formatMoney(coverageTotal(quote), quote.currency, locale));
   return {
-    legend: 'Refund protection',
-    description: `Get back up to ${coverage} if you cannot attend for a covered reason, such as illness, injury or travel disruption.`,
-    yes: `Yes, protect my order for ${premium}`,
-    no: "No, I don't want protection",
+    legend: text('legend', {}),
+    description: text('description', { coverage }),
+    yes: text('yes', { premium }),
+    no: text('no', {}),
   };
+}
+
+/** The merchant's terms link for a locale: `termsUrl` as one URL, or by locale tag (the locale's, else its language's); https only, anything else ignored. */
+export function termsLink(termsUrl: string | Record<string, string> | undefined, locale: string): string | undefined {
+  const own = (tag: string) => (termsUrl && typeof termsUrl === 'object' && Object.hasOwn(termsUrl, tag) ? termsUrl[tag] : undefined);
+  const url = typeof termsUrl === 'string' ? termsUrl : (own(locale) ?? own(locale.split('-')[0]!));
+  if (typeof url !== 'string') return undefined;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' ? parsed.href : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,23 +1,37 @@
-import { offerText, tokenFor, type Choice, type Quote } from './offer.js';
+import { formatLocale, isRightToLeft, negotiate, translator, type Catalogue, type Locale, type Translator } from './i18n.js';
+import { offerText, termsLink, tokenFor, type Choice, type OfferText, type Quote } from './offer.js';
 
 /**
  * The checkout widget: `window.OrderProtection`. It asks the API for a quote with the merchant's
  * public key, shows the offer as an explicit yes / no choice (nothing pre-selected), and hands the
  * matching quote token to the merchant through `get('token')` in optInCb / optOutCb. When the API
  * cannot be reached it reports onErrorCb and optOutCb, so the checkout never blocks.
+ *
+ * Its texts come in the customer's language (`locale`, else the browser's languages, else English:
+ * i18n.ts): English is built in; another language's catalogue is fetched once, from the file the
+ * build named next to this script (`locales/widget.<tag>.<hash>.json`, widget/locale-files.ts),
+ * while the widget shows its loading text (every language's is built in). A catalogue that cannot
+ * be loaded (within CATALOGUE_TIMEOUT_MS) means English: it never holds up the checkout.
  */
 interface CartItem {
   reference_number: string;
   cost: string;
   name?: string;
 }
+/** The widget's texts a merchant may replace, per locale tag: `{ de: { legend: '…' } }` (`{coverage}` and `{premium}` are filled in). */
+export type WidgetTexts = Partial<Record<keyof OfferText | 'loading' | 'unavailable' | 'terms', string>>;
 export interface WidgetConfig {
   apiKey: string;
   baseUrl: string;
   currency: string;
   items: CartItem[];
   container: string | HTMLElement;
-  locale?: string;
+  /** BCP 47; else the browser's languages. */
+  locale?: string | undefined;
+  /** Texts of the merchant's own, by locale tag (`de`, `pt-BR`; a language's own, `en`, also serves `en-GB`). */
+  texts?: Record<string, WidgetTexts>;
+  /** The protection's terms, one https URL or one per locale tag; shown as a link in the offer. */
+  termsUrl?: string | Record<string, string>;
   loadedCb?: (quote: Quote) => void;
   optInCb?: () => void;
   optOutCb?: () => void;
@@ -25,11 +39,25 @@ export interface WidgetConfig {
   onErrorCb?: (error: Error) => void;
 }
 
+declare const __OP_WIDGET_EN__: Catalogue;
+declare const __OP_WIDGET_FILES__: Partial<Record<Locale, string>>;
+declare const __OP_WIDGET_LOADING__: Record<Locale, string>;
+const ENGLISH: Catalogue = __OP_WIDGET_EN__;
+/** How long a catalogue may take before the widget goes on in English. */
+const CATALOGUE_TIMEOUT_MS = 4000;
+/** This script's own address, read while it runs: the locale files sit next to it. */
+const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src || undefined;
+/** Each language's catalogue, fetched at most once per page (undefined: it could not be loaded, English it is). */
+const catalogues = new Map<Locale, Promise<Catalogue | undefined>>();
+
 let config: WidgetConfig | undefined;
 let quote: Quote | undefined;
 let choice: Choice | undefined;
 let unavailable = false;
 let instance = 0;
+let wanted: Locale = 'en';
+let texts: Translator | undefined;
+let localized: Promise<void> = Promise.resolve();
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -39,38 +67,65 @@ function root(): HTMLElement {
   return target;
 }
 
-async function fetchQuote(items: CartItem[]): Promise<Quote> {
-  const c = config!;
-  const res = await fetch(`${c.baseUrl.replace(/\/$/, '')}/api/v2/quotes`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-public-key': c.apiKey },
-    body: JSON.stringify({
-      currency: c.currency,
-      items: items.map(({ reference_number, cost, name }) => ({ reference_number, cost, ...(name ? { name } : {}) })),
-    }),
-  });
-  if (!res.ok) throw new Error(`quote failed with HTTP ${res.status}`);
-  return (await res.json()) as Quote;
+async function fetchCatalogue(locale: Locale): Promise<Catalogue | undefined> {
+  const file = __OP_WIDGET_FILES__[locale];
+  if (!file || !scriptUrl) return undefined;
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), CATALOGUE_TIMEOUT_MS);
+  try {
+    const res = await fetch(new URL(file, scriptUrl), { signal: abort.signal });
+    const data: unknown = res.ok ? await res.json() : undefined;
+    return data && typeof data === 'object' ? (data as Catalogue) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The translator for the customer's language, once its catalogue is here (English when it cannot be). */
+async function localize(asked: (string | undefined)[]): Promise<Translator> {
+  const locale = negotiate(asked);
+  let catalogue: Catalogue | undefined = ENGLISH;
+  if (locale !== 'en') {
+    if (!catalogues.has(locale)) catalogues.set(locale, fetchCatalogue(locale));
+    catalogue = await catalogues.get(locale);
+  }
+  const shown: Locale = catalogue ? locale : 'en';
+  return translator(shown, catalogue ?? ENGLISH, ENGLISH, formatLocale(asked, shown));
+}
+
+/** A text of the widget: the merchant's for this locale (or its language), else the catalogue's. */
+function text(key: keyof WidgetTexts, values: Record<string, string> = {}): string {
+  const t = texts!;
+  const own = config?.texts;
+  const pick = (tag: string) => (own && Object.hasOwn(own, tag) ? own[tag]?.[key] : undefined);
+  const custom = pick(t.locale) ?? pick(t.locale.split('-')[0]!);
+  return typeof custom === 'string' ? custom.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole) : t.t(key, values);
 }
 
 function render(): void {
   const el = root();
+  // lang and dir on what the widget writes: a merchant's page in one language may show the offer in another.
+  const tag = (locale: Locale) => `lang="${locale}" dir="${isRightToLeft(locale) ? 'rtl' : 'ltr'}"`;
+  if (!texts || (!quote && !unavailable)) {
+    el.innerHTML = `<p class="op-loading" role="status" ${tag(wanted)}>${escapeHtml(__OP_WIDGET_LOADING__[wanted])}</p>`;
+    return;
+  }
   if (unavailable) {
-    el.innerHTML = '<p class="op-unavailable" role="status">Refund protection is not available right now. You can complete your order without it.</p>';
+    el.innerHTML = `<p class="op-unavailable" role="status" ${tag(texts.locale)}>${escapeHtml(text('unavailable'))}</p>`;
     return;
   }
-  if (!quote) {
-    el.innerHTML = '<p class="op-loading" role="status">Loading refund protection…</p>';
-    return;
-  }
-  const text = offerText(quote, config?.locale);
+  const offer = offerText(quote!, text, texts.format);
+  const terms = termsLink(config?.termsUrl, texts.locale);
   const id = `op-${instance}`;
   el.innerHTML = `
-    <fieldset class="op-offer" aria-describedby="${id}-desc">
-      <legend>${escapeHtml(text.legend)}</legend>
-      <p id="${id}-desc">${escapeHtml(text.description)}</p>
-      <label><input type="radio" name="${id}-choice" value="opt_in" ${choice === 'opt_in' ? 'checked' : ''}> ${escapeHtml(text.yes)}</label>
-      <label><input type="radio" name="${id}-choice" value="opt_out" ${choice === 'opt_out' ? 'checked' : ''}> ${escapeHtml(text.no)}</label>
+    <fieldset class="op-offer" aria-describedby="${id}-desc" ${tag(texts.locale)}>
+      <legend>${escapeHtml(offer.legend)}</legend>
+      <p id="${id}-desc">${escapeHtml(offer.description)}</p>
+      <label><input type="radio" name="${id}-choice" value="opt_in" ${choice === 'opt_in' ? 'checked' : ''}> ${escapeHtml(offer.yes)}</label>
+      <label><input type="radio" name="${id}-choice" value="opt_out" ${choice === 'opt_out' ? 'checked' : ''}> ${escapeHtml(offer.no)}</label>
+      ${terms ? `<p class="op-terms"><a href="${escapeHtml(terms)}" target="_blank" rel="noopener noreferrer">${escapeHtml(text('terms'))}</a></p>` : ''}
     </fieldset>`;
   el.querySelectorAll<HTMLInputElement>('input[type=radio]').forEach((input) => input.addEventListener('change', () => choose(input.value as Choice)));
 }
@@ -90,10 +145,26 @@ function fail(error: unknown): void {
   config?.optOutCb?.();
 }
 
+async function fetchQuote(items: CartItem[]): Promise<Quote> {
+  const c = config!;
+  const res = await fetch(`${c.baseUrl.replace(/\/$/, '')}/api/v2/quotes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-public-key': c.apiKey },
+    body: JSON.stringify({
+      currency: c.currency,
+      items: items.map(({ reference_number, cost, name }) => ({ reference_number, cost, ...(name ? { name } : {}) })),
+    }),
+  });
+  if (!res.ok) throw new Error(`quote failed with HTTP ${res.status}`);
+  return (await res.json()) as Quote;
+}
+
 async function load(items: CartItem[], callback: 'loadedCb' | 'updatedCb'): Promise<void> {
   const current = ++instance;
+  const ready = localized; // the quote and the catalogue are fetched side by side
   try {
     const fresh = await fetchQuote(items);
+    await ready;
     if (current !== instance) return; // a newer request replaced this one
     quote = fresh;
     unavailable = false;
@@ -101,6 +172,7 @@ async function load(items: CartItem[], callback: 'loadedCb' | 'updatedCb'): Prom
     config?.[callback]?.(fresh);
     if (choice) choose(choice); // the choice stands; its token is the new quote's
   } catch (error) {
+    await ready;
     if (current === instance) fail(error);
   }
 }
@@ -111,6 +183,12 @@ const OrderProtection = {
     quote = undefined;
     choice = undefined;
     unavailable = false;
+    texts = undefined;
+    const asked = [next.locale, ...(navigator.languages ?? [navigator.language])];
+    wanted = negotiate(asked);
+    const mine = (localized = localize(asked).then((t) => {
+      if (localized === mine) texts = t; // a later configure() has its own
+    }));
     render();
     return load(next.items, 'loadedCb');
   },

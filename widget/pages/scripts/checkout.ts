@@ -5,7 +5,7 @@ import { $, el, money, pageData } from './kit.js';
  * The demo checkout's script (checkout-page.ts, served at /assets/checkout.js after /widget.js): a
  * made-up cart for a made-up customer, the widget on it, and "Place order", which sends the cart
  * with the widget's token to the demo back-end. `window.demoEvents` lists the widget's callbacks
- * as they came (the browser tests read it).
+ * as they came (the browser tests read it). `?locale=de` passes a locale on to the widget.
  */
 interface OrderProtection {
   configure(config: WidgetConfig): Promise<void>;
@@ -27,6 +27,7 @@ const widget = () => (window as unknown as { OrderProtection: OrderProtection })
 const { public_key: publicKey } = pageData<{ public_key: string }>();
 const params = new URLSearchParams(location.search);
 const apiBase = params.get('api') || location.origin;
+const locale = params.get('locale') || undefined;
 let cart: Cart;
 let widgetFailed = false;
 const events: string[] = [];
@@ -71,7 +72,7 @@ function newCart(): void {
     currency: cart.currency,
     items: cart.items,
     container: '#protection',
-    locale: 'en-US',
+    locale, // ?locale=<BCP 47>; else the widget reads the browser's languages
     loadedCb: () => events.push('loaded'),
     optInCb: () => events.push('opt_in'),
     optOutCb: () => events.push('opt_out'),
