@@ -230,6 +230,7 @@ describe('least privilege', () => {
     // Query on an index only (the policy-number and list indexes, each by exact name).
     'policies-settle': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
     'orders-cancel': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
+    'cancellations-confirm': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'Query', 'UpdateItem'] }, // the order's partition, and the policy-number index
     'orders-list': { Main: ['Query', 'Query'], Metrics: ['GetItem'] }, // the order itself (by order_number) and the list index
     'policies-list': { Main: ['Query'] },
     'webhook-endpoints': { Main: ['ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'Query', 'UpdateItem'] }, // the table and the retry index (a delete cancels pending deliveries)

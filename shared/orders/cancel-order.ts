@@ -33,15 +33,55 @@ function repeatsLastMove(current: readonly OrderItem[], target: PolicyStatus): b
 }
 
 /** Attempts before an order that keeps changing under concurrent requests gives up with 409. */
-const MAX_ATTEMPTS = 8;
+export const MAX_ATTEMPTS = 8;
+
+/** What an order's cancel or void does to the order as read: the items it moves, and the order after. */
+export interface OrderCancelPlan {
+  before: Order;
+  moved: OrderItem[];
+  after: Order;
+}
+
+/**
+ * Plans the cancel or void of the order as read (the direct call, its preview and its confirm
+ * plan alike): every Issued policy moves; a policy under an open claim stops it all (409
+ * `claim_open`), as does a void after any one's void window (409 naming it); with nothing Issued
+ * left it is a repeat (nothing moves) or 409 `policy_not_issued`.
+ */
+export async function planOrderCancel(
+  before: Order,
+  action: SettleAction,
+  reason: CancelReason,
+  now: Date,
+  lookPeriodDays: () => Promise<number>,
+): Promise<OrderCancelPlan> {
+  const target = TARGET[action];
+  const current = before.items.filter(isCurrent);
+  const issued = current.filter((item) => item.policy.status === 'Issued');
+  refuseIfClaimed(issued, (item) => item.policy.policy_number);
+  if (issued.length === 0 && !repeatsLastMove(current, target)) {
+    const other = current.find((item) => item.policy.status !== target)!;
+    throw nothingToSettle(other.policy.policy_number, other.policy.status, action);
+  }
+  if (action === 'void') for (const item of issued) await refuseAfterVoidWindow(item.policy, now, lookPeriodDays, true);
+  const moved: OrderItem[] = issued.map((item) => ({ ...item, policy: settled(item.policy, action, reason, now) }));
+  const after: Order = {
+    ...before,
+    updated: moved.length ? now.toISOString() : before.updated,
+    version: before.version + (moved.length ? 1 : 0),
+    items: before.items.map((item) => moved.find((m) => m.reference_number === item.reference_number) ?? item),
+  };
+  return { before, moved, after };
+}
+
+/** A short, growing, random pause before planning again on an order that moved under this request. */
+export const backOff = (attempt: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
 
 /**
  * POST /orders/{id}/cancel: every Issued policy of the order moves (`cancel` or `void`), all or
  * nothing, in one transaction conditional on the order's version and each policy still being
- * Issued. A policy under an open claim stops the whole order (409 `claim_open` naming it). A void
- * after any one's void window moves none (409 naming it). An order with nothing Issued left is
- * answered as it is only when the request is a true repeat (repeatsLastMove); else 409
- * `policy_not_issued` naming a policy that is not in the asked status.
+ * Issued (planOrderCancel says what moves and what is refused). An order with nothing Issued left
+ * is answered as it is only when the request is a true repeat (repeatsLastMove).
  */
 export async function cancelOrder(
   deps: CancelOrderDeps,
@@ -52,34 +92,17 @@ export async function cancelOrder(
   receipt?: IdempotencyReceipt,
 ): Promise<Order> {
   const lookPeriodDays = legacyLookPeriod(deps.clients, clientId);
-  const target = TARGET[action];
   for (let attempt = 1; ; attempt++) {
     const before = await deps.orders.get(clientId, orderId);
     if (!before) throw new NotFoundError('order_not_found', 'No order with this id.');
-    const now = deps.clock.now();
-    const current = before.items.filter(isCurrent);
-    const issued = current.filter((item) => item.policy.status === 'Issued');
-    refuseIfClaimed(issued, (item) => item.policy.policy_number);
-    if (issued.length === 0 && !repeatsLastMove(current, target)) {
-      const other = current.find((item) => item.policy.status !== target)!;
-      throw nothingToSettle(other.policy.policy_number, other.policy.status, action);
-    }
-    if (action === 'void') for (const item of issued) await refuseAfterVoidWindow(item.policy, now, lookPeriodDays, true);
-    const moved: OrderItem[] = issued.map((item) => ({ ...item, policy: settled(item.policy, action, reason, now) }));
-    const updated = moved.length ? now.toISOString() : before.updated;
-    const after: Order = {
-      ...before,
-      updated,
-      version: before.version + (moved.length ? 1 : 0),
-      items: before.items.map((item) => moved.find((m) => m.reference_number === item.reference_number) ?? item),
-    };
+    const { moved, after } = await planOrderCancel(before, action, reason, deps.clock.now(), lookPeriodDays);
     try {
       await deps.orders.settlePolicies(before, moved, after, receipt);
       return after;
     } catch (err) {
       if (!(err instanceof ChangeRejectedError) || err.reason !== 'stale') throw err;
       if (attempt >= MAX_ATTEMPTS) throw new ConflictError('order_busy', 'The order is being changed by other requests; retry.');
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+      await backOff(attempt);
     }
   }
 }

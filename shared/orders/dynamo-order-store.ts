@@ -2,6 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutRecord } from '../conversion/index.js';
 import type { Order, OrderItem, Policy } from './order.js';
 import type {
+  CancellationConfirmation,
   FoundPolicy,
   ItemsWanted,
   OrderExcerpt,
@@ -48,14 +49,20 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
   ): Promise<void> {
     return this.writes.applyChanges(before, changes, after, receipt);
   }
-  settlePolicies(before: Order, settled: readonly OrderItem[], after: Pick<Order, 'updated' | 'version'>, receipt?: IdempotencyReceipt): Promise<void> {
-    return this.writes.settlePolicies(before, settled, after, receipt);
+  settlePolicies(
+    before: Order,
+    settled: readonly OrderItem[],
+    after: Pick<Order, 'updated' | 'version'>,
+    receipt?: IdempotencyReceipt,
+    confirmation?: CancellationConfirmation,
+  ): Promise<void> {
+    return this.writes.settlePolicies(before, settled, after, receipt, confirmation);
   }
   rewriteTimes(before: Order, after: Order): Promise<void> {
     return this.writes.rewriteTimes(before, after);
   }
-  settlePolicy(clientId: string, found: FoundPolicy, next: Policy): Promise<boolean> {
-    return this.writes.settlePolicy(clientId, found, next);
+  settlePolicy(clientId: string, found: FoundPolicy, next: Policy, confirmation?: CancellationConfirmation): Promise<boolean> {
+    return this.writes.settlePolicy(clientId, found, next, confirmation);
   }
 
   get(clientId: string, orderId: string): Promise<Order | undefined> {

@@ -1,6 +1,7 @@
 import type { CheckoutRecord } from '../conversion/index.js';
 import type { IdempotencyReceipt } from '../platform/idempotency-receipts.js';
 import type { Order, OrderItem, Policy, PolicyEvent } from './order.js';
+import type { Cancellation } from './cancellation.js';
 
 /**
  * The ports of the orders' use cases, each as narrow as a use case needs; the adapters over
@@ -33,7 +34,13 @@ export interface OrderWriter {
    * its next version, all or nothing (with the receipt, if any; the receipt alone when nothing
    * moves). Throws ChangeRejectedError('stale') when the order moved since it was read.
    */
-  settlePolicies(before: Order, settled: readonly OrderItem[], after: Pick<Order, 'updated' | 'version'>, receipt?: IdempotencyReceipt): Promise<void>;
+  settlePolicies(
+    before: Order,
+    settled: readonly OrderItem[],
+    after: Pick<Order, 'updated' | 'version'>,
+    receipt?: IdempotencyReceipt,
+    confirmation?: CancellationConfirmation,
+  ): Promise<void>;
   /**
    * Writes the order's and its items' times as `after` has them (a test helper), only if the order
    * and each item are as read; else ChangeRejectedError('stale').
@@ -79,8 +86,11 @@ export interface PolicyFinder {
 }
 
 export interface PolicySettler {
-  /** Replaces the policy with `next` only if it is still Issued (one conditional write); false when it was not. */
-  settlePolicy(clientId: string, found: FoundPolicy, next: Policy): Promise<boolean>;
+  /**
+   * Replaces the policy with `next` only if it is still Issued (and the confirmation, if any, is
+   * not confirmed yet), in one transaction; false when either no longer held.
+   */
+  settlePolicy(clientId: string, found: FoundPolicy, next: Policy, confirmation?: CancellationConfirmation): Promise<boolean>;
 }
 
 /** A policy found by its number and settled on its own (cancel or void of one policy). */
@@ -114,4 +124,19 @@ export interface PlannedChange {
   /** The old policy's next step (its new status), appended to its history. */
   oldStep: PolicyEvent;
   replacement: OrderItem;
+}
+
+/** A confirm's mark on its cancellation: written in the transaction that moves its policies, only if not confirmed before. */
+export interface CancellationConfirmation {
+  client_id: string;
+  cancellation_id: string;
+  confirmed_at: string;
+}
+
+/** The kept previews (cancellations), each the client's own. */
+export interface CancellationStore {
+  /** Keeps a new preview (its id is new: never overwrites). */
+  save(cancellation: Cancellation): Promise<void>;
+  /** The client's cancellation with this id, read consistently; undefined when there is none. */
+  get(clientId: string, cancellationId: string): Promise<Cancellation | undefined>;
 }

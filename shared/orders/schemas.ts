@@ -96,11 +96,17 @@ export const ListPoliciesQuery = v.pipe(
 
 const CancelReason = v.optional(v.picklist(CANCEL_REASONS, `must be one of ${CANCEL_REASONS.join(', ')}`));
 
+/** `preview: true` answers what would happen and changes nothing (docs/api.md "Preview a cancellation"). */
+const Preview = v.optional(v.boolean('must be true or false'));
+
 /** Cancel or void one policy: an optional body with an optional reason. */
-export const SettlePolicyRequest = v.optional(v.strictObject({ reason: CancelReason }), {});
+export const SettlePolicyRequest = v.optional(v.strictObject({ reason: CancelReason, preview: Preview }), {});
 
 /** Cancel or void a whole order. */
-export const CancelOrderRequest = v.strictObject({ mode: v.picklist(['cancel', 'void'], 'must be cancel or void'), reason: CancelReason });
+export const CancelOrderRequest = v.strictObject({ mode: v.picklist(['cancel', 'void'], 'must be cancel or void'), reason: CancelReason, preview: Preview });
+
+/** Confirm a preview: no body, or `{}`. */
+export const ConfirmCancellationRequest = v.optional(v.strictObject({}), {});
 
 /** The order id of a path: anything that is not a service_order_id names no order (404 before any read). */
 export function orderIdOf(pathParameters: Record<string, string | undefined> | undefined): string {

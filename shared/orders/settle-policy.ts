@@ -69,6 +69,40 @@ const notFound = () => new NotFoundError('policy_not_found', 'No policy with thi
 const notIssued = (status: PolicyStatus) =>
   new ConflictError('policy_not_issued', `The policy is ${status}; only an Issued policy can be canceled or voided.`, 'policy_number');
 
+/**
+ * Plans the cancel or void of one policy as found (the direct call, its preview and its confirm
+ * alike): undefined when it is already in the asked status (a repeat: nothing moves); else the
+ * policy after, or the refusal (409 `policy_not_issued`, `claim_open`, `look_period_over`).
+ */
+export async function planPolicySettle(
+  found: FoundPolicy,
+  action: SettleAction,
+  reason: CancelReason,
+  now: Date,
+  lookPeriodDays: () => Promise<number>,
+): Promise<Policy | undefined> {
+  const { policy } = found.item;
+  if (policy.status === TARGET[action]) return undefined;
+  if (policy.status !== 'Issued') throw notIssued(policy.status);
+  refuseIfClaimed([found.item], () => 'policy_number');
+  if (action === 'void') await refuseAfterVoidWindow(policy, now, lookPeriodDays);
+  return settled(policy, action, reason, now);
+}
+
+/** The policy of this client with this number, or 404 `policy_not_found`. */
+export async function findPolicyOrFail(policies: Pick<PolicyStore, 'findPolicy'>, clientId: string, policyNumber: string): Promise<FoundPolicy> {
+  const found = await policies.findPolicy(clientId, policyNumber);
+  if (!found) throw notFound();
+  return found;
+}
+
+/** After a lost race to move the policy: the winner's answer when it was this same action (a repeat), else the refusal. */
+function afterLostRace(moved: FoundPolicy | undefined, action: SettleAction): FoundPolicy {
+  if (moved?.item.policy.status === TARGET[action]) return moved;
+  if (moved) refuseIfClaimed([moved.item], () => 'policy_number');
+  throw notIssued(moved?.item.policy.status ?? 'Issued');
+}
+
 export async function settlePolicy(
   deps: SettlePolicyDeps,
   clientId: string,
@@ -76,23 +110,10 @@ export async function settlePolicy(
   action: SettleAction,
   reason: CancelReason,
 ): Promise<FoundPolicy> {
-  const found = await deps.policies.findPolicy(clientId, policyNumber);
-  if (!found) throw notFound();
-  const { policy } = found.item;
-  const target = TARGET[action];
-  if (policy.status === target) return found;
-  if (policy.status !== 'Issued') throw notIssued(policy.status);
-  refuseIfClaimed([found.item], () => 'policy_number');
-
-  const now = deps.clock.now();
-  if (action === 'void') await refuseAfterVoidWindow(policy, now, legacyLookPeriod(deps.clients, clientId));
-  const next = settled(policy, action, reason, now);
-  if (!(await deps.policies.settlePolicy(clientId, found, next))) {
-    // Another request moved it first: exactly one wins. If it was this same action, this is its repeat.
-    const moved = await deps.policies.findPolicy(clientId, policyNumber);
-    if (moved?.item.policy.status === target) return moved;
-    if (moved) refuseIfClaimed([moved.item], () => 'policy_number');
-    throw notIssued(moved?.item.policy.status ?? 'Issued');
-  }
+  const found = await findPolicyOrFail(deps.policies, clientId, policyNumber);
+  const next = await planPolicySettle(found, action, reason, deps.clock.now(), legacyLookPeriod(deps.clients, clientId));
+  if (!next) return found;
+  // Another request moved it first: exactly one wins. If it was this same action, this is its repeat.
+  if (!(await deps.policies.settlePolicy(clientId, found, next))) return afterLostRace(await deps.policies.findPolicy(clientId, policyNumber), action);
   return { ...found, item: { ...found.item, policy: next } };
 }

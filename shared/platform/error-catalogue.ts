@@ -37,6 +37,7 @@ export const ERROR_CATALOGUE = {
   client_not_found: { status: 404, when: 'no client has this id (operator routes)' },
   file_not_found: { status: 404, when: "no file of this claim has this id (another claim's file too)" },
   remittance_not_found: { status: 404, when: "a reversal naming a `reference` none of the client's recorded payments has" },
+  cancellation_not_found: { status: 404, when: 'no cancellation preview of this client has this id (or it was confirmed more than 30 days ago)' },
   export_not_found: { status: 404, when: 'no bordereau export has this id (operator routes)' },
   route_not_found: { status: 404, when: 'no route has this path' },
   method_not_allowed: { status: 405, when: 'the path exists, not with this method' },
@@ -44,6 +45,14 @@ export const ERROR_CATALOGUE = {
   policy_not_issued: {
     status: 409,
     when: 'the policy to change is no longer `Issued`; an order cancel or void that would move nothing (`param`: a policy number not in the asked status)',
+  },
+  cancellation_expired: {
+    status: 409,
+    when: "a confirm after the preview's `confirm_before` (24 hours, or a voided policy's `void_until` if sooner): nothing changed, ask for a new preview",
+  },
+  cancellation_stale: {
+    status: 409,
+    when: 'a confirm after a policy of the preview moved (a change, a cancel, a claim), or a refusal the direct call would now meet: nothing changed, ask for a new preview',
   },
   look_period_over: { status: 409, when: "a void after the policy's `void_until` (cancel still works); `param` is the policy number" },
   rotation_in_progress: {

@@ -197,6 +197,14 @@ export const FUNCTIONS = {
     tables: { main: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'] },
     indexes: { main: [POLICY_INDEX] },
   },
+  // A cancellation preview's confirm: GetItem reads the preview (and the client's look period,
+  // idempotency records); the order's Query or the policy-number index finds what it moves;
+  // UpdateItem moves it with the preview's confirmed mark in one transaction.
+  'cancellations-confirm': {
+    routes: [{ method: 'POST', path: '/api/v2/cancellations/{id}/confirm', auth: 'access-token' }],
+    tables: { main: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    indexes: { main: [POLICY_INDEX] },
+  },
   // Webhook endpoints (issue 18): one partition per client with their count. TransactWriteItems
   // needs the action of each part: UpdateItem (the count), PutItem / DeleteItem (the endpoint).
   'webhook-endpoints': {

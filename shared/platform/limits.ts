@@ -20,8 +20,11 @@ export const CHANGE_ORDER_RESERVED_ACTIONS = 2;
 /** Per change: the old item's policy leaves Issued, the replacement item is put. */
 export const ACTIONS_PER_CHANGE = 2;
 
-/** A cancellation's or void's transaction: the header's next version and the receipt, then one update per settled item. */
-export const SETTLE_ORDER_RESERVED_ACTIONS = 2;
+/**
+ * A cancellation's or void's transaction: the header's next version, the receipt and, when it
+ * confirms a preview, the cancellation's confirmed mark; then one update per settled item.
+ */
+export const SETTLE_ORDER_RESERVED_ACTIONS = 3;
 
 /**
  * A checkout (a quote, and the opt-in or opt-out order that redeems it) holds at most this many

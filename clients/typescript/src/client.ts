@@ -36,6 +36,10 @@ type Outcome = { data?: unknown; error?: unknown; response: Response };
 type Data<R extends Outcome> = Exclude<R['data'], undefined>;
 type Auth = { authorization: string };
 type Order = components['schemas']['Order'];
+type PolicyDetail = components['schemas']['PolicyDetail'];
+type Cancellation = components['schemas']['Cancellation'];
+/** A cancel's or void's body without `preview` (the preview methods set it). */
+type SettleBody<O extends keyof operations> = Omit<JsonBody<O>, 'preview'>;
 
 /** The 401 codes of an access token that a fresh one cures. */
 const TOKEN_REFUSED = new Set(['invalid_token', 'token_expired', 'token_revoked']);
@@ -115,8 +119,13 @@ export function createOrderProtectionClient(options: ClientOptions) {
       change: (id: string, body: JsonBody<'changeOrder'>, write?: WriteOptions) =>
         keyed(write, (header, auth) => http.PATCH('/api/v2/orders/{id}', { params: { path: { id }, header }, body, headers: auth })),
       /** Cancels (`mode: 'cancel'`) or voids (`'void'`) every Issued policy of the order. */
-      cancel: (id: string, body: JsonBody<'cancelOrder'>, write?: WriteOptions) =>
-        keyed(write, (header, auth) => http.POST('/api/v2/orders/{id}/cancel', { params: { path: { id }, header }, body, headers: auth })),
+      cancel: (id: string, body: SettleBody<'cancelOrder'>, write?: WriteOptions) =>
+        keyed(write, (header, auth) => http.POST('/api/v2/orders/{id}/cancel', { params: { path: { id }, header }, body, headers: auth })) as Promise<Order>,
+      /** What `cancel` would do, changing nothing: a Cancellation to confirm with `cancellations.confirm` before its `confirm_before`. */
+      previewCancel: (id: string, body: SettleBody<'cancelOrder'>, write?: WriteOptions) =>
+        keyed(write, (header, auth) =>
+          http.POST('/api/v2/orders/{id}/cancel', { params: { path: { id }, header }, body: { ...body, preview: true }, headers: auth }),
+        ) as Promise<Cancellation>,
       /** Every order, newest first, page after page. */
       list: (query: ListQuery<'listOrders'> = {}) =>
         paginate((cursor) => authed((auth) => http.GET('/api/v2/orders', { params: { query: pageQuery(query, cursor) }, headers: auth }))),
@@ -125,14 +134,35 @@ export function createOrderProtectionClient(options: ClientOptions) {
     policies: {
       list: (query: ListQuery<'listPolicies'> = {}) =>
         paginate((cursor) => authed((auth) => http.GET('/api/v2/policies', { params: { query: pageQuery(query, cursor) }, headers: auth }))),
-      cancel: (policyNumber: string, body: JsonBody<'cancelPolicyByPost'> = {}, write?: WriteOptions) =>
+      cancel: (policyNumber: string, body: SettleBody<'cancelPolicyByPost'> = {}, write?: WriteOptions) =>
         keyed(write, (header, auth) =>
           http.POST('/api/v2/policies/{policy_number}/cancel', { params: { path: { policy_number: policyNumber }, header }, body, headers: auth }),
-        ),
-      void: (policyNumber: string, body: JsonBody<'voidPolicy'> = {}, write?: WriteOptions) =>
+        ) as Promise<PolicyDetail>,
+      void: (policyNumber: string, body: SettleBody<'voidPolicy'> = {}, write?: WriteOptions) =>
         keyed(write, (header, auth) =>
           http.POST('/api/v2/policies/{policy_number}/void', { params: { path: { policy_number: policyNumber }, header }, body, headers: auth }),
-        ),
+        ) as Promise<PolicyDetail>,
+      /** What `cancel` or `void` would do to this policy, changing nothing: a Cancellation to confirm. */
+      preview: (policyNumber: string, action: 'cancel' | 'void', body: SettleBody<'voidPolicy'> = {}, write?: WriteOptions) =>
+        keyed(write, (header, auth) =>
+          http.POST(`/api/v2/policies/{policy_number}/${action}`, {
+            params: { path: { policy_number: policyNumber }, header },
+            body: { ...body, preview: true },
+            headers: auth,
+          }),
+        ) as Promise<Cancellation>,
+    },
+
+    cancellations: {
+      /**
+       * Applies a preview exactly, answering as the direct call does: the Order for an order's
+       * preview, the PolicyDetail for a policy's. Throws `cancellation_expired` after its
+       * `confirm_before` and `cancellation_stale` when its policies moved since; a repeat answers the same.
+       */
+      confirm: (id: string, write?: WriteOptions) =>
+        keyed(write, (header, auth) =>
+          http.POST('/api/v2/cancellations/{id}/confirm', { params: { path: { id }, header }, body: {}, headers: auth }),
+        ) as Promise<Order | PolicyDetail>,
     },
 
     webhookEndpoints: {

@@ -159,7 +159,7 @@ export interface paths {
     put?: never;
     /**
      * Cancel or void every Issued policy of an order, all or nothing
-     * @description mode cancel moves every Issued policy to Canceled (refund_due 0); mode void to Void (refund_due = premium), only if every one of them is within its void window (void_until) — else 409 look_period_over naming the policy number in param, and nothing moves. Replaced, canceled and void policies stay as they are. With no Issued policy left, only a true repeat (every current policy already Canceled for cancel, Void for void) answers 200; else 409 policy_not_issued naming a policy number in param. Answers the whole Order, as GET does.
+     * @description mode cancel moves every Issued policy to Canceled (refund_due 0); mode void to Void (refund_due = premium), only if every one of them is within its void window (void_until) — else 409 look_period_over naming the policy number in param, and nothing moves. Replaced, canceled and void policies stay as they are. With no Issued policy left, only a true repeat (every current policy already Canceled for cancel, Void for void) answers 200; else 409 policy_not_issued naming a policy number in param. Answers the whole Order, as GET does. With `preview: true` it changes nothing and answers the Cancellation it would be (its refusals are the same); POST /api/v2/cancellations/{id}/confirm applies it.
      */
     post: operations['cancelOrder'];
     delete?: never;
@@ -227,6 +227,29 @@ export interface paths {
      * @description Issued → Void, only until the policy's void_until (fixed at sale from the client's look period then; a policy created by a change keeps its predecessor's); after it 409 look_period_over naming the policy number in param. Repeating it on a Void policy answers the policy as it is.
      */
     post: operations['voidPolicy'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/cancellations/{id}/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The preview's cancellation_id (cn_…). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Apply a cancellation preview exactly, as the direct call would
+     * @description Applies the preview's plan (the same policies to the same status, the same refund_due to the minor unit) and answers as the direct call does: the whole Order for an order's preview, the PolicyDetail for a policy's. It writes the ledger entries and sends the webhooks the direct call would; the preview wrote none. 409 cancellation_expired after confirm_before; 409 cancellation_stale when any of its policies moved since the preview (a change, a cancel, a claim) or the call would now be refused; in both cases nothing changes. A repeat confirm answers the same; of two confirms at once, one moves the policies and the other answers as its repeat. 404 cancellation_not_found for another client's id. The body is empty or `{}`.
+     */
+    post: operations['confirmCancellation'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2139,6 +2162,27 @@ export interface components {
       open_claim?: string;
       item: components['schemas']['ItemRef'];
     };
+    /** @description What a cancel or void would do, planned and kept (nothing changed): the policies it would move, each with its status after and refund_due, in the order's currency. Confirm it with POST /api/v2/cancellations/{id}/confirm before confirm_before (24 hours after the preview, or sooner: a voided policy's void_until). No policies (total 0) when the call would be a repeat that moves nothing. */
+    Cancellation: {
+      cancellation_id: string;
+      service_order_id: string;
+      /** @enum {unknown} */
+      mode: 'cancel' | 'void';
+      /** @enum {unknown} */
+      reason: 'order_canceled' | 'ticket_transferred' | 'resold' | 'customer_request' | 'other';
+      currency: string;
+      total_refund: components['schemas']['Money'];
+      policies: {
+        policy_number: string;
+        /** @enum {unknown} */
+        status_after: 'Canceled' | 'Void';
+        refund_due: components['schemas']['Money'];
+      }[];
+      /** Format: date-time */
+      created: string;
+      /** Format: date-time */
+      confirm_before: string;
+    };
     PolicyDetail: {
       policy_number: string;
       status: components['schemas']['PolicyStatus'];
@@ -2231,6 +2275,11 @@ export interface components {
            * @enum {unknown}
            */
           reason?: 'order_canceled' | 'ticket_transferred' | 'resold' | 'customer_request' | 'other';
+          /**
+           * @description true: answer what would happen (a Cancellation) and change nothing.
+           * @default false
+           */
+          preview?: boolean;
         };
       };
     };
@@ -2602,18 +2651,23 @@ export interface operations {
            * @enum {unknown}
            */
           reason?: 'order_canceled' | 'ticket_transferred' | 'resold' | 'customer_request' | 'other';
+          /**
+           * @description true: answer what would happen (a Cancellation) and change nothing.
+           * @default false
+           */
+          preview?: boolean;
         };
       };
     };
     responses: {
-      /** @description The whole order after the cancel. */
+      /** @description The whole order after the cancel; with `preview`, the Cancellation it would be. */
       200: {
         headers: {
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Order'];
+          'application/json': components['schemas']['Order'] | components['schemas']['Cancellation'];
         };
       };
       400: components['responses']['Error'];
@@ -2682,14 +2736,14 @@ export interface operations {
     };
     requestBody?: components['requestBodies']['SettlePolicy'];
     responses: {
-      /** @description The policy as it now is. */
+      /** @description The policy as it now is; with `preview`, the Cancellation it would be. */
       200: {
         headers: {
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['PolicyDetail'];
+          'application/json': components['schemas']['PolicyDetail'] | components['schemas']['Cancellation'];
         };
       };
       400: components['responses']['Error'];
@@ -2719,14 +2773,14 @@ export interface operations {
     };
     requestBody?: components['requestBodies']['SettlePolicy'];
     responses: {
-      /** @description The policy as it now is. */
+      /** @description The policy as it now is; with `preview`, the Cancellation it would be. */
       200: {
         headers: {
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['PolicyDetail'];
+          'application/json': components['schemas']['PolicyDetail'] | components['schemas']['Cancellation'];
         };
       };
       400: components['responses']['Error'];
@@ -2756,14 +2810,56 @@ export interface operations {
     };
     requestBody?: components['requestBodies']['SettlePolicy'];
     responses: {
-      /** @description The policy as it now is. */
+      /** @description The policy as it now is; with `preview`, the Cancellation it would be. */
       200: {
         headers: {
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['PolicyDetail'];
+          'application/json': components['schemas']['PolicyDetail'] | components['schemas']['Cancellation'];
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
+      404: components['responses']['Error'];
+      409: components['responses']['Error'];
+      413: components['responses']['Error'];
+      415: components['responses']['Error'];
+      422: components['responses']['Error'];
+      429: components['responses']['Error'];
+      500: components['responses']['Error'];
+      503: components['responses']['Error'];
+    };
+  };
+  confirmCancellation: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Up to 255 visible ASCII characters, unique per request you mean; kept 24 hours, per client. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description The preview's cancellation_id (cn_…). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description The order or the policy after the confirm. */
+      200: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Order'] | components['schemas']['PolicyDetail'];
         };
       };
       400: components['responses']['Error'];

@@ -168,7 +168,13 @@ describe('@order-protection/client against npm start', () => {
       const email = `hooks-${Date.now()}@example.com`;
       const changed = await protectedOrder(client, 'types');
       await client.orders.change(changed.service_order_id, { items: [{ name: 'VIP', old_reference_number: 'a1', reference_number: 'vip-1', cost: '200.00' }] });
-      await client.orders.cancel(changed.service_order_id, { mode: 'void' });
+      // The void seen first, then confirmed: it sends what the direct void sends (order.canceled, policy.voided).
+      const preview = await client.orders.previewCancel(changed.service_order_id, { mode: 'void' });
+      expect(preview.policies.map((policy) => policy.status_after)).toEqual(['Void', 'Void']);
+      const voided = (await client.cancellations.confirm(preview.cancellation_id)) as { policies: { status: string; refund_due: string | null }[] };
+      expect(voided.policies.filter((policy) => policy.status === 'Void').map((policy) => policy.refund_due)).toEqual(
+        preview.policies.map((policy) => policy.refund_due),
+      );
       const claimed = await client.orders.create({ order_number: orderNumber('types-claim'), currency: 'USD', items: [item('c1')], customer: { email } });
       const customer = await client.claims.openSession({ order_number: claimed!.order_number, email });
       const claim = await customer.file({ policy_numbers: [claimed!.policies[0]!.policy_number], reason: 'illness', description: 'Could not go.' });

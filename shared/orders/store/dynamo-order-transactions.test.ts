@@ -112,12 +112,14 @@ describe('the order writes’ transactions at their largest', () => {
     expect(failedChange(1 + ACTIONS_PER_CHANGE * 3)).toEqual({ change: 3, reason: 'policy_not_issued' });
   });
 
-  it('cancelling an order of MAX_CHECKOUT_ITEMS current items with a receipt: one per item and SETTLE_ORDER_RESERVED_ACTIONS, within the limit', () => {
+  it('cancelling an order of MAX_CHECKOUT_ITEMS current items with a receipt, confirming a preview: one per item and SETTLE_ORDER_RESERVED_ACTIONS, within the limit', () => {
     const before = order(MAX_CHECKOUT_ITEMS);
-    const actions = settleTransaction('main', before, before.items, { updated: NOW.toISOString(), version: 2 }, RECEIPT);
+    const confirmation = { client_id: before.client_id, cancellation_id: 'cn_1', confirmed_at: NOW.toISOString() };
+    const actions = settleTransaction('main', before, before.items, { updated: NOW.toISOString(), version: 2 }, RECEIPT, confirmation);
     expect(actions).toHaveLength(MAX_CHECKOUT_ITEMS + SETTLE_ORDER_RESERVED_ACTIONS);
     expect(actions.length).toBeLessThanOrEqual(MAX_TRANSACTION_ACTIONS);
     expect(settleTransaction('main', before, [], { updated: NOW.toISOString(), version: 2 }, RECEIPT)).toHaveLength(1);
+    expect(settleTransaction('main', before, [], { updated: NOW.toISOString(), version: 2 }, RECEIPT, confirmation)).toHaveLength(2);
   });
 
   it('advancing an order of MAX_ADVANCE_ITEMS item records: the header and one per item, within the limit', () => {

@@ -2,11 +2,11 @@ import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutRecord } from '../../conversion/index.js';
 import { checkoutAction } from '../../conversion/index.js';
 import type { Order, OrderItem, Policy } from '../order.js';
-import type { FoundPolicy, PlannedChange } from '../ports.js';
+import type { CancellationConfirmation, FoundPolicy, PlannedChange } from '../ports.js';
 import type { IdempotencyReceipt, OrderReplay } from '../../platform/idempotency-receipts.js';
 import { MINOR_UNITS_MARK } from '../../platform/money/index.js';
 import { receiptAction } from '../../platform/dynamo/idempotency-store.js';
-import { orderItemKey, orderKey, type Key } from '../../platform/dynamo/keys.js';
+import { cancellationKey, orderItemKey, orderKey, type Key } from '../../platform/dynamo/keys.js';
 import { headerRecord, itemRecord } from './dynamo-order-records.js';
 
 /**
@@ -40,6 +40,22 @@ const settleAction = (tableName: string, key: Key, item: OrderItem, policy: Poli
     ExpressionAttributeValues: { ':policy': policy, ':cost': item.cost, ':currency': currency, ':mark': true, ':issued': 'Issued' },
   },
 });
+
+/** A confirm's mark on its kept preview, only if it is there and not confirmed yet (one confirm wins). */
+const confirmationActions = (tableName: string, confirmation: CancellationConfirmation | undefined) =>
+  confirmation
+    ? [
+        {
+          Update: {
+            TableName: tableName,
+            Key: cancellationKey(confirmation.client_id, confirmation.cancellation_id),
+            UpdateExpression: 'SET confirmed_at = :at',
+            ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(confirmed_at)',
+            ExpressionAttributeValues: { ':at': confirmation.confirmed_at },
+          },
+        },
+      ]
+    : [];
 
 /**
  * Creating an order: the checkout record first (its condition guards the order number), the
@@ -131,6 +147,7 @@ export function settleTransaction(
   settled: readonly OrderItem[],
   after: Pick<Order, 'updated' | 'version'>,
   receipt?: IdempotencyReceipt,
+  confirmation?: CancellationConfirmation,
 ): TransactItems {
   const replay: OrderReplay = {
     service_order_id: before.service_order_id,
@@ -141,7 +158,7 @@ export function settleTransaction(
     whole: true,
     ...MINOR_UNITS_MARK,
   };
-  const receipts = receiptActions(tableName, receipt, replay);
+  const receipts = [...receiptActions(tableName, receipt, replay), ...confirmationActions(tableName, confirmation)];
   if (settled.length === 0) return receipts;
   return [
     {
@@ -162,7 +179,13 @@ export function settleTransaction(
 }
 
 /** One policy settled (only if still Issued) and its order's `updated`. */
-export function settlePolicyTransaction(tableName: string, clientId: string, found: FoundPolicy, next: Policy): TransactItems {
+export function settlePolicyTransaction(
+  tableName: string,
+  clientId: string,
+  found: FoundPolicy,
+  next: Policy,
+  confirmation?: CancellationConfirmation,
+): TransactItems {
   const at = next.history[next.history.length - 1]!.at;
   return [
     settleAction(tableName, orderItemKey(clientId, found.service_order_id, found.item.reference_number), found.item, next, found.currency),
@@ -175,6 +198,7 @@ export function settlePolicyTransaction(tableName: string, clientId: string, fou
         ExpressionAttributeValues: { ':at': at },
       },
     },
+    ...confirmationActions(tableName, confirmation),
   ];
 }
 

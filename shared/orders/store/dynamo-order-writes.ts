@@ -1,7 +1,7 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutRecord } from '../../conversion/index.js';
 import type { Order, OrderItem, Policy } from '../order.js';
-import type { FoundPolicy, OrderWriter, PlannedChange, PolicySettler } from '../ports.js';
+import type { CancellationConfirmation, FoundPolicy, OrderWriter, PlannedChange, PolicySettler } from '../ports.js';
 import type { IdempotencyReceipt } from '../../platform/idempotency-receipts.js';
 import { ChangeRejectedError, ConflictError } from '../../platform/errors.js';
 import { cancellationCodes, cancellationError, isOnlyConflict, transactUnlessRefused, transactUnlessStale } from '../../platform/dynamo/transactions.js';
@@ -56,8 +56,14 @@ export class DynamoOrderWrites implements OrderWriter, PolicySettler {
     if (receipt) receipt.committed = true;
   }
 
-  async settlePolicies(before: Order, settled: readonly OrderItem[], after: Pick<Order, 'updated' | 'version'>, receipt?: IdempotencyReceipt): Promise<void> {
-    const TransactItems = settleTransaction(this.tableName, before, settled, after, receipt);
+  async settlePolicies(
+    before: Order,
+    settled: readonly OrderItem[],
+    after: Pick<Order, 'updated' | 'version'>,
+    receipt?: IdempotencyReceipt,
+    confirmation?: CancellationConfirmation,
+  ): Promise<void> {
+    const TransactItems = settleTransaction(this.tableName, before, settled, after, receipt, confirmation);
     if (TransactItems.length === 0) return;
     // The version moved, or a policy left Issued since the read: plan again on the order as it is now.
     await transactUnlessStale(this.doc, TransactItems);
@@ -69,9 +75,9 @@ export class DynamoOrderWrites implements OrderWriter, PolicySettler {
   }
 
   /** The item's policy, only if still Issued, and the order's `updated`, in one transaction. */
-  async settlePolicy(clientId: string, found: FoundPolicy, next: Policy): Promise<boolean> {
+  async settlePolicy(clientId: string, found: FoundPolicy, next: Policy, confirmation?: CancellationConfirmation): Promise<boolean> {
     try {
-      await this.doc.send(new TransactWriteCommand({ TransactItems: settlePolicyTransaction(this.tableName, clientId, found, next) }));
+      await this.doc.send(new TransactWriteCommand({ TransactItems: settlePolicyTransaction(this.tableName, clientId, found, next, confirmation) }));
       return true;
     } catch (err) {
       const codes = cancellationCodes(err);

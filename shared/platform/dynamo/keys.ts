@@ -63,6 +63,11 @@ export const TERMS_SORT_PREFIX = 'TERMS#';
 export const publicKeyKey = (publicKey: string): Key => ({ PK: `PUBLIC_KEY#${publicKey}`, SK: 'PUBLIC_KEY' });
 
 const orderPartition = (clientId: string, orderId: string): string => `CLIENT#${clientId}#ORDER#${orderId}`;
+/** A kept cancellation preview (cn_…), under its client. */
+export const cancellationKey = (clientId: string, cancellationId: string): Key => ({
+  PK: `CLIENT#${clientId}#CANCELLATION#${cancellationId}`,
+  SK: 'CANCELLATION',
+});
 export const orderKey = (clientId: string, orderId: string): Key => ({ PK: orderPartition(clientId, orderId), SK: 'ORDER' });
 export const orderItemKey = (clientId: string, orderId: string, referenceNumber: string): Key => ({
   PK: orderPartition(clientId, orderId),
