@@ -1,5 +1,18 @@
+import { readCatalogue, surfaceOf } from '../locale-files.js';
+import { LANGUAGE_NAMES, LOCALES } from '../src/i18n.js';
 import { FAVICON_LINK } from './favicon.js';
 import { CLAIM_PAGES_CSS, pageDataBlock, pageScriptTag } from './page-kit.js';
+
+/** The page's English, from its catalogue (widget/locales/en.json, `claim.…`): the page is written in it, and each text names its key (`data-t`) for the script to translate. */
+const english = surfaceOf(readCatalogue('en'), 'claim');
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const t = (key: string): string => {
+  const text = english[key];
+  if (text === undefined) throw new Error(`the claim page's catalogue has no ${key}`);
+  return escapeHtml(text);
+};
+/** `<tag data-t="key">English</tag>`, with the tag's other attributes. */
+const tr = (tag: string, key: string, attributes = ''): string => `<${tag}${attributes ? ' ' + attributes : ''} data-t="${key}">${t(key)}</${tag}>`;
 
 /**
  * The customer's claim page at `/claim`: find the order (order number and e-mail, for the shop the
@@ -16,15 +29,21 @@ import { CLAIM_PAGES_CSS, pageDataBlock, pageScriptTag } from './page-kit.js';
  * checks and scans it. `demoShop` (npm start's demo client) is the shop when the link names none,
  * and adds the link back to the demo checkout; without it (the deployed page) a link without a
  * shop says to use the shop's claim link.
+ *
+ * It speaks the customer's language (`?lang=<BCP 47>`, else the browser's languages, else English;
+ * a labelled select at its foot switches it in place): every text below is English from the
+ * catalogue with its key in `data-t`, which the script replaces with the locale's (docs/locales.md).
  */
+const REASON_KEYS = ['illness', 'injury', 'travel_disruption', 'bereavement', 'severe_weather', 'other'];
+
 export function claimPage(demoShop?: string): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="en" dir="ltr">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 ${FAVICON_LINK}
-<title>Claim a refund · Order Protection</title>
+<title>${t('title')}</title>
 <style>
 ${CLAIM_PAGES_CSS}
   body { font: 16px/1.5 system-ui, sans-serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem; color: #1d2433; }
@@ -37,8 +56,8 @@ ${CLAIM_PAGES_CSS}
   button { font: inherit; padding: .5rem 1.25rem; border-radius: .4rem; border: 1px solid #2b5fd9; background: #2b5fd9; color: white; cursor: pointer; }
   .actions { display: flex; flex-wrap: wrap; gap: .5rem; }
   button:disabled { opacity: .6; cursor: not-allowed; }
-  .count.too-long { color: #8a1c14; font-weight: 600; border-left: 4px solid #b3261e; padding-left: .5rem; }
-  ol, ul { padding-left: 1.25rem; }
+  .count.too-long { color: #8a1c14; font-weight: 600; border-inline-start: 4px solid #b3261e; padding-inline-start: .5rem; }
+  ol, ul { padding-inline-start: 1.25rem; }
   h2, dd { overflow-wrap: anywhere; } /* a claim id is one long word: it wraps on a phone instead of widening the page */
   .files { list-style: none; padding: 0; }
   .files li { display: grid; grid-template-columns: 1fr auto; gap: .25rem .75rem; align-items: center; padding: .5rem 0; border-bottom: 1px solid #e3e6ee; }
@@ -47,102 +66,106 @@ ${CLAIM_PAGES_CSS}
   .files .state.bad { color: #8a1c14; font-weight: 600; }
   .files .state.ok { color: #1d6b3a; font-weight: 600; }
   input[type=file] { display: block; margin: .25rem 0 .75rem; font: inherit; }
+  footer { margin-top: 2rem; padding-top: 1rem; border-top: 1px solid #e3e6ee; display: flex; flex-wrap: wrap; gap: .5rem; align-items: baseline; }
+  footer label { display: inline; }
+  footer select { display: inline-block; width: auto; margin: 0; }
 </style>
 </head>
 <body>
-${demoShop ? '<nav><a href="/">Demo checkout</a></nav>' : ''}
+${demoShop ? `<nav>${tr('a', 'demoCheckout', 'href="/" id="demo-checkout"')}</nav>` : ''}
 <main>
-<h1>Claim a refund</h1>
+${tr('h1', 'heading')}
 <div id="error" class="error" role="alert" tabindex="-1"></div>
-<p id="session-ended" hidden><button type="button" id="find-again">Find my order again</button></p>
+<p id="session-ended" hidden>${tr('button', 'findAgain', 'type="button" id="find-again"')}</p>
 <div id="announce" class="notice" role="status" aria-live="polite"></div>
 
 <section id="find" aria-labelledby="find-title">
-<h2 id="find-title" tabindex="-1">Find your order</h2>
-<p>Enter the order number and the e-mail address you used at checkout.</p>
-<p id="no-shop" class="notice" hidden>This page needs your shop's claim link. Open it from your order confirmation e-mail, or ask the shop you bought from for it.</p>
+${tr('h2', 'findTitle', 'id="find-title" tabindex="-1"')}
+${tr('p', 'findIntro')}
+${tr('p', 'noShop', 'id="no-shop" class="notice" hidden')}
 <form id="find-form">
-  <label for="order-number">Order number</label>
+  ${tr('label', 'orderNumber', 'for="order-number"')}
   <input type="text" id="order-number" name="order_number" required maxlength="255" autocomplete="off">
-  <label for="email">E-mail</label>
+  ${tr('label', 'email', 'for="email"')}
   <input type="email" id="email" name="email" required maxlength="255" autocomplete="email">
-  <button type="submit" id="find-order">Find my order</button>
+  ${tr('button', 'findOrder', 'type="submit" id="find-order"')}
 </form>
 </section>
 
 <section id="order" aria-labelledby="order-title" hidden>
-<h2 id="order-title" tabindex="-1">File a claim</h2>
+${tr('h2', 'orderTitle', 'id="order-title" tabindex="-1"')}
 <form id="claim-form">
   <fieldset id="policies">
-    <legend>Tickets to claim for</legend>
+    ${tr('legend', 'ticketsLegend')}
     <div id="policy-list"></div>
   </fieldset>
-  <p id="no-policies" hidden>No ticket of this order can be claimed right now.</p>
-  <label for="reason">Reason</label>
+  ${tr('p', 'noPolicies', 'id="no-policies" hidden')}
+  ${tr('label', 'reason', 'for="reason"')}
   <select id="reason" name="reason" required>
-    <option value="">Choose a reason</option>
-    <option value="illness">Illness</option>
-    <option value="injury">Injury</option>
-    <option value="travel_disruption">Travel disruption</option>
-    <option value="bereavement">Bereavement</option>
-    <option value="severe_weather">Severe weather</option>
-    <option value="other">Other</option>
+    ${tr('option', 'chooseReason', 'value=""')}
+    ${REASON_KEYS.map((reason) => tr('option', `reason.${reason}`, `value="${reason}"`)).join('\n    ')}
   </select>
-  <label for="description">What happened?</label>
+  ${tr('label', 'whatHappened', 'for="description"')}
   <textarea id="description" name="description" required maxlength="4000" aria-describedby="description-count"></textarea>
   <p class="hint count" id="description-count">0 of 2000 characters</p>
-  <button type="submit" id="submit-claim">Submit claim</button>
+  ${tr('button', 'submitClaim', 'type="submit" id="submit-claim"')}
 </form>
-<h3>Claims on this order</h3>
-<p id="no-claims">No claims yet.</p>
+${tr('h3', 'claimsOnOrder')}
+${tr('p', 'noClaims', 'id="no-claims"')}
 <ul id="claim-list"></ul>
-<p><button type="button" id="another-order" class="secondary">Find another order</button></p>
+<p>${tr('button', 'anotherOrder', 'type="button" id="another-order" class="secondary"')}</p>
 </section>
 
 <section id="claim" aria-labelledby="claim-title" hidden>
-<h2 id="claim-title" tabindex="-1">Your claim</h2>
+${tr('h2', 'claimTitle', 'id="claim-title" tabindex="-1"')}
 <dl>
-  <div><dt>Claim</dt><dd id="claim-id"></dd></div>
-  <div><dt>Status</dt><dd id="claim-status"></dd></div>
-  <div><dt>Reason</dt><dd id="claim-reason"></dd></div>
-  <div><dt>Amount claimed</dt><dd id="claim-amount"></dd></div>
-  <div><dt>Amount approved</dt><dd id="claim-approved"></dd></div>
-  <div id="payout-row"><dt>Payout reference</dt><dd id="claim-payout"></dd></div>
-  <div><dt>Tickets</dt><dd><ul id="claim-policies"></ul></dd></div>
+  <div>${tr('dt', 'fact.claim')}<dd id="claim-id"></dd></div>
+  <div>${tr('dt', 'fact.status')}<dd id="claim-status"></dd></div>
+  <div>${tr('dt', 'reason')}<dd id="claim-reason"></dd></div>
+  <div>${tr('dt', 'fact.amount')}<dd id="claim-amount"></dd></div>
+  <div>${tr('dt', 'fact.approved')}<dd id="claim-approved"></dd></div>
+  <div id="payout-row">${tr('dt', 'fact.payout')}<dd id="claim-payout"></dd></div>
+  <div>${tr('dt', 'fact.tickets')}<dd><ul id="claim-policies"></ul></dd></div>
 </dl>
 <section id="documents" aria-labelledby="documents-title">
-<h3 id="documents-title">Documents</h3>
-<p id="no-files">No documents yet.</p>
+${tr('h3', 'documents', 'id="documents-title"')}
+${tr('p', 'noFiles', 'id="no-files"')}
 <ul id="file-list" class="files"></ul>
 <div id="upload-box">
-  <label for="files">Add documents</label>
+  ${tr('label', 'addDocuments', 'for="files"')}
   <input type="file" id="files" name="files" multiple accept="application/pdf,image/jpeg,image/png,.pdf,.jpg,.jpeg,.png" aria-describedby="files-hint">
-  <p class="hint" id="files-hint">PDF, JPEG or PNG, up to 10 MB each, at most 10 a claim. Each file is checked for viruses before the claims team can open it; photos lose their location and camera details.</p>
-  <button type="button" id="upload">Upload documents</button>
+  ${tr('p', 'filesHint', 'class="hint" id="files-hint"')}
+  ${tr('button', 'upload', 'type="button" id="upload"')}
 </div>
 </section>
-<h3>Your description</h3>
+${tr('h3', 'yourDescription')}
 <p id="claim-description"></p>
-<h3>Messages</h3>
-<p id="no-messages">No messages yet.</p>
+${tr('h3', 'messages')}
+${tr('p', 'noMessages', 'id="no-messages"')}
 <ol id="claim-messages"></ol>
-<h3>History</h3>
+${tr('h3', 'history')}
 <ol id="claim-history"></ol>
 <form id="respond-form" hidden>
-  <h3>Documents requested</h3>
-  <label for="respond-message">Your answer</label>
+  ${tr('h3', 'documentsRequested')}
+  ${tr('label', 'yourAnswer', 'for="respond-message"')}
   <textarea id="respond-message" name="message" required maxlength="4000" aria-describedby="respond-hint respond-count"></textarea>
-  <p class="hint" id="respond-hint">Answer the claims team's message above (at most 2000 characters).</p>
+  ${tr('p', 'respondHint', 'class="hint" id="respond-hint"')}
   <p class="hint count" id="respond-count">0 of 2000 characters</p>
-  <button type="submit" id="send-answer">Send answer</button>
+  ${tr('button', 'sendAnswer', 'type="submit" id="send-answer"')}
 </form>
 <p class="actions">
-  <button type="button" id="refresh">Refresh status</button>
-  <button type="button" id="withdraw" class="secondary">Withdraw claim</button>
-  <button type="button" id="back" class="secondary">Back to your order</button>
+  ${tr('button', 'refresh', 'type="button" id="refresh"')}
+  ${tr('button', 'withdraw', 'type="button" id="withdraw" class="secondary"')}
+  ${tr('button', 'back', 'type="button" id="back" class="secondary"')}
 </p>
 </section>
 </main>
+<footer>
+  ${tr('label', 'language', 'for="language"')}
+  <select id="language" name="language">
+    ${LOCALES.map((locale) => `<option value="${locale}" lang="${locale}"${locale === 'en' ? ' selected' : ''}>${escapeHtml(LANGUAGE_NAMES[locale])}</option>`).join('\n    ')}
+  </select>
+</footer>
 ${pageDataBlock({ shop: demoShop ?? null })}
 ${pageScriptTag('claim')}
 </body>

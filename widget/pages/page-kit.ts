@@ -14,7 +14,7 @@ export const CLAIM_PAGES_CSS = `  [hidden] { display: none !important; }
   button.secondary { background: white; color: #2b5fd9; }
   button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, a:focus-visible { outline: 3px solid #e07a1f; outline-offset: 2px; }
   [aria-invalid=true] { border-color: #b3261e; }
-  .error { color: #8a1c14; background: #fdecea; border-left: 4px solid #b3261e; padding: .5rem 1rem; margin: 1rem 0; }
+  .error { color: #8a1c14; background: #fdecea; border-inline-start: 4px solid #b3261e; padding: .5rem 1rem; margin: 1rem 0; }
   .error:empty { padding: 0; margin: 0; border: 0; }
   .notice { background: #f3f6fc; border-radius: .4rem; padding: .5rem 1rem; margin: 1rem 0; }
   .notice:empty { padding: 0; margin: 0; }

@@ -1,4 +1,5 @@
-import { $, claimPagesKit, el, label, money, pageData, PageError, REASONS, STATUSES, when, type Fields, type Method, type Schemas } from './kit.js';
+import { formatLocale, isolate, isRightToLeft, negotiate, translator, type Catalogue, type Locale, type Translator } from '../../src/i18n.js';
+import { $, claimPagesKit, el, money as moneyIn, pageData, PageError, STATUSES, when as utcMinute, type Fields, type Method, type Schemas } from './kit.js';
 
 /**
  * The customer's claim page's script (claim-page.ts, served at /assets/claim.js): find the order,
@@ -6,6 +7,15 @@ import { $, claimPagesKit, el, label, money, pageData, PageError, REASONS, STATU
  * documents). The claim token lives in a variable of this script only; every string from the API
  * goes into the DOM as text. The shop comes from the merchant's claim link (`?shop=<client_id>`,
  * else the page's data block: npm start's demo shop) and is sent as `client_id`, never shown.
+ *
+ * Every text is the customer's language's (`?lang=`, else the browser's languages, else English):
+ * English is built in (the page's HTML is written in it, each text naming its key in `data-t`);
+ * another language's catalogue is fetched from the file the build named
+ * (`/locales/claim.<tag>.<hash>.json`). The language switch at the page's foot re-renders it in
+ * place: the step, the fields, the ticket boxes and the claim shown stay as they are. The API's
+ * errors are shown by their `code` in the customer's words; its (English) message only for a code
+ * this page does not know. Amounts and dates go through Intl in the locale; English keeps the
+ * ISO dates the page has always shown (2027-04-10, 2026-11-28 09:30 UTC).
  */
 type Claim = Schemas['Claim'];
 type Session = Schemas['ClaimSession'];
@@ -13,12 +23,43 @@ type Status = Schemas['ClaimStatus'];
 type EvidenceFile = Schemas['EvidenceFile'];
 type EvidenceUpload = Schemas['EvidenceUpload'];
 
-// The helpers shared with /admin/claims (kit.ts), with this page's words for a failed request.
-const { announce, clearError, request, run } = claimPagesKit({
-  unreachable: 'The claims service could not be reached. Check your connection and try again.',
-  failed: 'The claims service answered {status}. Please try again.',
-  answerMessage: false,
-});
+declare const __OP_CLAIM_EN__: Catalogue;
+declare const __OP_CLAIM_FILES__: Partial<Record<Locale, string>>;
+const ENGLISH: Catalogue = __OP_CLAIM_EN__;
+const CATALOGUE_TIMEOUT_MS = 4000;
+const catalogues = new Map<Locale, Promise<Catalogue | undefined>>();
+/** The customer's language now: its texts, and how it writes amounts and dates. */
+let tr: Translator = translator('en', ENGLISH, ENGLISH);
+const t = (key: string, values?: Record<string, string | number>) => tr.t(key, values);
+const money = (amount: string, currency: string) => isolate(tr.locale, moneyIn(amount, currency, tr.format));
+/** A timestamp to the minute, in UTC: English as the page always wrote it (2026-11-28 09:30 UTC), the others by Intl. */
+const when = (at: string): string =>
+  tr.locale === 'en'
+    ? utcMinute(at)
+    : new Intl.DateTimeFormat(tr.format, {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        timeZone: 'UTC',
+        timeZoneName: 'short',
+      }).format(new Date(at));
+/** An event's own date and time (the merchant's, no time zone): English as given (2027-04-10, 19:30), the others by Intl. */
+function eventDay(date: string, time: string): { date: string; time: string } {
+  const hhmm = time.slice(0, 5);
+  const [y, m, d] = date.split('-').map(Number);
+  const [hh, mm] = hhmm.split(':').map(Number);
+  const at = new Date(Date.UTC(y!, (m ?? 1) - 1, d, hh, mm));
+  if (tr.locale === 'en' || Number.isNaN(at.getTime())) return { date, time: hhmm };
+  const format = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(tr.format, { ...options, timeZone: 'UTC' }).format(at);
+  return { date: format({ dateStyle: 'medium' }), time: format({ timeStyle: 'short' }) };
+}
+const statusLabel = (status: Status) => (Object.hasOwn(ENGLISH, 'status.' + status) ? t('status.' + status) : status);
+
+// The helpers shared with /admin/claims (kit.ts), with this page's words for a failed request (in the customer's language: read when one fails).
+const failure = { unreachable: ENGLISH.unreachable!, failed: ENGLISH.failed!, answerMessage: false };
+const { announce, clearError, request, run } = claimPagesKit(failure);
 const { shop: demoShop } = pageData<{ shop: string | null }>();
 
 const OPEN: Status[] = ['Submitted', 'DocumentsRequested'];
@@ -26,12 +67,8 @@ const MAX_TEXT = 2000;
 // 401s on the claim token: the session is over (30 minutes) or the token is not one.
 const SESSION_ENDED = ['claim_token_expired', 'invalid_claim_token'];
 // 409s that mean the claim moved on (the claims team decided, say): it is read again and shown.
-const CLAIM_MOVED: Record<string, (status: string) => string> = {
-  claim_decided: (status) => 'The claims team has already decided this claim, so it can no longer be withdrawn. Its status is now: ' + status + '.',
-  claim_not_awaiting_documents: (status) => 'The claims team is no longer waiting for an answer on this claim. Its status is now: ' + status + '.',
-  claim_changed: (status) => 'Your claim changed while this was being sent. Its status is now: ' + status + '. Check it and try again.',
-};
-// The API's own messages name statuses by their enum (DocumentsRequested); the customer reads the labels.
+const CLAIM_MOVED = ['claim_decided', 'claim_not_awaiting_documents', 'claim_changed'];
+// The API's own (English) messages, shown for a code this page has no words for, name statuses by their enum (DocumentsRequested); the customer reads the labels.
 const ENUM_WORDS = new RegExp((Object.keys(STATUSES) as Status[]).filter((status) => STATUSES[status] !== status).join('|'), 'g');
 const plain = (text: string) => text.replace(ENUM_WORDS, (status) => '"' + STATUSES[status as Status] + '"');
 const params = new URLSearchParams(location.search);
@@ -48,7 +85,15 @@ if (orderNumber) input('order-number').value = orderNumber;
 if (linkEmail) input('email').value = linkEmail;
 // Read once, then gone from the address bar (history, bookmarks, a shared screen; the pages'
 // Referrer-Policy sends no path anyway): only the shop stays, so a reload still knows it.
-if (orderNumber !== null || linkEmail !== null) history.replaceState(null, '', location.pathname + (linkShop ? '?shop=' + encodeURIComponent(linkShop) : ''));
+// (The language asked for stays too.)
+const addressFor = (lang: string | null) => {
+  const kept = new URLSearchParams();
+  if (linkShop) kept.set('shop', linkShop);
+  if (lang) kept.set('lang', lang);
+  const query = kept.toString();
+  return location.pathname + (query ? '?' + query : '');
+};
+if (orderNumber !== null || linkEmail !== null) history.replaceState(null, '', addressFor(params.get('lang')));
 if (!shop) {
   $('no-shop').hidden = false;
   for (const id of ['order-number', 'email', 'find-order']) $<HTMLInputElement>(id).disabled = true;
@@ -68,13 +113,27 @@ function show(section: 'find' | 'order' | 'claim'): void {
 
 // run (kit.ts) with this page's handling of what the API refuses: an ended session, a claim
 // that moved on, the API's words for statuses.
+/** An error in the customer's words, which says itself again in another language when the switch is used. */
+class LocalError extends PageError {
+  constructor(
+    readonly say: () => string,
+    details: ConstructorParameters<typeof PageError>[1] = {},
+  ) {
+    super(say(), details);
+  }
+}
+/** The error in the alert now, if it can be said again in another language. */
+let shownError: LocalError | null = null;
 function act(action: () => unknown, fields?: Fields): Promise<void> {
+  shownError = null;
   return run(async () => {
     $('session-ended').hidden = true;
     try {
       await action();
     } catch (err) {
-      throw await explain(err);
+      const explained = await explain(err);
+      if (explained instanceof LocalError) shownError = explained;
+      throw explained;
     }
   }, fields);
 }
@@ -83,23 +142,28 @@ async function explain(err: unknown): Promise<unknown> {
   if (err.status === 401 && SESSION_ENDED.includes(err.code ?? '')) {
     token = null;
     $('session-ended').hidden = false;
-    return new PageError('Your session has ended. Find your order again to continue.');
+    return new LocalError(() => t('sessionEnded'));
   }
-  const moved = err.code !== undefined && Object.hasOwn(CLAIM_MOVED, err.code) ? CLAIM_MOVED[err.code] : undefined;
-  if (err.status === 409 && moved && current) {
+  const code = err.code ?? '';
+  if (err.status === 409 && CLAIM_MOVED.includes(code) && current) {
     try {
       const claim = await api<Claim>('GET', claimPath(current.claim_id));
       showClaim(claim);
-      return new PageError(moved(label(STATUSES, claim.status)));
+      return new LocalError(() => t('moved.' + code, { status: statusLabel(claim.status) }));
     } catch (again) {
       if (again instanceof PageError && again.status === 401 && SESSION_ENDED.includes(again.code ?? '')) return explain(again);
     }
   }
-  return new PageError(plain(err.message || ''), { code: err.code, param: err.param, status: err.status });
+  const details = { code: err.code, param: err.param, status: err.status };
+  // The code in the customer's words; the API's English message only for a code the catalogue does not know.
+  if (Object.hasOwn(ENGLISH, 'error.' + code)) return new LocalError(() => t('error.' + code), details);
+  return new PageError(plain(err.message || ''), details);
 }
 function startOver(): void {
   token = null;
   current = null;
+  session = null;
+  shownError = null;
   $('session-ended').hidden = true;
   clearError();
   announce('');
@@ -122,16 +186,33 @@ async function openSession(): Promise<Session> {
 $('find-form').addEventListener('submit', (event) => {
   event.preventDefault();
   void act(async () => {
-    announce('Looking for your order…');
+    announce(t('lookingUp'));
     showOrder(await openSession());
   }, findFields);
 });
 
 // Step 2: the claimable policies and the order's claims.
-function showOrder(session: Session): void {
+/** The order shown now (its session's answer): the language switch draws it again. */
+let session: Session | null = null;
+function showOrder(found: Session): void {
+  session = found;
+  drawOrder(found);
+  updateCount();
+  show('order');
+  const n = found.policies.length;
+  const sentence = tr.plural('orderFound', n);
+  announce(found.claims.length ? t('twoSentences', { first: sentence, second: tr.plural('claimsOnFile', found.claims.length) }) : sentence);
+}
+/** The order's tickets and claims, in the language now; the boxes the customer ticked stay ticked. */
+function drawOrder(found: Session): void {
+  const ticked = new Set(
+    boxes()
+      .filter((box) => box.checked)
+      .map((box) => box.value),
+  );
   const list = $('policy-list');
   list.replaceChildren();
-  session.policies.forEach((policy, i) => {
+  found.policies.forEach((policy, i) => {
     const row = el('div');
     row.className = 'choice';
     const box = el('input');
@@ -139,42 +220,41 @@ function showOrder(session: Session): void {
     box.id = 'policy-' + i;
     box.name = 'policy_numbers';
     box.value = policy.policy_number;
+    box.checked = ticked.has(policy.policy_number);
     const text = el('label');
     text.htmlFor = box.id;
-    const event = policy.event ? ', ' + policy.event.name + ' on ' + policy.event.start_date + ' at ' + policy.event.start_time.slice(0, 5) : '';
-    text.textContent = policy.item.name + event + ' (covered up to ' + money(policy.coverage_amount, policy.currency) + ')';
+    const amount = money(policy.coverage_amount, policy.currency);
+    text.textContent = policy.event
+      ? t('policyEvent', { item: policy.item.name, event: policy.event.name, ...eventDay(policy.event.start_date, policy.event.start_time), amount })
+      : t('policy', { item: policy.item.name, amount });
     row.append(box, text);
     list.append(row);
   });
-  const none = session.policies.length === 0;
+  const none = found.policies.length === 0;
   $('policies').hidden = none;
   $('no-policies').hidden = !none;
   for (const id of ['reason', 'description', 'submit-claim']) $<HTMLInputElement>(id).disabled = none;
-  updateCount();
   $('claim-list').replaceChildren(
-    ...session.claims.map((claim) => {
+    ...found.claims.map((claim) => {
       const item = el(
         'li',
-        claim.claim_id + ': ' + label(STATUSES, claim.status) + ', ' + money(claim.amount_claimed, claim.currency) + ' claimed on ' + when(claim.created) + ' ',
+        t('claimRow', {
+          id: claim.claim_id,
+          status: statusLabel(claim.status),
+          amount: money(claim.amount_claimed, claim.currency),
+          date: when(claim.created),
+        }) + ' ',
       );
-      const view = el('button', 'View claim');
+      const view = el('button', t('viewClaim'));
       view.type = 'button';
       view.className = 'secondary';
-      view.setAttribute('aria-label', 'View claim ' + claim.claim_id);
+      view.setAttribute('aria-label', t('viewClaimLabel', { id: claim.claim_id }));
       view.addEventListener('click', () => void act(async () => showClaim(await api<Claim>('GET', claimPath(claim.claim_id)))));
       item.append(view);
       return item;
     }),
   );
-  $('no-claims').hidden = session.claims.length > 0;
-  show('order');
-  const n = session.policies.length;
-  announce(
-    'Order found. ' +
-      (n === 1 ? '1 ticket' : n + ' tickets') +
-      ' can be claimed' +
-      (session.claims.length ? ', ' + session.claims.length + ' claim(s) on file.' : '.'),
-  );
+  $('no-claims').hidden = found.claims.length > 0;
 }
 // A text's counter, in characters as the API counts them (code points: an emoji is one, not two);
 // over the limit it says so in the error style, and its form cannot be sent.
@@ -184,12 +264,13 @@ function counter(field: HTMLTextAreaElement, count: HTMLElement, submit: HTMLBut
     const n = [...field.value].length;
     const wasOver = over;
     over = n > MAX_TEXT;
-    count.textContent = n + ' of ' + MAX_TEXT + ' characters' + (over ? ' — too long' : '');
+    const counted = { count: tr.number(n, { useGrouping: false }), max: tr.number(MAX_TEXT, { useGrouping: false }) };
+    count.textContent = t(over ? 'countOver' : 'count', counted);
     count.classList.toggle('too-long', over);
     if (over) field.setAttribute('aria-invalid', 'true');
     else field.removeAttribute('aria-invalid');
     submit.disabled = over || field.disabled;
-    if (over && !wasOver) announce('Too long: at most ' + MAX_TEXT + ' characters.');
+    if (over && !wasOver) announce(t('tooLong', { max: counted.max }));
     else if (wasOver && !over) announce('');
   };
   field.addEventListener('input', update);
@@ -208,7 +289,7 @@ $('claim-form').addEventListener('submit', (event) => {
   const chosen = boxes().filter((box) => box.checked);
   void act(
     async () => {
-      if (chosen.length === 0) throw new PageError('Choose at least one ticket to claim for.', { param: 'policy_numbers' });
+      if (chosen.length === 0) throw new LocalError(() => t('chooseTicket'), { param: 'policy_numbers' });
       const claim = await api<Claim>('POST', '/api/v2/claims', {
         policy_numbers: chosen.map((box) => box.value),
         reason: $<HTMLSelectElement>('reason').value,
@@ -217,7 +298,7 @@ $('claim-form').addEventListener('submit', (event) => {
       $<HTMLFormElement>('claim-form').reset();
       updateCount();
       showClaim(claim);
-      announce('Your claim was submitted. Status: ' + label(STATUSES, claim.status) + '.');
+      announce(t('submitted', { status: statusLabel(claim.status) }));
     },
     { ...claimFields, ...Object.fromEntries(chosen.map((box) => [box.value, () => box])) },
   );
@@ -227,37 +308,41 @@ $('another-order').addEventListener('click', startOver);
 // Step 3: one claim.
 function showClaim(claim: Claim): void {
   current = claim;
-  $('claim-title').textContent = 'Your claim ' + claim.claim_id;
+  drawClaim(claim);
+  if ($('claim').hidden) show('claim');
+  void readFiles(claim.claim_id).catch(() => {});
+}
+/** The claim, in the language now. */
+function drawClaim(claim: Claim): void {
+  $('claim-title').textContent = t('claimHeading', { id: claim.claim_id });
   $('claim-id').textContent = claim.claim_id;
-  $('claim-status').textContent = label(STATUSES, claim.status);
+  $('claim-status').textContent = statusLabel(claim.status);
   $('claim-status').dataset.status = claim.status;
-  $('claim-reason').textContent = label(REASONS, claim.reason);
+  $('claim-reason').textContent = Object.hasOwn(ENGLISH, 'reason.' + claim.reason) ? t('reason.' + claim.reason) : claim.reason;
   $('claim-amount').textContent = money(claim.amount_claimed, claim.currency);
-  $('claim-approved').textContent = claim.amount_approved === null ? 'Not decided yet' : money(claim.amount_approved, claim.currency);
+  $('claim-approved').textContent = claim.amount_approved === null ? t('notDecided') : money(claim.amount_approved, claim.currency);
   $('payout-row').hidden = claim.payout_reference === null;
   $('claim-payout').textContent = claim.payout_reference || '';
   $('claim-policies').replaceChildren(
     ...claim.policies.map((p) =>
-      el('li', p.policy_number + ' (ticket ' + p.reference_number + ', covered up to ' + money(p.coverage_amount, claim.currency) + ')'),
+      el('li', t('claimPolicy', { policy: p.policy_number, reference: p.reference_number, amount: money(p.coverage_amount, claim.currency) })),
     ),
   );
-  $('claim-description').textContent = claim.text_erased ? 'Erased 90 days after the claim closed.' : claim.description || '';
+  $('claim-description').textContent = claim.text_erased ? t('erased') : claim.description || '';
   $('claim-messages').replaceChildren(
-    ...claim.messages.map((m) => el('li', (m.from === 'operator' ? 'Claims team' : 'You') + ', ' + when(m.at) + ': ' + m.text)),
+    ...claim.messages.map((m) => el('li', t(m.from === 'operator' ? 'messageFromTeam' : 'messageFromYou', { date: when(m.at), text: m.text }))),
   );
   $('no-messages').hidden = claim.messages.length > 0;
   $('claim-history').replaceChildren(
-    ...claim.history.map((h) => el('li', label(STATUSES, h.status) + ', ' + when(h.at) + ', by ' + (h.by === 'operator' ? 'the claims team' : 'you'))),
+    ...claim.history.map((h) => el('li', t(h.by === 'operator' ? 'historyByTeam' : 'historyByYou', { status: statusLabel(h.status), date: when(h.at) }))),
   );
   $('withdraw').hidden = !OPEN.includes(claim.status);
   $('upload-box').hidden = !OPEN.includes(claim.status);
   $('respond-form').hidden = claim.status !== 'DocumentsRequested';
-  if ($('claim').hidden) show('claim');
-  void readFiles(claim.claim_id).catch(() => {});
 }
 /** The claim shown now: every step-3 button is on screen only with one. */
 const shown = (): Claim => {
-  if (!current) throw new PageError('Find your order and open a claim first.');
+  if (!current) throw new LocalError(() => t('openFirst'));
   return current;
 };
 $('refresh').addEventListener(
@@ -267,18 +352,16 @@ $('refresh').addEventListener(
       const before = shown().status;
       const claim = await api<Claim>('GET', claimPath(shown().claim_id));
       showClaim(claim);
-      announce(
-        claim.status === before ? 'Status checked: still ' + label(STATUSES, claim.status) + '.' : 'Your claim is now ' + label(STATUSES, claim.status) + '.',
-      );
+      announce(t(claim.status === before ? 'stillStatus' : 'nowStatus', { status: statusLabel(claim.status) }));
     }),
 );
 $('withdraw').addEventListener('click', () => {
-  if (!window.confirm('Withdraw this claim? Its tickets can be claimed again later.')) return;
+  if (!window.confirm(t('confirmWithdraw'))) return;
   void act(async () => {
     const claim = await api<Claim>('POST', claimPath(shown().claim_id, '/withdraw'));
     showClaim(claim);
     $('refresh').focus();
-    announce('Your claim was withdrawn.');
+    announce(t('withdrawn'));
   });
 });
 $('respond-form').addEventListener('submit', (event) => {
@@ -290,7 +373,7 @@ $('respond-form').addEventListener('submit', (event) => {
       updateAnswerCount();
       showClaim(claim);
       $('refresh').focus();
-      announce('Your answer was sent. Status: ' + label(STATUSES, claim.status) + '.');
+      announce(t('answerSent', { status: statusLabel(claim.status) }));
     },
     { message: () => $('respond-message') },
   );
@@ -300,25 +383,22 @@ $('back').addEventListener('click', () => void act(async () => showOrder(await o
 
 // Documents: each file goes straight to S3 with the presigned POST the API answers, with a progress
 // bar; its status follows as the service checks and scans it (read again until it is decided).
-const FILE_STATES: Record<EvidenceFile['status'], { text: string; tone?: 'ok' | 'bad' }> = {
-  awaiting_upload: { text: 'Not uploaded' },
-  pending: { text: 'Checking for viruses…' },
-  clean: { text: 'Received', tone: 'ok' },
-  infected: { text: 'Refused: a virus was found, and the file was deleted', tone: 'bad' },
-  rejected: { text: 'Refused', tone: 'bad' },
-};
-const REJECTIONS: Record<string, string> = {
-  type_mismatch: 'the file is not the PDF, JPEG or PNG it says it is',
-  size_mismatch: 'the file did not arrive whole; upload it again',
-  unreadable: 'the file could not be read',
-  too_many_files: 'this claim already has 10 documents',
-  upload_expired: 'the upload took too long; upload it again',
+const FILE_TONES: Record<EvidenceFile['status'], 'ok' | 'bad' | undefined> = {
+  awaiting_upload: undefined,
+  pending: undefined,
+  clean: 'ok',
+  infected: 'bad',
+  rejected: 'bad',
 };
 /** Status reads after an upload, this far apart, until every file is decided. */
 const STATUS_READS = 30;
 const STATUS_READ_MS = 1000;
 const stateText = (file: EvidenceFile): string =>
-  FILE_STATES[file.status].text + (file.status === 'rejected' && file.rejection ? ': ' + (REJECTIONS[file.rejection] ?? file.rejection) : '');
+  file.status === 'rejected' && file.rejection
+    ? t('refusedBecause', { reason: Object.hasOwn(ENGLISH, 'rejection.' + file.rejection) ? t('rejection.' + file.rejection) : file.rejection })
+    : Object.hasOwn(ENGLISH, 'file.' + file.status)
+      ? t('file.' + file.status)
+      : file.status;
 
 /** The files uploaded from this page: their rows keep a full progress bar. */
 const uploadedHere = new Set<string>();
@@ -333,26 +413,29 @@ function fileRow(fileId: string, name: string): { state: HTMLElement; progress: 
     progress = el('progress');
     progress.max = 100;
     progress.value = 100;
-    progress.setAttribute('aria-label', 'Upload of ' + name);
+    progress.setAttribute('aria-label', t('uploadOf', { name }));
     item.append(progress);
   }
   $('file-list').append(item);
   $('no-files').hidden = true;
   return { state, progress };
 }
-function showFiles(files: EvidenceFile[]): void {
+/** The claim's files as last read: the language switch draws them again. */
+let files: EvidenceFile[] = [];
+function showFiles(read: EvidenceFile[]): void {
+  files = read;
   $('file-list').replaceChildren();
-  for (const file of files) {
+  for (const file of read) {
     const { state } = fileRow(file.file_id, file.filename);
     state.textContent = stateText(file);
-    state.className = 'state' + (FILE_STATES[file.status].tone ? ' ' + FILE_STATES[file.status].tone : '');
+    state.className = 'state' + (FILE_TONES[file.status] ? ' ' + FILE_TONES[file.status] : '');
   }
-  $('no-files').hidden = files.length > 0;
+  $('no-files').hidden = read.length > 0;
 }
 async function readFiles(claimId: string): Promise<EvidenceFile[]> {
-  const files = (await api<{ data: EvidenceFile[] }>('GET', claimPath(claimId, '/files'))).data;
-  if (current?.claim_id === claimId) showFiles(files);
-  return files;
+  const read = (await api<{ data: EvidenceFile[] }>('GET', claimPath(claimId, '/files'))).data;
+  if (current?.claim_id === claimId) showFiles(read);
+  return read;
 }
 
 /** Posts one file's bytes with its presigned POST, reporting progress; resolves when S3 has them. */
@@ -367,11 +450,9 @@ function post(upload: EvidenceUpload['upload'], file: File, progress: HTMLProgre
       if (event.lengthComputable) progress.value = Math.round((event.loaded / event.total) * 100);
     });
     xhr.addEventListener('load', () =>
-      xhr.status >= 200 && xhr.status < 300
-        ? resolve()
-        : reject(new PageError(file.name + ' was not accepted by the storage (' + xhr.status + '). Try again.')),
+      xhr.status >= 200 && xhr.status < 300 ? resolve() : reject(new LocalError(() => t('storageRefused', { name: file.name, status: xhr.status }))),
     );
-    xhr.addEventListener('error', () => reject(new PageError(file.name + ' could not be uploaded. Check your connection and try again.')));
+    xhr.addEventListener('error', () => reject(new LocalError(() => t('uploadFailed', { name: file.name }))));
     xhr.send(form);
   });
 }
@@ -382,8 +463,8 @@ $('upload').addEventListener('click', () => {
   void act(
     async () => {
       const claim = shown();
-      if (chosen.length === 0) throw new PageError('Choose the documents to upload first.', { param: 'files' });
-      announce('Uploading ' + (chosen.length === 1 ? chosen[0]!.name : chosen.length + ' documents') + '…');
+      if (chosen.length === 0) throw new LocalError(() => t('chooseDocuments'), { param: 'files' });
+      announce(chosen.length === 1 ? t('uploadingOne', { name: chosen[0]!.name }) : tr.plural('uploadingMany', chosen.length));
       let uploaded = 0;
       for (const file of chosen) {
         const asked = await api<EvidenceUpload>('POST', claimPath(claim.claim_id, '/files'), {
@@ -394,29 +475,86 @@ $('upload').addEventListener('click', () => {
         uploadedHere.add(asked.file_id);
         const row = fileRow(asked.file_id, file.name);
         row.progress!.value = 0;
-        row.state.textContent = 'Uploading…';
+        row.state.textContent = t('uploadingRow');
         await post(asked.upload, file, row.progress!);
         row.progress!.value = 100;
-        row.state.textContent = 'Uploaded; checking for viruses…';
+        row.state.textContent = t('uploadedChecking');
         uploaded++;
       }
       picker.value = '';
-      announce(uploaded === 1 ? 'Document uploaded; it is being checked.' : uploaded + ' documents uploaded; they are being checked.');
+      announce(tr.plural('uploaded', uploaded));
       // The service checks and scans each within seconds: read until none is waiting.
-      let files = await readFiles(claim.claim_id);
-      for (let reads = 0; reads < STATUS_READS && files.some((f) => f.status === 'pending' || f.status === 'awaiting_upload'); reads++) {
+      let read = await readFiles(claim.claim_id);
+      for (let reads = 0; reads < STATUS_READS && read.some((f) => f.status === 'pending' || f.status === 'awaiting_upload'); reads++) {
         await new Promise((resolve) => setTimeout(resolve, STATUS_READ_MS));
-        files = await readFiles(claim.claim_id);
+        read = await readFiles(claim.claim_id);
       }
-      const refused = files.filter((f) => f.status === 'rejected' || f.status === 'infected').length;
-      announce(
-        files.some((f) => f.status === 'pending')
-          ? 'Your documents are still being checked. Refresh the status later.'
-          : refused > 0
-            ? refused + (refused === 1 ? ' document was refused' : ' documents were refused') + '; the list says why.'
-            : 'Your documents were received.',
-      );
+      const refused = read.filter((f) => f.status === 'rejected' || f.status === 'infected').length;
+      announce(read.some((f) => f.status === 'pending') ? t('stillChecking') : refused > 0 ? tr.plural('refused', refused) : t('received'));
     },
     { files: () => picker, filename: () => picker, content_type: () => picker, size: () => picker },
   );
 });
+
+// The customer's language: its catalogue (English is built in; another is fetched once, within
+// CATALOGUE_TIMEOUT_MS, else English), the page's texts and what it shows drawn again in it.
+async function fetchCatalogue(locale: Locale): Promise<Catalogue | undefined> {
+  const file = __OP_CLAIM_FILES__[locale];
+  if (!file) return undefined;
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), CATALOGUE_TIMEOUT_MS);
+  try {
+    const res = await fetch('/' + file, { signal: abort.signal });
+    const data: unknown = res.ok ? await res.json() : undefined;
+    return data && typeof data === 'object' ? (data as Catalogue) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+async function speak(asked: (string | null | undefined)[]): Promise<void> {
+  const locale = negotiate(asked);
+  let catalogue: Catalogue | undefined = ENGLISH;
+  if (locale !== 'en') {
+    if (!catalogues.has(locale)) catalogues.set(locale, fetchCatalogue(locale));
+    catalogue = await catalogues.get(locale);
+  }
+  tr = catalogue ? translator(locale, catalogue, ENGLISH, formatLocale(asked, locale)) : translator('en', ENGLISH, ENGLISH);
+  redraw();
+}
+function redraw(): void {
+  const root = document.documentElement;
+  root.lang = tr.locale;
+  root.dir = isRightToLeft(tr.locale) ? 'rtl' : 'ltr';
+  document.title = t('title');
+  for (const node of Array.from(document.querySelectorAll<HTMLElement>('[data-t]'))) node.textContent = t(node.dataset.t!);
+  failure.unreachable = t('unreachable');
+  failure.failed = t('failed');
+  $<HTMLSelectElement>('language').value = tr.locale;
+  const demo = document.getElementById('demo-checkout');
+  if (demo) demo.setAttribute('href', tr.locale === 'en' ? '/' : '/?locale=' + encodeURIComponent(tr.locale));
+  updateCount();
+  updateAnswerCount();
+  // What the customer sees now, in the new words; nothing moves, nothing is sent.
+  if (session && !$('order').hidden) drawOrder(session);
+  if (current && !$('claim').hidden) {
+    drawClaim(current);
+    showFiles(files);
+  }
+  if (shownError) $('error').textContent = shownError.say();
+}
+const languageSwitch = $<HTMLSelectElement>('language');
+languageSwitch.addEventListener('change', () => {
+  const lang = languageSwitch.value;
+  announce('');
+  history.replaceState(null, '', addressFor(lang));
+  void speak([lang]);
+});
+// First paint: a language other than English hides the page until its words are here (at most CATALOGUE_TIMEOUT_MS).
+const first: (string | null | undefined)[] = [params.get('lang'), ...(navigator.languages ?? [navigator.language])];
+if (negotiate(first) !== 'en') {
+  const main = document.querySelector('main')!;
+  main.style.visibility = 'hidden';
+  void speak(first).finally(() => (main.style.visibility = ''));
+} else void speak(first);

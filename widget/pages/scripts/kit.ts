@@ -59,12 +59,12 @@ export const STATUSES: Record<Schemas['ClaimStatus'], string> = {
 /** A value's label, or the value itself when the map has none (a status newer than this page). */
 export const label = <K extends string>(map: Record<K, string>, value: K): string => map[value] || value;
 
-/** The API's decimal string, formatted exactly (never a float) with the digits it has: its currency's ISO 4217 minor unit. */
-export function money(amount: string, currency: string): string {
+/** The API's decimal string, formatted exactly (never a float) with the digits it has: its currency's ISO 4217 minor unit; in `locale` (the claim page's customer's), else en-US. */
+export function money(amount: string, currency: string, locale = 'en-US'): string {
   try {
     const digits = amount.includes('.') ? amount.length - amount.indexOf('.') - 1 : 0;
     // Intl formats the decimal string itself, exactly (a string the API sends as money is a numeric literal).
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
+    return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
       amount as `${number}`,
     );
   } catch {
