@@ -262,6 +262,13 @@ describe('the claim page in every locale', () => {
     expect(await page.locator('#claim-status').textContent()).toBe(t['status.Submitted']);
     expect(await page.locator('#claim-reason').textContent()).toBe(t['reason.illness']);
     await checkClaimPage(locale, 'claim-detail');
+    // The file picker speaks the page's language, not the browser's: two files chosen, by Intl.PluralRules (Arabic's dual).
+    expect(await page.locator('#files-chosen').textContent()).toBe(t.noFileChosen);
+    const pdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n') });
+    await page.getByLabel(t.addDocuments!, { exact: true }).setInputFiles([pdf('a.pdf'), pdf('b.pdf')]);
+    const two = t['filesChosen#two'] ?? (t['filesChosen#other'] ?? '').replace('{count}', new Intl.NumberFormat(locale).format(2));
+    expect(await page.locator('#files-chosen').textContent()).toBe(two);
+    await page.getByLabel(t.addDocuments!, { exact: true }).setInputFiles([]);
   });
 
   it('says the API’s errors by their code in the customer’s language', async () => {

@@ -65,7 +65,12 @@ ${CLAIM_PAGES_CSS}
   .files .state { font-size: .9rem; color: #4a5366; }
   .files .state.bad { color: #8a1c14; font-weight: 600; }
   .files .state.ok { color: #1d6b3a; font-weight: 600; }
-  input[type=file] { display: block; margin: .25rem 0 .75rem; font: inherit; }
+  /* The file picker in the page's language: the browser's own button speaks the browser's, so the input is kept (focus, keyboard, screen readers) but drawn by .pick. */
+  .picker { position: relative; display: flex; flex-wrap: wrap; gap: .25rem .75rem; align-items: center; margin: .25rem 0 .75rem; }
+  .picker input[type=file] { position: absolute; inset-inline-start: 0; width: 1px; height: 1px; opacity: 0; overflow: hidden; }
+  .pick { font: inherit; padding: .4rem 1rem; border-radius: .4rem; border: 1px solid #2b5fd9; background: white; color: #2b5fd9; cursor: pointer; }
+  .picker input[type=file]:focus-visible + .pick { outline: 3px solid #e07a1f; outline-offset: 2px; }
+  #files-chosen { color: #4a5366; overflow-wrap: anywhere; }
   footer { margin-top: 2rem; padding-top: 1rem; border-top: 1px solid #e3e6ee; display: flex; flex-wrap: wrap; gap: .5rem; align-items: baseline; }
   footer label { display: inline; }
   footer select { display: inline-block; width: auto; margin: 0; }
@@ -133,7 +138,11 @@ ${tr('p', 'noFiles', 'id="no-files"')}
 <ul id="file-list" class="files"></ul>
 <div id="upload-box">
   ${tr('label', 'addDocuments', 'for="files"')}
-  <input type="file" id="files" name="files" multiple accept="application/pdf,image/jpeg,image/png,.pdf,.jpg,.jpeg,.png" aria-describedby="files-hint">
+  <div class="picker">
+    <input type="file" id="files" name="files" multiple accept="application/pdf,image/jpeg,image/png,.pdf,.jpg,.jpeg,.png" aria-describedby="files-chosen files-hint">
+    ${tr('span', 'chooseFiles', 'class="pick" id="pick" aria-hidden="true"')}
+    ${tr('span', 'noFileChosen', 'id="files-chosen"')}
+  </div>
   ${tr('p', 'filesHint', 'class="hint" id="files-hint"')}
   ${tr('button', 'upload', 'type="button" id="upload"')}
 </div>

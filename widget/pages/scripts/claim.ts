@@ -457,8 +457,17 @@ function post(upload: EvidenceUpload['upload'], file: File, progress: HTMLProgre
   });
 }
 
+// The picker's own words (the browser's button would speak the browser's language): what is chosen, by name or by count.
+const filePicker = $<HTMLInputElement>('files');
+function sayChosen(): void {
+  const chosen = Array.from(filePicker.files ?? []);
+  $('files-chosen').textContent = chosen.length === 0 ? t('noFileChosen') : chosen.length === 1 ? chosen[0]!.name : tr.plural('filesChosen', chosen.length);
+}
+filePicker.addEventListener('change', sayChosen);
+$('pick').addEventListener('click', () => filePicker.click());
+
 $('upload').addEventListener('click', () => {
-  const picker = $<HTMLInputElement>('files');
+  const picker = filePicker;
   const chosen = Array.from(picker.files ?? []).slice(0, 10);
   void act(
     async () => {
@@ -482,6 +491,7 @@ $('upload').addEventListener('click', () => {
         uploaded++;
       }
       picker.value = '';
+      sayChosen();
       announce(tr.plural('uploaded', uploaded));
       // The service checks and scans each within seconds: read until none is waiting.
       let read = await readFiles(claim.claim_id);
@@ -536,6 +546,7 @@ function redraw(): void {
   if (demo) demo.setAttribute('href', tr.locale === 'en' ? '/' : '/?locale=' + encodeURIComponent(tr.locale));
   updateCount();
   updateAnswerCount();
+  sayChosen();
   // What the customer sees now, in the new words; nothing moves, nothing is sent.
   if (session && !$('order').hidden) drawOrder(session);
   if (current && !$('claim').hidden) {
