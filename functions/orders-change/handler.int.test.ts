@@ -1,8 +1,10 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cartItems, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
 
 /** PATCH /api/v2/orders/{id}/ over DynamoDB Local: all or nothing, race-free. */
+process.env.WEBHOOK_URLS = 'local'; // the exchange to another date's webhook goes to an endpoint on 127.0.0.1
+
 let service: Service;
 let clientId: string;
 
@@ -200,5 +202,119 @@ describe('PATCH /orders/{id}/', () => {
 
     expect([empty.status, empty.json.error.param]).toEqual([422, 'items']);
     expect([tooMany.status, tooMany.json.error.param]).toEqual([422, 'items']);
+  });
+});
+
+describe('an exchange to another date (an item with `event`)', () => {
+  const postponed = { name: 'Spring Concert', start_date: '2027-05-08', start_time: '20:00', location: 'City Hall' };
+  let shop: string;
+  beforeAll(async () => {
+    shop = (await service.newClient('Postponing Shop')).client_id;
+    // An endpoint (nothing listens: deliveries fail), so that the stream keeps the shop's webhook events.
+    const endpoint = await service.call('webhook-endpoints', {
+      method: 'POST',
+      path: '/api/v2/webhook_endpoints',
+      clientId: shop,
+      body: { url: 'http://127.0.0.1:1025/hooks' },
+    });
+    expect(endpoint.status, endpoint.body).toBe(201);
+  });
+  const shopOrder = async () => {
+    const res = await service.call('orders-create', {
+      method: 'POST',
+      path: '/api/v2/orders',
+      clientId: shop,
+      body: { order_number: uniqueOrderNumber('date'), currency: 'USD', items: cartItems('100.00', '40.00') },
+    });
+    expect(res.status, res.body).toBe(201);
+    return res.json as {
+      service_order_id: string;
+      items: { event: { id: string } }[];
+      policies: { policy_number: string; premium: string; void_until: string }[];
+    };
+  };
+  const exchange = (orderId: string, items: unknown[]) =>
+    service.call('orders-change', { method: 'PATCH', path: `/api/v2/orders/${orderId}/`, pathParameters: { id: orderId }, clientId: shop, body: { items } });
+  /** The shop's records the streams wrote: its webhook events' data and its ledger entries. */
+  async function streamed() {
+    await service.drainStreams();
+    const { Items = [] } = await service.tables.doc.send(new ScanCommand({ TableName: service.tables.main }));
+    const mine = Items.filter((record) => record.client_id === shop || String(record.PK).startsWith(`CLIENT#${shop}#`));
+    return {
+      events: mine.filter((record) => record.entity === 'webhook_event').map((record) => ({ type: record.type, data: record.data })),
+      ledger: mine
+        .filter((record) => record.entity === 'ledger_entry')
+        .map((record) => ({ type: record.type, policy: record.policy_number, amount: record.amount })),
+    };
+  }
+
+  it('issues a policy covering the new event, with a webhook naming it and the ledger its premium’s difference', async () => {
+    const order = await shopOrder();
+    const res = await exchange(order.service_order_id, [
+      { name: 'Seat 1', old_reference_number: 'seat-1', reference_number: 'seat-1-may', cost: '100.00', event: postponed },
+    ]);
+
+    expect(res.status, res.body).toBe(200);
+    const [item] = res.json.items;
+    expect(item.event).toMatchObject({ ...postponed, start_time: '20:00:00', end_date: null, end_time: null });
+    expect(item.event.id).toMatch(/^evnt_/);
+    expect(item.event.id).not.toBe(order.items[0]!.event.id);
+    const [policy] = res.json.policies;
+    // The replaced policy's terms (one flat rate here): the same cost, the same premium; its void window kept.
+    expect(policy).toMatchObject({
+      status: 'Issued',
+      change_type: 'exchange',
+      premium: order.policies[0]!.premium,
+      premium_delta: '0.00',
+      void_until: order.policies[0]!.void_until,
+    });
+    const read = await service.call('orders-read', { method: 'GET', path: `/api/v2/orders/${order.service_order_id}`, clientId: shop });
+    expect(read.json.items.map((i: { event: { start_date: string } }) => i.event.start_date)).toEqual(['2027-04-10', '2027-04-10', '2027-05-08']);
+
+    const { events, ledger } = await streamed();
+    const exchanged = events.find((event) => event.type === 'policy.exchanged' && event.data.policy.policy_number === policy.policy_number);
+    expect(exchanged?.data).toMatchObject({ replaces: { policy_number: order.policies[0]!.policy_number }, event: item.event });
+    expect(ledger.filter((entry) => entry.policy === policy.policy_number)).toEqual([{ type: 'premium_adjusted', policy: policy.policy_number, amount: 0 }]);
+  });
+
+  it('prices an upgrade to another date under the replaced terms, and its ledger entry is the premium’s difference', async () => {
+    const order = await shopOrder();
+    const res = await exchange(order.service_order_id, [
+      { name: 'Seat 2 VIP', old_reference_number: 'seat-2', reference_number: 'seat-2-may', cost: '60.00', event: postponed },
+    ]);
+    expect(res.status, res.body).toBe(200);
+    const [policy] = res.json.policies;
+    expect(policy.change_type).toBe('upgrade');
+    const delta = Math.round(Number(policy.premium) * 100) - Math.round(Number(order.policies[1]!.premium) * 100);
+    expect(Math.round(Number(policy.premium_delta) * 100)).toBe(delta);
+    const { ledger, events } = await streamed();
+    expect(ledger.filter((entry) => entry.policy === policy.policy_number)).toEqual([
+      { type: 'premium_adjusted', policy: policy.policy_number, amount: delta },
+    ]);
+    expect(events.find((event) => event.type === 'policy.upgraded' && event.data.policy.policy_number === policy.policy_number)?.data.event).toMatchObject({
+      start_date: '2027-05-08',
+    });
+  });
+
+  it('refuses a bad event in the one envelope, naming it, and changes nothing', async () => {
+    const order = await shopOrder();
+    const item = (event: unknown) => ({ name: 'Seat 1', old_reference_number: 'seat-1', reference_number: 'seat-1-x', cost: '100.00', event });
+    const cases: [unknown, string][] = [
+      [{ ...postponed, doors: '19:00' }, 'items[0].event.doors'],
+      [{ ...postponed, start_date: '2027-02-30' }, 'items[0].event.start_date'],
+      [{ ...postponed, end_date: '2027-05-01' }, 'items[0].event.end_date'],
+      [{ name: 'No date' }, 'items[0].event.start_date'],
+      ['tomorrow', 'items[0].event'],
+    ];
+    for (const [event, param] of cases) {
+      const res = await exchange(order.service_order_id, [item(event)]);
+      expect([res.status, res.json.error.code, res.json.error.param], JSON.stringify(event)).toEqual([422, 'validation_failed', param]);
+    }
+    const after = await service.call('orders-read', { method: 'GET', path: `/api/v2/orders/${order.service_order_id}`, clientId: shop });
+    expect(after.json.policies.map((p: { status: string }) => p.status)).toEqual(['Issued', 'Issued']);
+    // A policy no longer Issued cannot move to another date either.
+    expect((await exchange(order.service_order_id, [item(postponed)])).status).toBe(200);
+    const again = await exchange(order.service_order_id, [{ ...item(postponed), reference_number: 'seat-1-y' }]);
+    expect([again.status, again.json.error.code]).toEqual([409, 'policy_not_issued']);
   });
 });

@@ -37,6 +37,15 @@ describe('eligibility', () => {
     });
   });
 
+  it('after an exchange to another date, the claim window follows the event the new policy covers', () => {
+    const replaced = item('old', {}, { replaced_by: 'new', policy: { ...item('old', {}).policy, status: 'Exchanged' } });
+    const postponed = item('new', { start_date: '2027-06-20' });
+    const o = order(replaced, postponed);
+    const afterOldWindow = new Date('2027-07-10T00:00:00Z'); // past 90 days after 2027-04-10, within 90 days after 2027-06-20
+    expect(eligibilityOf(o, ['new'], afterOldWindow)).toMatchObject({ eligible: true, failed_checks: [] });
+    expect(eligibilityOf(o, ['old'], afterOldWindow).failed_checks).toEqual(['policy_not_issued', 'filed_too_late']);
+  });
+
   it('names each failed check once, in a fixed order, with each policy’s own', () => {
     const o = order(item('a', {}, { open_claim: 'clm_x' }), item('b', {}, { policy: { ...item('b', {}).policy, status: 'Void' } }));
     const answer = eligibilityOf(o, ['b', 'a', 'zz', 'a'], new Date('2027-02-01T00:00:00Z'));

@@ -280,3 +280,46 @@ describe('money owed on a change, and the history it leaves', () => {
     });
   });
 });
+
+describe('an exchange to another date', () => {
+  // Banded terms: 12% for an event within 7 days of the change, 8% after.
+  const banded: LiveTerms = { ...flatTerms(80_000), rate_bands: [{ up_to_days: 7, rate_ppm: 120_000 }, { rate_ppm: 80_000 }] };
+  const concert = {
+    id: 'evnt_old',
+    name: 'Spring Concert',
+    start_date: '2026-12-20',
+    start_time: '19:30:00',
+    end_date: null,
+    end_time: null,
+    location: 'City Hall',
+  };
+  const withEvent = (): Order => {
+    const base = order(10_000);
+    return { ...base, items: base.items.map((i) => ({ ...i, event: concert, policy: { ...i.policy, premium: 800, void_until: '2026-12-07T10:00:00.000Z' } })) };
+  };
+  const moved = (event: ItemChange['event']): ItemChange => ({
+    name: 'Seat r0',
+    old_reference_number: 'r0',
+    reference_number: 'r0-b',
+    cost: '100.00',
+    ...(event ? { event } : {}),
+  });
+
+  it('covers the new event, priced by the days to it under the replaced policy’s terms, and keeps the void window', () => {
+    const postponed = { name: 'Spring Concert', start_date: '2026-11-26', start_time: '19:30:00', location: 'City Hall' }; // 3 days after NOW
+    const { changes } = planChanges(withEvent(), [moved(postponed)], randomIds, NOW, new Map([[1, banded]]));
+    const { replacement } = changes[0]!;
+    expect(replacement.event).toMatchObject({ ...postponed, end_date: null, end_time: null });
+    expect(replacement.event!.id).not.toBe(concert.id);
+    expect(replacement.policy).toMatchObject({ premium: 1_200, premium_delta: 400, change_type: 'exchange', void_until: '2026-12-07T10:00:00.000Z' });
+  });
+
+  it('keeps the replaced item’s event (its id too) without one, or when the one given is the same', () => {
+    const same = { name: concert.name, start_date: concert.start_date, start_time: concert.start_time, location: concert.location };
+    for (const event of [undefined, same]) {
+      const { changes } = planChanges(withEvent(), [moved(event)], randomIds, NOW, new Map([[1, banded]]));
+      expect(changes[0]!.replacement.event).toBe(concert);
+      expect(changes[0]!.replacement.policy.premium).toBe(800); // 27 days away: the 8% band
+    }
+  });
+});

@@ -4,11 +4,12 @@ import { MAX_ORDER_ITEMS } from '../platform/limits.js';
 import { amountOrRefuse, maxItemCost } from '../platform/money/index.js';
 import { commissionOn, daysToEvent, FIRST_TERMS_VERSION, premiumUnder, type LiveTerms } from '../terms/index.js';
 import { sealedTerms, type ClientStore, type SealedTermsDeps } from '../clients/index.js';
-import { refuseIfClaimed, classifyChange, isCurrent, type Order, type OrderItem } from './order.js';
+import { refuseIfClaimed, classifyChange, isCurrent, type Order, type OrderEvent, type OrderItem } from './order.js';
 import { ChangeRejectedError } from '../platform/errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { IdempotencyReceipt } from '../platform/idempotency-receipts.js';
 import type { OrderReader, OrderWriter, PlannedChange } from './ports.js';
+import { toEvent, type EventFields } from './create-order.js';
 
 export interface ItemChange {
   name: string;
@@ -16,6 +17,8 @@ export interface ItemChange {
   reference_number: string;
   /** As the merchant wrote it: read in the order's currency (its digits, its item limit). */
   cost: string;
+  /** The new item's event: an exchange to another date (a postponed performance, a customer's swap). Absent: the replaced item's. */
+  event?: EventFields;
 }
 
 export interface ChangeOrderDeps {
@@ -101,6 +104,17 @@ const referenceExists = (index: number) =>
   new ConflictError('reference_exists', 'An item with this reference_number already exists in the order.', `items[${index}].reference_number`);
 
 /**
+ * The new item's event when the change names one: the replaced item's own (same id) when every
+ * field is the same, else a new event with an id of its own (another date, time or venue).
+ */
+function eventAfterChange(old: OrderEvent | null, given: EventFields, ids: Ids): OrderEvent {
+  const next = toEvent(ids, given);
+  if (!old) return next;
+  const same = (['name', 'start_date', 'start_time', 'end_date', 'end_time', 'location'] as const).every((field) => old[field] === next[field]);
+  return same ? old : next;
+}
+
+/**
  * Pure: checks every change against the order in body order (the first failing element is the
  * one named in `param`) and builds the new items, the old policies' statuses and the order after.
  */
@@ -144,10 +158,11 @@ export function planChanges(
     seenNew.add(change.reference_number);
 
     const { changeType, oldStatus } = classifyChange(old.cost, cost);
-    // Priced under the replaced policy's terms version, its band by the days from now to the (same) event.
+    const event = change.event ? eventAfterChange(old.event, change.event, ids) : old.event;
+    // Priced under the replaced policy's terms version, its band by the days from now to the event it covers.
     const terms = termsByVersion.get(termsVersionOf(old));
     if (!terms) throw new Error(`terms version ${termsVersionOf(old)} of ${order.client_id} was not read`);
-    const premium = premiumUnder(terms, cost, order.currency, daysToEvent(now, old.event?.start_date));
+    const premium = premiumUnder(terms, cost, order.currency, daysToEvent(now, event?.start_date));
     const commission = commissionOn(premium, terms.commission_ppm);
     const replacement: OrderItem = {
       id: ids.itemId(),
@@ -155,7 +170,7 @@ export function planChanges(
       reference_number: change.reference_number,
       name: change.name,
       cost,
-      event: old.event, // the very same event, same id
+      event,
       created: updated,
       policy: {
         policy_number: ids.policyNumber(),

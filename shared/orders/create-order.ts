@@ -108,7 +108,8 @@ function assertMatchesSeal(input: CreateOrderInput, seal: QuoteSeal): void {
   assertItemsMatchSeal(input.items, seal);
 }
 
-function toEvent(ids: Ids, event: EventFields): OrderEvent {
+/** An event as an order keeps it: the fields given, with an id of its own. */
+export function toEvent(ids: Ids, event: EventFields): OrderEvent {
   return {
     id: ids.eventId(),
     name: event.name,

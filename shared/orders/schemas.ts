@@ -55,6 +55,8 @@ export const ItemChangeInput = v.strictObject({
   reference_number: Text,
   /** Read in the order's currency by the change itself. */
   cost: AmountText,
+  /** The new item's event (another date, another venue); without it, the replaced item's. */
+  event: v.optional(EventInput),
 });
 export type ItemChangeInput = v.InferOutput<typeof ItemChangeInput>;
 

@@ -81,8 +81,18 @@ const item = (policy: Record<string, unknown>) => ({
     ...policy,
   },
 });
-const changed = (changeType: string, premium: number, delta: number) =>
-  change('INSERT', item({ change_type: changeType, replaces: 'OP-1', premium, premium_delta: delta }));
+const changed = (changeType: string, premium: number, delta: number, event: Record<string, unknown> | null = null) =>
+  change('INSERT', { ...item({ change_type: changeType, replaces: 'OP-1', premium, premium_delta: delta }), event });
+/** The new date of an exchange to another date (a postponed performance). */
+const POSTPONED = {
+  id: 'evnt_P0stp0nedP0stp0nedP0stpo',
+  name: 'Spring Concert',
+  start_date: '2027-05-08',
+  start_time: '19:30:00',
+  end_date: null,
+  end_time: null,
+  location: 'City Hall',
+};
 const ended = (status: 'Canceled' | 'Void', refund: number) =>
   change(
     'MODIFY',
@@ -159,6 +169,7 @@ const CASES = {
         policy: { policy_number: 'OP-2', status: 'Issued', premium: '11.90' },
         replaces: { policy_number: 'OP-1', premium: '10.20' },
         premium_delta: '1.70',
+        event: null,
       },
     },
   },
@@ -172,11 +183,12 @@ const CASES = {
         policy: { policy_number: 'OP-2', status: 'Issued', premium: '8.50' },
         replaces: { policy_number: 'OP-1', premium: '10.20' },
         premium_delta: '-1.70',
+        event: null,
       },
     },
   },
   'policy.exchanged': {
-    change: changed('exchange', 1_020, 0),
+    change: changed('exchange', 1_020, 0, POSTPONED),
     event: {
       created: '2026-11-27T10:00:04.500Z',
       data: {
@@ -185,6 +197,7 @@ const CASES = {
         policy: { policy_number: 'OP-2', status: 'Issued', premium: '10.20' },
         replaces: { policy_number: 'OP-1', premium: '10.20' },
         premium_delta: '0.00',
+        event: POSTPONED,
       },
     },
   },

@@ -82,7 +82,11 @@ const orderCreated: EventRule['make'] = (change, eventId) => {
   return orderEvent(change, eventId, change.after!.created, { currency: header.currency, subtotal: formatMoney(header.subtotal, header.currency) });
 };
 
-/** A new policy that replaces one (upgrade, downgrade, exchange): the new policy, what it replaces, the premium's difference, in `currency`. */
+/**
+ * A new policy that replaces one (upgrade, downgrade, exchange): the new policy, what it replaces,
+ * the premium's difference, in `currency`, and the event it covers (the new date's, on an exchange
+ * to another date).
+ */
 const policyChanged = (changeType: NonNullable<Policy['change_type']>): EventRule => ({
   source: 'orders',
   entity: 'item',
@@ -96,6 +100,8 @@ const policyChanged = (changeType: NonNullable<Policy['change_type']>): EventRul
       policy: policyView(policy, money),
       ...(policy.replaces ? { replaces: { policy_number: policy.replaces, premium: money(policy.premium - delta) } } : {}),
       premium_delta: money(delta),
+      // The event the new policy covers: another date's after an exchange to it.
+      event: item.event ?? null,
     });
   },
 });

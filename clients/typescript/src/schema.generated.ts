@@ -140,7 +140,7 @@ export interface paths {
     head?: never;
     /**
      * Upgrade, downgrade or exchange items with Issued policies
-     * @description All changes apply or none. The service classes each change from the costs.
+     * @description All changes apply or none. The service classes each change from the costs. An item may carry `event`: the new item's event (an exchange to another date: a postponed performance, a customer's swap); without it the new item keeps the replaced item's event. The new policy is priced under the replaced policy's terms version, its band by the days to the event it covers, and keeps the replaced policy's void_until.
      */
     patch: operations['changeOrder'];
     trace?: never;
@@ -1712,6 +1712,8 @@ export interface components {
         };
         /** @description The new premium less the replaced one: negative on a downgrade, what the merchant refunds. */
         premium_delta: components['schemas']['SignedMoney'];
+        /** @description The event the new policy covers: the replaced item's, or the one the change named (an exchange to another date). Absent on events recorded before it was sent. */
+        event?: components['schemas']['Event'];
       };
     };
     PolicyEndedEvent: {
@@ -2600,6 +2602,7 @@ export interface operations {
             old_reference_number: components['schemas']['Text'];
             reference_number: components['schemas']['Text'];
             cost: components['schemas']['MoneyInput'];
+            event?: components['schemas']['EventInput'];
           }[];
         };
       };
