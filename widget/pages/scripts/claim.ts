@@ -196,19 +196,21 @@ $('find-form').addEventListener('submit', (event) => {
 let session: Session | null = null;
 function showOrder(found: Session): void {
   session = found;
-  drawOrder(found);
+  drawOrder(found, false);
   updateCount();
   show('order');
   const n = found.policies.length;
   const sentence = tr.plural('orderFound', n);
   announce(found.claims.length ? t('twoSentences', { first: sentence, second: tr.plural('claimsOnFile', found.claims.length) }) : sentence);
 }
-/** The order's tickets and claims, in the language now; the boxes the customer ticked stay ticked. */
-function drawOrder(found: Session): void {
+/** The order's tickets and claims, in the language now; redrawn (`keep`), the boxes the customer ticked stay ticked. */
+function drawOrder(found: Session, keep: boolean): void {
   const ticked = new Set(
-    boxes()
-      .filter((box) => box.checked)
-      .map((box) => box.value),
+    keep
+      ? boxes()
+          .filter((box) => box.checked)
+          .map((box) => box.value)
+      : [],
   );
   const list = $('policy-list');
   list.replaceChildren();
@@ -548,7 +550,7 @@ function redraw(): void {
   updateAnswerCount();
   sayChosen();
   // What the customer sees now, in the new words; nothing moves, nothing is sent.
-  if (session && !$('order').hidden) drawOrder(session);
+  if (session && !$('order').hidden) drawOrder(session, true);
   if (current && !$('claim').hidden) {
     drawClaim(current);
     showFiles(files);
@@ -565,7 +567,6 @@ languageSwitch.addEventListener('change', () => {
 // First paint: a language other than English hides the page until its words are here (at most CATALOGUE_TIMEOUT_MS).
 const first: (string | null | undefined)[] = [params.get('lang'), ...(navigator.languages ?? [navigator.language])];
 if (negotiate(first) !== 'en') {
-  const main = document.querySelector('main')!;
-  main.style.visibility = 'hidden';
-  void speak(first).finally(() => (main.style.visibility = ''));
+  document.body.style.visibility = 'hidden';
+  void speak(first).finally(() => (document.body.style.visibility = ''));
 } else void speak(first);
