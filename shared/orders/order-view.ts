@@ -87,7 +87,11 @@ function answeredOrderView(order: Order, replay: OrderReplay) {
   const end = replay.first_position + replay.count;
   const items = order.items
     .filter((item) => item.position >= replay.first_position && item.position < end)
-    .map((item) => ({ ...item, policy: { ...item.policy, status: 'Issued' as const, history: item.policy.history.slice(0, 1) } }));
+    // As sold: Issued, its first step only, nothing owed back yet (a later cancel or void set refund_due).
+    .map((item) => {
+      const { refund_due: _later, ...policy } = item.policy;
+      return { ...item, policy: { ...policy, status: 'Issued' as const, history: item.policy.history.slice(0, 1) } };
+    });
   // A receipt written before amounts counted minor units (they live 24 hours) held hundredths.
   const subtotal = inMinorUnits(replay) ? replay.subtotal : fromHundredths(replay.subtotal, order.currency);
   return orderView({ ...order, subtotal, updated: replay.updated }, items);

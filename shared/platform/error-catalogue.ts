@@ -115,6 +115,10 @@ export const ERROR_CATALOGUE = {
     when: 'DynamoDB throttled the write, or left part of a batch read unprocessed through its retries; retry with backoff (API Gateway\'s own stage throttling answers `{"message":"Too Many Requests"}`)',
   },
   internal_error: { status: 500, when: 'our fault; no internals, the `request_id` is in the log' },
+  service_unavailable: {
+    status: 503,
+    when: 'a call to the database failed without saying whether it wrote (a network error, a lost answer): retry with the same `Idempotency-Key` (the first answer is given again) or read before retrying',
+  },
   timed_out: {
     status: 503,
     when: 'the function ran out of time before it could answer: what was asked may or may not have been done; retry with the same `Idempotency-Key` (the first answer is given again) or read before retrying',

@@ -119,6 +119,22 @@ export class TimedOutError extends AppError {
 }
 
 /**
+ * 503: a call to the database failed in a way that says nothing of whether it wrote (a network
+ * error, a lost answer, the service's own 5xx). Not "our fault, nothing happened" (500): retrying
+ * with the same Idempotency-Key is safe, and gives the first answer if the write had committed.
+ */
+export class UnavailableError extends AppError {
+  constructor() {
+    super(
+      503,
+      'api_error',
+      'service_unavailable',
+      'A call to our database failed: the request may or may not have taken effect. Retry with the same Idempotency-Key, or read the resource first.',
+    );
+  }
+}
+
+/**
  * Not an answer but a signal to the use case: a write planned on records read before was refused
  * (`stale`: they moved since; or a named condition failed on one of them). The use case plans again
  * or answers the client error it means.

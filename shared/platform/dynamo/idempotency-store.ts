@@ -1,11 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { IdempotencyClaim, IdempotencyReceipt, IdempotencyStore, OrderReplay, StoredAnswer } from '../idempotency-receipts.js';
+import { ConflictError } from '../errors.js';
 import { idempotencyKey, storedRecord } from './keys.js';
 
 const RETENTION_SECONDS = 24 * 3600;
 /** Longer than any function timeout: a claim older than this belongs to a run that died. */
 const LOCK_MS = 30_000;
+/** Tries of a claim whose record is released between the refused write and the read. */
+const MAX_CLAIM_ATTEMPTS = 3;
 
 const completedRecord = (receipt: IdempotencyReceipt, outcome: { answer: StoredAnswer } | { replay: OrderReplay | null }) =>
   storedRecord(idempotencyKey(receipt.clientId, receipt.key), 'idempotency', {
@@ -30,8 +34,10 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
     private readonly tableName: string,
   ) {}
 
-  async claim(clientId: string, key: string, fingerprint: string, now: Date): Promise<IdempotencyClaim> {
+  async claim(clientId: string, key: string, fingerprint: string, now: Date, attempt = 1): Promise<IdempotencyClaim> {
     const nowSeconds = Math.floor(now.getTime() / 1000);
+    // This run's mark on its claim: when the claim's answer is lost, a read tells whether it was written.
+    const claimToken = randomUUID();
     try {
       await this.doc.send(
         new PutCommand({
@@ -39,6 +45,7 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
           Item: storedRecord(idempotencyKey(clientId, key), 'idempotency', {
             status: 'in_progress',
             fingerprint,
+            claim_token: claimToken,
             locked_until: now.getTime() + LOCK_MS,
             expires_at: nowSeconds + RETENTION_SECONDS,
           }),
@@ -51,10 +58,22 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
       );
       return { kind: 'claimed' };
     } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      if (!(err instanceof ConditionalCheckFailedException)) {
+        // An unknown outcome (a lost answer): the claim is this run's if the record bears its token.
+        const written = await this.doc
+          .send(new GetCommand({ TableName: this.tableName, Key: idempotencyKey(clientId, key), ConsistentRead: true }))
+          .catch(() => undefined);
+        if (written?.Item?.claim_token === claimToken) return { kind: 'claimed' };
+        throw err;
+      }
     }
     const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: idempotencyKey(clientId, key), ConsistentRead: true }));
-    if (!Item) return this.claim(clientId, key, fingerprint, now); // released in between: try again
+    if (!Item) {
+      // Released in between: try again, a few times at most.
+      if (attempt >= MAX_CLAIM_ATTEMPTS)
+        throw new ConflictError('request_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.', 'Idempotency-Key');
+      return this.claim(clientId, key, fingerprint, now, attempt + 1);
+    }
     const stored = String(Item.fingerprint);
     if (Item.status !== 'completed') return { kind: 'in_progress', fingerprint: stored };
     return Item.answer

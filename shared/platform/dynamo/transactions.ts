@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ChangeRejectedError } from '../errors.js';
-import { ConflictError, RateLimitError, ValidationError, type AppError } from '../errors.js';
+import { ConflictError, RateLimitError, UnavailableError, ValidationError, type AppError } from '../errors.js';
 
 /**
  * Reading TransactWriteItems cancellations. DynamoDB gives one reason per action, in order:
@@ -123,4 +123,32 @@ export async function transactUnlessStale(doc: DynamoDBDocumentClient, TransactI
     if (isOnlyConflict(codes) || codes.includes('ConditionalCheckFailed')) throw new ChangeRejectedError('stale');
     throw cancellationError(codes);
   }
+}
+
+/** Errors of an AWS SDK call that say nothing of whether it wrote: the network, a timeout, the service's own 5xx. */
+const UNKNOWN_OUTCOME = new Set([
+  'TimeoutError',
+  'NetworkingError',
+  'RequestTimeout',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+]);
+
+/**
+ * An AWS SDK failure (after the SDK's own retries) as the answer it means, undefined for anything
+ * else: throttling is 429 `rate_limited` (nothing was written), an unknown outcome 503
+ * `service_unavailable` (retry with the same Idempotency-Key). Never a 500: a retry can mend both.
+ */
+export function sdkFault(err: unknown): AppError | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const refused = singleWriteError(err);
+  if (refused instanceof RateLimitError) return refused;
+  const code = (err as { code?: unknown }).code;
+  const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  if (UNKNOWN_OUTCOME.has(err.name) || (typeof code === 'string' && UNKNOWN_OUTCOME.has(code)) || (status !== undefined && status >= 500))
+    return new UnavailableError();
+  return undefined;
 }

@@ -1,13 +1,14 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { AppError, InternalError, NotEligibleError, RateLimitError } from '../errors.js';
+import { sdkFault } from '../dynamo/transactions.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
 /** Every API answer's Cache-Control (the middleware's default; error answers carry it wherever they are made, the local gateway's too). */
 export const NO_STORE = 'no-store';
 
-/** Renders any thrown value as the error envelope. Non-AppErrors become a bare 500. */
+/** Renders any thrown value as the error envelope: a database call's throttling 429, its unknown outcome 503, anything else unknown a bare 500. */
 export function errorResponse(error: unknown, requestId: string): APIGatewayProxyStructuredResultV2 {
-  const app = error instanceof AppError ? error : new InternalError();
+  const app = error instanceof AppError ? error : (sdkFault(error) ?? new InternalError());
   const body = {
     error: {
       type: app.type,

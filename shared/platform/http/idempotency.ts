@@ -59,6 +59,22 @@ const isLastingAnswer = (err: unknown): err is AppError =>
 
 const replayed = (response: Response): Response => ({ ...response, headers: { ...response.headers, 'idempotent-replayed': 'true' } });
 
+/** Tries of keeping an answer (a throttled or lost write of the record is tried again). */
+const COMPLETE_ATTEMPTS = 3;
+
+async function keepAnswer(store: IdempotencyStore, receipt: IdempotencyReceipt, answer: StoredAnswer, requestId: string): Promise<void> {
+  for (let attempt = 1; attempt <= COMPLETE_ATTEMPTS; attempt++) {
+    try {
+      await store.complete(receipt, answer);
+      return;
+    } catch (err) {
+      // The answer stands: a later request with the key finds the claim, and once its lock lapses runs again.
+      if (attempt === COMPLETE_ATTEMPTS) logger.warn('idempotency record not completed', { request_id: requestId, error: (err as Error).name });
+      else await new Promise((resolve) => setTimeout(resolve, 10 * attempt));
+    }
+  }
+}
+
 export async function idempotent(
   store: IdempotencyStore,
   event: HttpEvent,
@@ -100,13 +116,6 @@ export async function idempotent(
     }
     response = errorResponse(err, info.requestId); // a 404 or a lasting 409 is the answer to this request: keep it
   }
-  if (!receipt.committed) {
-    try {
-      await store.complete(receipt, asAnswer(response));
-    } catch (err) {
-      // The answer stands: a later request with the key finds the claim, and once its lock lapses runs again.
-      logger.warn('idempotency record not completed', { request_id: info.requestId, error: (err as Error).name });
-    }
-  }
+  if (!receipt.committed) await keepAnswer(store, receipt, asAnswer(response), info.requestId);
   return response;
 }
