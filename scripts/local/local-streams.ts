@@ -29,7 +29,7 @@ export interface StreamPump {
   stop(): Promise<void>;
 }
 
-type Handler = (event: StreamWindowEvent) => Promise<unknown>;
+export type Handler = (event: StreamWindowEvent) => Promise<unknown>;
 
 interface ShardState {
   iterator?: string;
@@ -297,7 +297,13 @@ export async function startStreamPump(options: {
 export async function startStreamConsumers(
   dynamo: { client: DynamoDBClient; endpoint: string },
   tables: TableNames,
-  options: { autoPoll: boolean; pollMs?: number; idlePollMs?: number },
+  options: {
+    autoPoll: boolean;
+    pollMs?: number;
+    idlePollMs?: number;
+    /** Wraps each consumer's handler (the fault suite redelivers and splits batches through it). */
+    wrap?: (name: string, handler: Handler) => Handler;
+  },
 ): Promise<StreamPump> {
   // While idle only the first consumer of each stream keeps polling (every idlePollMs); when it reads
   // records it wakes the others, so an idle server asks each stream once per idle poll, not once per consumer.
@@ -306,7 +312,8 @@ export async function startStreamConsumers(
   const byTable = new Map<string, StreamPump[]>();
   const pumps = await Promise.all(
     streamFunctions.map(async ({ name, stream }) => {
-      const { handler } = (await import(`../../functions/${name}/handler.ts`)) as { handler: Handler };
+      const { handler: own } = (await import(`../../functions/${name}/handler.ts`)) as { handler: Handler };
+      const handler = options.wrap ? options.wrap(name, own) : own;
       const watcher = watchers.get(stream.table) === name;
       const pump = await startStreamPump({
         dynamo: dynamo.client,

@@ -1,5 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Handler } from '../../scripts/local/local-streams.js';
 
 /**
  * Faults injected into the AWS SDK calls the handlers make, by a middleware on the client they
@@ -8,14 +9,16 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
  * (the caller cannot tell it wrote), a transaction cancelled by a concurrent one. A fault plan is
  * driven by a seeded random source, so a seed replays the same faults.
  */
-export const FAULT_KINDS = ['throttle', 'lost_answer', 'conflict'] as const;
+export const FAULT_KINDS = ['throttle', 'lost_answer', 'conflict', 'redelivered', 'split', 'died_mid_batch'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
 
 export interface FaultPlan {
-  /** Faults happen only while on (during a history's calls, not its checks). */
+  /** The SDK's faults happen only while on (during a history's calls, not its checks). */
   on: boolean;
+  /** The stream batches' faults happen only while on (when a history's changes reach the consumers). */
+  streams: boolean;
   /** The chance of a fault per SDK call. */
   rate: number;
   random: () => number;
@@ -31,7 +34,7 @@ export function faultPlan(seed: number, rate: number): FaultPlan {
     state ^= state << 5;
     return (state >>> 0) / 2 ** 32;
   };
-  return { on: false, rate, random, counts: { throttle: 0, lost_answer: 0, conflict: 0 } };
+  return { on: false, streams: false, rate, random, counts: { throttle: 0, lost_answer: 0, conflict: 0, redelivered: 0, split: 0, died_mid_batch: 0 } };
 }
 
 const throttled = () =>
@@ -66,3 +69,30 @@ export function injectFaults(doc: DynamoDBDocumentClient, plan: FaultPlan): void
     { step: 'initialize', name: 'faultInjection', override: true },
   );
 }
+
+/**
+ * Faults of the stream consumers' batches, as Lambda's event source mappings make them: a batch
+ * given again whole (redelivered), its first part given before the whole (a split batch), and a
+ * consumer that dies after handling part of a batch (the pump gives the whole batch again).
+ * Every consumer must write each change's effect once, whatever it is given again.
+ */
+export function streamFaults(plan: FaultPlan) {
+  return (_name: string, handler: Handler): Handler =>
+    async (event) => {
+      if (!plan.streams || event.Records.length === 0 || plan.random() >= plan.rate) return handler(event);
+      const kinds = event.Records.length > 1 ? (['redelivered', 'split', 'died_mid_batch'] as const) : (['redelivered'] as const);
+      const kind = kinds[Math.floor(plan.random() * kinds.length)]!;
+      plan.counts[kind]++;
+      const firstPart = { ...event, Records: event.Records.slice(0, Math.ceil(event.Records.length / 2)) };
+      if (kind === 'redelivered') await handler(event);
+      if (kind === 'split') await handler(firstPart);
+      if (kind === 'died_mid_batch') {
+        await handler(firstPart);
+        throw new Error(DIED_MID_BATCH);
+      }
+      return handler(event);
+    };
+}
+
+/** What a consumer that died mid-batch throws (the pump gives the batch again on the next drain). */
+export const DIED_MID_BATCH = 'the consumer died mid-batch';

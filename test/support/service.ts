@@ -70,9 +70,14 @@ export async function startService() {
    * source mappings do deployed and npm start's pumps do locally, and waits until they are done.
    */
   let pumps: Promise<StreamPump> | undefined;
+  /** What wraps the consumers' handlers (set before the first drain: the fault suite's redeliveries). */
+  let streamWrap: Parameters<typeof startStreamConsumers>[2]['wrap'];
   const streamClient = localClient(tables.endpoint);
   async function drainStreams(): Promise<void> {
-    pumps ??= startStreamConsumers({ client: streamClient, endpoint: tables.endpoint }, tables, { autoPoll: false });
+    pumps ??= startStreamConsumers({ client: streamClient, endpoint: tables.endpoint }, tables, {
+      autoPoll: false,
+      ...(streamWrap ? { wrap: streamWrap } : {}),
+    });
     await (await pumps).drain();
   }
 
@@ -85,6 +90,11 @@ export async function startService() {
     tables,
     call,
     drainStreams,
+    /** Wraps every stream consumer's handler from the first drain on (the fault suite's batch faults). */
+    wrapStreamHandlers: (wrap: NonNullable<typeof streamWrap>) => {
+      if (pumps) throw new Error('wrapStreamHandlers must come before the first drainStreams');
+      streamWrap = wrap;
+    },
     runScheduled,
     scanBoth,
     rowCount,
