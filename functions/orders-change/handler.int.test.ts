@@ -305,11 +305,15 @@ describe('an exchange to another date (an item with `event`)', () => {
       [{ ...postponed, end_date: '2027-05-01' }, 'items[0].event.end_date'],
       [{ name: 'No date' }, 'items[0].event.start_date'],
       ['tomorrow', 'items[0].event'],
+      [{ ...postponed, end_date: '2027-05-08', end_time: '19:00' }, 'items[0].event.end_time'],
     ];
     for (const [event, param] of cases) {
       const res = await exchange(order.service_order_id, [item(event)]);
       expect([res.status, res.json.error.code, res.json.error.param], JSON.stringify(event)).toEqual([422, 'validation_failed', param]);
     }
+    // A day already past: cover that could never be claimed.
+    const past = await exchange(order.service_order_id, [item({ ...postponed, start_date: '2020-01-01' })]);
+    expect([past.status, past.json.error.code, past.json.error.param]).toEqual([422, 'event_in_past', 'items[0].event.start_date']);
     const after = await service.call('orders-read', { method: 'GET', path: `/api/v2/orders/${order.service_order_id}`, clientId: shop });
     expect(after.json.policies.map((p: { status: string }) => p.status)).toEqual(['Issued', 'Issued']);
     // A policy no longer Issued cannot move to another date either.

@@ -314,6 +314,15 @@ describe('an exchange to another date', () => {
     expect(replacement.policy).toMatchObject({ premium: 1_200, premium_delta: 400, change_type: 'exchange', void_until: '2026-12-07T10:00:00.000Z' });
   });
 
+  it('refuses a move to a day already past (UTC), naming the change’s start_date', () => {
+    const yesterday = { name: 'Spring Concert', start_date: '2026-11-22', start_time: '19:30:00' };
+    expect(() => planChanges(withEvent(), [moved(yesterday)], randomIds, NOW, new Map([[1, banded]]))).toThrow(
+      expect.objectContaining({ code: 'event_in_past', param: 'items[0].event.start_date' }),
+    );
+    const today = { ...yesterday, start_date: '2026-11-23' };
+    expect(planChanges(withEvent(), [moved(today)], randomIds, NOW, new Map([[1, banded]])).changes[0]!.replacement.event!.start_date).toBe('2026-11-23');
+  });
+
   it('keeps the replaced item’s event (its id too) without one, or when the one given is the same', () => {
     const same = { name: concert.name, start_date: concert.start_date, start_time: concert.start_time, location: concert.location };
     for (const event of [undefined, same]) {

@@ -158,6 +158,14 @@ export function planChanges(
     seenNew.add(change.reference_number);
 
     const { changeType, oldStatus } = classifyChange(old.cost, cost);
+    if (change.event && change.event.start_date < updated.slice(0, 10)) {
+      // A move to a day already past would leave cover that can never be claimed, at the top band's price.
+      throw new ValidationError(
+        `An exchange moves a ticket to an event still to come: start_date must be today (${updated.slice(0, 10)}, UTC) or later.`,
+        `items[${index}].event.start_date`,
+        'event_in_past',
+      );
+    }
     const event = change.event ? eventAfterChange(old.event, change.event, ids) : old.event;
     // Priced under the replaced policy's terms version, its band by the days from now to the event it covers.
     const terms = termsByVersion.get(termsVersionOf(old));

@@ -100,6 +100,13 @@ export const EventInput = v.pipe(
     v.check((event) => !event.end_date || event.end_date >= event.start_date, 'must not be before start_date'),
     ['end_date'],
   ),
+  v.forward(
+    v.check(
+      (event) => !(event.end_date === event.start_date && event.end_time && event.end_time < event.start_time),
+      'must not be before start_time on the same day',
+    ),
+    ['end_time'],
+  ),
 );
 export type EventInput = v.InferOutput<typeof EventInput>;
 
