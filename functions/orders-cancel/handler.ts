@@ -1,8 +1,8 @@
 import { cancelOrder } from '#shared/orders/cancel-order.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
-import { cancellationDeps } from '#shared/orders/cancellation-deps.js';
-import { previewOrderCancel } from '#shared/orders/cancellation-previews.js';
-import { cancellationView } from '#shared/orders/cancellation.js';
+import { cancellationDeps } from '#shared/orders/cancellations/cancellation-deps.js';
+import { previewOrderCancel } from '#shared/orders/cancellations/cancellation-previews.js';
+import { cancellationView } from '#shared/orders/cancellations/cancellation.js';
 import { jsonResponse } from '#shared/platform/http/envelope.js';
 import { idempotent } from '#shared/platform/http/idempotency.js';
 import { clientIdOf, httpHandler } from '#shared/platform/http/middleware.js';

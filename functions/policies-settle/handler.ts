@@ -1,7 +1,7 @@
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
-import { cancellationDeps } from '#shared/orders/cancellation-deps.js';
-import { previewPolicySettle } from '#shared/orders/cancellation-previews.js';
-import { cancellationView } from '#shared/orders/cancellation.js';
+import { cancellationDeps } from '#shared/orders/cancellations/cancellation-deps.js';
+import { previewPolicySettle } from '#shared/orders/cancellations/cancellation-previews.js';
+import { cancellationView } from '#shared/orders/cancellations/cancellation.js';
 import { settlePolicy } from '#shared/orders/settle-policy.js';
 import { NotFoundError } from '#shared/platform/errors.js';
 import { jsonResponse } from '#shared/platform/http/envelope.js';

@@ -117,6 +117,7 @@ describe('a downgrade', () => {
       policy: { policy_number: newPolicy.policy_number, status: 'Issued', premium: newPolicy.premium },
       replaces: { policy_number: oldPolicy.policy_number, premium: oldPolicy.premium },
       premium_delta: (Number(newPolicy.premium) - Number(oldPolicy.premium)).toFixed(2),
+      event: (changed.json.items as { event: unknown }[])[0]!.event, // the event the new policy covers (the old item's here)
     });
     expect(Number(body.data.premium_delta)).toBeLessThan(0);
     expect(delivery!.body).not.toMatch(/Philippa|Hookworth|philippa@/);

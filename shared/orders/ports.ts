@@ -1,7 +1,6 @@
 import type { CheckoutRecord } from '../conversion/index.js';
 import type { IdempotencyReceipt } from '../platform/idempotency-receipts.js';
 import type { Order, OrderItem, Policy, PolicyEvent } from './order.js';
-import type { Cancellation } from './cancellation.js';
 
 /**
  * The ports of the orders' use cases, each as narrow as a use case needs; the adapters over
@@ -131,12 +130,4 @@ export interface CancellationConfirmation {
   client_id: string;
   cancellation_id: string;
   confirmed_at: string;
-}
-
-/** The kept previews (cancellations), each the client's own. */
-export interface CancellationStore {
-  /** Keeps a new preview (its id is new: never overwrites). */
-  save(cancellation: Cancellation): Promise<void>;
-  /** The client's cancellation with this id, read consistently; undefined when there is none. */
-  get(clientId: string, cancellationId: string): Promise<Cancellation | undefined>;
 }

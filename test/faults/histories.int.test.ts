@@ -22,7 +22,7 @@ process.env.WEBHOOK_URLS = 'local';
 
 const SOAK_MINUTES = Number(process.env.FAULT_SOAK_MINUTES ?? 0);
 const SEED = process.env.FAULT_SEED ? Number(process.env.FAULT_SEED) : SOAK_MINUTES ? Date.now() ^ (Math.random() * 2 ** 31) : 20_261_128;
-const HISTORIES = SOAK_MINUTES ? 1_000_000 : Number(process.env.FAULT_HISTORIES ?? 200);
+const HISTORIES = SOAK_MINUTES ? 1_000_000 : Number(process.env.FAULT_HISTORIES ?? 100);
 /** A history's calls: few enough to run 200 in a test file's time, enough to interleave every kind. */
 const MAX_COMMANDS = 8;
 /** The chance of a fault per SDK call while a history runs. */

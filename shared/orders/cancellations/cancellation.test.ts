@@ -10,7 +10,7 @@ import {
   stillAsPreviewed,
   type Cancellation,
 } from './cancellation.js';
-import type { OrderItem } from './order.js';
+import type { OrderItem } from '../order.js';
 
 const NOW = new Date('2026-11-28T12:00:00.000Z');
 

@@ -1,10 +1,10 @@
-import { loadConfig } from '../platform/config.js';
-import { systemClock } from '../platform/clock.js';
-import { sharedDocumentClient } from '../platform/dynamo/dynamo-client.js';
-import type { ClientStore } from '../clients/index.js';
-import { DynamoIdempotencyStore } from '../platform/dynamo/idempotency-store.js';
-import { DynamoOrderStore } from './dynamo-order-store.js';
-import { DynamoCancellations } from './store/dynamo-cancellations.js';
+import { loadConfig } from '../../platform/config.js';
+import { systemClock } from '../../platform/clock.js';
+import { sharedDocumentClient } from '../../platform/dynamo/dynamo-client.js';
+import type { ClientStore } from '../../clients/index.js';
+import { DynamoIdempotencyStore } from '../../platform/dynamo/idempotency-store.js';
+import { DynamoOrderStore } from '../dynamo-order-store.js';
+import { DynamoCancellations } from './dynamo-cancellations.js';
 import type { CancellationDeps } from './cancellation-previews.js';
 
 /**

@@ -1,7 +1,7 @@
-import { formatMoney, sumMinor, type Minor } from '../platform/money/index.js';
-import { prefixedId, prefixedIdPattern } from '../platform/ids.js';
-import type { OrderItem, Policy, PolicyStatus } from './order.js';
-import type { CancelReason, SettleAction } from './settle-policy.js';
+import { formatMoney, sumMinor, type Minor } from '../../platform/money/index.js';
+import { prefixedId, prefixedIdPattern } from '../../platform/ids.js';
+import type { OrderItem, Policy, PolicyStatus } from '../order.js';
+import type { CancelReason, SettleAction } from '../settle-policy.js';
 
 /**
  * A cancellation seen before it happens (docs/api.md "Preview a cancellation"): the order cancel

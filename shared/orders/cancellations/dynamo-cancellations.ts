@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { cancellationExpiry, type Cancellation } from '../cancellation.js';
-import type { CancellationStore } from '../ports.js';
+import { cancellationExpiry, type Cancellation } from './cancellation.js';
+import type { CancellationStore } from './ports.js';
 import { cancellationKey, recordFields, storedRecord } from '../../platform/dynamo/keys.js';
 
 const ENTITY = 'cancellation';

@@ -1,11 +1,12 @@
-import { ChangeRejectedError, ConflictError, NotFoundError } from '../platform/errors.js';
-import type { ClientStore } from '../clients/index.js';
-import type { Clock } from '../platform/clock.js';
-import type { IdempotencyReceipt } from '../platform/idempotency-receipts.js';
-import { isCurrent, type Order, type OrderItem } from './order.js';
-import type { CancellationStore, FoundPolicy, OrderReader, OrderWriter, PolicyStore } from './ports.js';
-import { backOff, MAX_ATTEMPTS, planOrderCancel } from './cancel-order.js';
-import { findPolicyOrFail, legacyLookPeriod, planPolicySettle, type CancelReason, type SettleAction } from './settle-policy.js';
+import { ChangeRejectedError, ConflictError, NotFoundError } from '../../platform/errors.js';
+import type { ClientStore } from '../../clients/index.js';
+import type { Clock } from '../../platform/clock.js';
+import type { IdempotencyReceipt } from '../../platform/idempotency-receipts.js';
+import { isCurrent, type Order, type OrderItem } from '../order.js';
+import type { FoundPolicy, OrderReader, OrderWriter, PolicyStore } from '../ports.js';
+import type { CancellationStore } from './ports.js';
+import { backOff, MAX_ATTEMPTS, planOrderCancel } from '../cancel-order.js';
+import { findPolicyOrFail, legacyLookPeriod, planPolicySettle, type CancelReason, type SettleAction } from '../settle-policy.js';
 import { confirmBefore, newCancellationId, previewedPolicies, stillAsPreviewed, type Cancellation } from './cancellation.js';
 
 /**
