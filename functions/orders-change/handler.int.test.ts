@@ -244,7 +244,7 @@ describe('an exchange to another date (an item with `event`)', () => {
       events: mine.filter((record) => record.entity === 'webhook_event').map((record) => ({ type: record.type, data: record.data })),
       ledger: mine
         .filter((record) => record.entity === 'ledger_entry')
-        .map((record) => ({ type: record.type, policy: record.policy_number, amount: record.amount })),
+        .map((record) => ({ type: record.type, policy: record.policy_number, amount: record.amount, event: record.event?.start_date })),
     };
   }
 
@@ -274,7 +274,21 @@ describe('an exchange to another date (an item with `event`)', () => {
     const { events, ledger } = await streamed();
     const exchanged = events.find((event) => event.type === 'policy.exchanged' && event.data.policy.policy_number === policy.policy_number);
     expect(exchanged?.data).toMatchObject({ replaces: { policy_number: order.policies[0]!.policy_number }, event: item.event });
-    expect(ledger.filter((entry) => entry.policy === policy.policy_number)).toEqual([{ type: 'premium_adjusted', policy: policy.policy_number, amount: 0 }]);
+    // The ledger books the new policy with the event it covers.
+    expect(ledger.filter((entry) => entry.policy === policy.policy_number)).toEqual([
+      { type: 'premium_adjusted', policy: policy.policy_number, amount: 0, event: '2027-05-08' },
+    ]);
+    const shown = await service.call('ledger-read', {
+      method: 'GET',
+      path: '/api/v2/ledger',
+      clientId: shop,
+      query: { type: 'premium_adjusted', limit: '100' },
+    });
+    expect(shown.json.data.find((entry: { policy_number: string }) => entry.policy_number === policy.policy_number)?.event).toEqual({
+      id: item.event.id,
+      name: 'Spring Concert',
+      start_date: '2027-05-08',
+    });
   });
 
   it('prices an upgrade to another date under the replaced terms, and its ledger entry is the premium’s difference', async () => {
@@ -289,7 +303,7 @@ describe('an exchange to another date (an item with `event`)', () => {
     expect(Math.round(Number(policy.premium_delta) * 100)).toBe(delta);
     const { ledger, events } = await streamed();
     expect(ledger.filter((entry) => entry.policy === policy.policy_number)).toEqual([
-      { type: 'premium_adjusted', policy: policy.policy_number, amount: delta },
+      { type: 'premium_adjusted', policy: policy.policy_number, amount: delta, event: '2027-05-08' },
     ]);
     expect(events.find((event) => event.type === 'policy.upgraded' && event.data.policy.policy_number === policy.policy_number)?.data.event).toMatchObject({
       start_date: '2027-05-08',

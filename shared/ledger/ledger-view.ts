@@ -17,6 +17,8 @@ export const entryView = (entry: LedgerEntry) => ({
   reference: entry.reference ?? null,
   // The merchant's commission moving with a premium entry (0 on one from before terms had versions); null on a claim's.
   commission: entry.type.startsWith('premium_') ? formatMoney(entry.commission ?? 0, entry.currency) : null,
+  // A premium entry's event (the new one after an exchange to another date); null on others and on entries from before.
+  event: entry.event ?? null,
 });
 
 /** A statement as the merchant and finance see it: every amount in its currency's digits. */

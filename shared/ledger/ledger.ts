@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RecordChange } from '../platform/record-change.js';
 import { sumMinor, type Minor } from '../platform/money/index.js';
 import { claimInMinorUnits, type Claim } from '../claims/index.js';
-import { itemInMinorUnits, type OrderItem, type Policy } from '../orders/index.js';
+import { itemInMinorUnits, type OrderItem } from '../orders/index.js';
 
 /**
  * The ledger: one immutable entry per movement of money, derived from the change's own records on
@@ -66,6 +66,15 @@ export interface LedgerEntry {
   order_number?: string;
   coverage_amount?: Minor;
   risk_start?: string;
+  /** A premium entry's event: the one its policy covers (after an exchange to another date, the new one). */
+  event?: LedgerEvent;
+}
+
+/** The event a premium entry's policy covers, as the ledger names it. */
+export interface LedgerEvent {
+  id: string;
+  name: string;
+  start_date: string;
 }
 
 /** A change with where it sits in its stream shard (padded, so positions compare as text). */
@@ -94,8 +103,8 @@ export function entriesOf(change: RecordChange): LedgerEntry[] {
   const { policy } = item;
   const before = change.before as unknown as OrderItem | undefined;
   const order = orderRefOf(change.order, after);
-  if (change.kind === 'INSERT') return [issuedEntry(order, policy, currency)];
-  if (before?.policy.status === 'Issued' && policy.status === 'Void') return [refundEntry(order, policy, currency, policy.history.at(-1)?.at ?? change.at)];
+  if (change.kind === 'INSERT') return [issuedEntry(order, item, currency)];
+  if (before?.policy.status === 'Issued' && policy.status === 'Void') return [refundEntry(order, item, currency, policy.history.at(-1)?.at ?? change.at)];
   return [];
 }
 
@@ -107,8 +116,9 @@ type OrderRef = { client_id: string; order_id: string; order_number?: string };
 /** The order of an item record, with its number when the record carries it (items do since the bordereaux). */
 const orderRefOf = (order: { client_id: string; order_id: string }, record: Record<string, unknown>): OrderRef =>
   typeof record.order_number === 'string' ? { ...order, order_number: record.order_number } : order;
-const onPolicy = (order: OrderRef, policy: Policy) => ({
+const onPolicy = (order: OrderRef, { policy, event }: Pick<OrderItem, 'policy' | 'event'>) => ({
   service_order_id: order.order_id,
+  ...(event ? { event: { id: event.id, name: event.name, start_date: event.start_date } } : {}),
   policy_number: policy.policy_number,
   ...(order.order_number === undefined ? {} : { order_number: order.order_number }),
   coverage_amount: policy.coverage_amount,
@@ -116,21 +126,25 @@ const onPolicy = (order: OrderRef, policy: Policy) => ({
   ...(policy.terms_version === undefined ? {} : { terms_version: policy.terms_version }),
 });
 /** A policy issued at checkout (premium_written) or by a change (premium_adjusted, its delta). */
-const issuedEntry = (order: OrderRef, policy: Policy, currency: string): LedgerEntry =>
-  policy.change_type
+const issuedEntry = (order: OrderRef, item: Pick<OrderItem, 'policy' | 'event'>, currency: string): LedgerEntry => {
+  const { policy } = item;
+  return policy.change_type
     ? entry('premium_adjusted', order.client_id, policy.policy_number, policy.created, currency, policy.premium_delta ?? 0, {
-        ...onPolicy(order, policy),
+        ...onPolicy(order, item),
         commission: policy.commission_delta ?? 0,
       })
     : entry('premium_written', order.client_id, policy.policy_number, policy.created, currency, policy.premium, {
-        ...onPolicy(order, policy),
+        ...onPolicy(order, item),
         commission: policy.commission ?? 0,
       });
-const refundEntry = (order: OrderRef, policy: Policy, currency: string, at: string): LedgerEntry =>
-  entry('premium_refunded', order.client_id, policy.policy_number, at, currency, -(policy.refund_due ?? policy.premium), {
-    ...onPolicy(order, policy),
+};
+const refundEntry = (order: OrderRef, item: Pick<OrderItem, 'policy' | 'event'>, currency: string, at: string): LedgerEntry => {
+  const { policy } = item;
+  return entry('premium_refunded', order.client_id, policy.policy_number, at, currency, -(policy.refund_due ?? policy.premium), {
+    ...onPolicy(order, item),
     commission: -(policy.commission ?? 0),
   });
+};
 /** A claim's approval or payout, at the moment of that move; both move its approved amount. */
 const claimEntry = (type: 'claim_approved' | 'claim_paid', claim: Claim, at: string): LedgerEntry =>
   entry(type, claim.client_id, claim.claim_id, at, claim.currency, claim.amount_approved ?? 0, {
@@ -191,9 +205,10 @@ export function openingEntriesOf(record: Record<string, unknown>, order?: OrderR
   if (record.entity !== 'item' || !order || typeof record.currency !== 'string') return [];
   order = orderRefOf(order, record);
   const currency = record.currency;
-  const { policy } = itemInMinorUnits(record as unknown as OrderItem, currency);
+  const item = itemInMinorUnits(record as unknown as OrderItem, currency);
+  const { policy } = item;
   const voided = policy.status === 'Void' ? policy.history.find((step) => step.status === 'Void')?.at : undefined;
-  return [issuedEntry(order, policy, currency), ...(voided ? [refundEntry(order, policy, currency, voided)] : [])];
+  return [issuedEntry(order, item, currency), ...(voided ? [refundEntry(order, item, currency, voided)] : [])];
 }
 
 /**

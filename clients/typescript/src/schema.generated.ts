@@ -1921,6 +1921,13 @@ export interface components {
       reference: string | null;
       /** @description On a premium entry, the merchant's commission moving with it: the policy's commission when written, its change when adjusted, returned (negative) on a void; a cancel keeps it. Null on a claim's entry. */
       commission: components['schemas']['SignedMoney'] | null;
+      /** @description On a premium entry, the event its policy covers (after an exchange to another date, the new one); null on a claim's or a remittance's entry, an item without an event, and entries booked before it was kept. */
+      event: {
+        id: string;
+        name: string;
+        /** Format: date */
+        start_date: string;
+      } | null;
     };
     Statement: {
       period: string;
