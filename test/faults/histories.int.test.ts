@@ -95,6 +95,13 @@ async function send(real: Real, call: Call): Promise<HandlerResult> {
   real.answered.push({ ...call, answer, tries });
   return answer;
 }
+/** A preview, then (when it is one) its confirm, each a call of its own. */
+async function previewThenConfirm(real: Real, preview: Call): Promise<void> {
+  const answer = await send(real, preview);
+  if (answer.status !== 200) return;
+  const id = (answer.json as { cancellation_id: string }).cancellation_id;
+  await send(real, { fn: 'cancellations-confirm', method: 'POST', path: `/api/v2/cancellations/${id}/confirm`, key: key(real, 'confirm') });
+}
 const isInProgress = (answer: HandlerResult) => answer.status === 409 && answer.json?.error?.code === 'request_in_progress';
 const key = (real: Real, what: string) => `${what}-${real.clientId}-${real.serial++}`;
 
@@ -174,10 +181,7 @@ class CancelOrder implements fc.AsyncCommand<Model, Real> {
       await send(real, { fn: 'orders-cancel', method: 'POST', path, body: { mode: this.mode }, key: key(real, 'cancel') });
       return;
     }
-    const preview = await send(real, { fn: 'orders-cancel', method: 'POST', path, body: { mode: this.mode, preview: true }, key: key(real, 'preview') });
-    if (preview.status !== 200) return;
-    const id = (preview.json as { cancellation_id: string }).cancellation_id;
-    await send(real, { fn: 'cancellations-confirm', method: 'POST', path: `/api/v2/cancellations/${id}/confirm`, key: key(real, 'confirm') });
+    await previewThenConfirm(real, { fn: 'orders-cancel', method: 'POST', path, body: { mode: this.mode, preview: true }, key: key(real, 'preview') });
   }
   toString = () => `${this.preview ? 'preview+confirm ' : ''}${this.mode}(order ${this.order})`;
 }
@@ -198,10 +202,7 @@ class SettlePolicy implements fc.AsyncCommand<Model, Real> {
       await send(real, { fn: 'policies-settle', method: 'POST', path, body: { reason: 'customer_request' }, key: key(real, 'settle') });
       return;
     }
-    const preview = await send(real, { fn: 'policies-settle', method: 'POST', path, body: { preview: true }, key: key(real, 'preview') });
-    if (preview.status !== 200) return;
-    const id = (preview.json as { cancellation_id: string }).cancellation_id;
-    await send(real, { fn: 'cancellations-confirm', method: 'POST', path: `/api/v2/cancellations/${id}/confirm`, key: key(real, 'confirm') });
+    await previewThenConfirm(real, { fn: 'policies-settle', method: 'POST', path, body: { preview: true }, key: key(real, 'preview') });
   }
   toString = () => `${this.preview ? 'preview+confirm ' : ''}${this.action}(order ${this.order}, policy ${this.policy})`;
 }

@@ -112,3 +112,21 @@ export function translator(locale: Locale, catalogue: Catalogue, fallback: Catal
     },
   };
 }
+
+/** How long a catalogue file may take before the page goes on in English. */
+export const CATALOGUE_TIMEOUT_MS = 4000;
+
+/** A locale's catalogue file, fetched within CATALOGUE_TIMEOUT_MS; undefined when it cannot be had (English it is). */
+export async function fetchCatalogue(url: string | URL): Promise<Catalogue | undefined> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), CATALOGUE_TIMEOUT_MS);
+  try {
+    const res = await fetch(url, { signal: abort.signal });
+    const data: unknown = res.ok ? await res.json() : undefined;
+    return data && typeof data === 'object' ? (data as Catalogue) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}

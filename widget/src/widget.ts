@@ -1,4 +1,4 @@
-import { formatLocale, isRightToLeft, negotiate, translator, type Catalogue, type Locale, type Translator } from './i18n.js';
+import { fetchCatalogue, formatLocale, isRightToLeft, negotiate, translator, type Catalogue, type Locale, type Translator } from './i18n.js';
 import { offerText, termsLink, tokenFor, type Choice, type OfferText, type Quote } from './offer.js';
 
 /**
@@ -43,8 +43,6 @@ declare const __OP_WIDGET_EN__: Catalogue;
 declare const __OP_WIDGET_FILES__: Partial<Record<Locale, string>>;
 declare const __OP_WIDGET_LOADING__: Record<Locale, string>;
 const ENGLISH: Catalogue = __OP_WIDGET_EN__;
-/** How long a catalogue may take before the widget goes on in English. */
-const CATALOGUE_TIMEOUT_MS = 4000;
 /** This script's own address, read while it runs: the locale files sit next to it. */
 const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src || undefined;
 /** Each language's catalogue, fetched at most once per page (undefined: it could not be loaded, English it is). */
@@ -67,20 +65,9 @@ function root(): HTMLElement {
   return target;
 }
 
-async function fetchCatalogue(locale: Locale): Promise<Catalogue | undefined> {
+async function catalogueOf(locale: Locale): Promise<Catalogue | undefined> {
   const file = __OP_WIDGET_FILES__[locale];
-  if (!file || !scriptUrl) return undefined;
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), CATALOGUE_TIMEOUT_MS);
-  try {
-    const res = await fetch(new URL(file, scriptUrl), { signal: abort.signal });
-    const data: unknown = res.ok ? await res.json() : undefined;
-    return data && typeof data === 'object' ? (data as Catalogue) : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    clearTimeout(timer);
-  }
+  return file && scriptUrl ? fetchCatalogue(new URL(file, scriptUrl)) : undefined;
 }
 
 /** The translator for the customer's language, once its catalogue is here (English when it cannot be). */
@@ -88,7 +75,7 @@ async function localize(asked: (string | undefined)[]): Promise<Translator> {
   const locale = negotiate(asked);
   let catalogue: Catalogue | undefined = ENGLISH;
   if (locale !== 'en') {
-    if (!catalogues.has(locale)) catalogues.set(locale, fetchCatalogue(locale));
+    if (!catalogues.has(locale)) catalogues.set(locale, catalogueOf(locale));
     catalogue = await catalogues.get(locale);
   }
   const shown: Locale = catalogue ? locale : 'en';

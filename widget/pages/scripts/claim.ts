@@ -1,4 +1,4 @@
-import { formatLocale, isolate, isRightToLeft, negotiate, translator, type Catalogue, type Locale, type Translator } from '../../src/i18n.js';
+import { fetchCatalogue, formatLocale, isolate, isRightToLeft, negotiate, translator, type Catalogue, type Locale, type Translator } from '../../src/i18n.js';
 import { $, claimPagesKit, el, money as moneyIn, pageData, PageError, STATUSES, when as utcMinute, type Fields, type Method, type Schemas } from './kit.js';
 
 /**
@@ -26,7 +26,6 @@ type EvidenceUpload = Schemas['EvidenceUpload'];
 declare const __OP_CLAIM_EN__: Catalogue;
 declare const __OP_CLAIM_FILES__: Partial<Record<Locale, string>>;
 const ENGLISH: Catalogue = __OP_CLAIM_EN__;
-const CATALOGUE_TIMEOUT_MS = 4000;
 const catalogues = new Map<Locale, Promise<Catalogue | undefined>>();
 /** The customer's language now: its texts, and how it writes amounts and dates. */
 let tr: Translator = translator('en', ENGLISH, ENGLISH);
@@ -510,26 +509,15 @@ $('upload').addEventListener('click', () => {
 
 // The customer's language: its catalogue (English is built in; another is fetched once, within
 // CATALOGUE_TIMEOUT_MS, else English), the page's texts and what it shows drawn again in it.
-async function fetchCatalogue(locale: Locale): Promise<Catalogue | undefined> {
+async function catalogueOf(locale: Locale): Promise<Catalogue | undefined> {
   const file = __OP_CLAIM_FILES__[locale];
-  if (!file) return undefined;
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), CATALOGUE_TIMEOUT_MS);
-  try {
-    const res = await fetch('/' + file, { signal: abort.signal });
-    const data: unknown = res.ok ? await res.json() : undefined;
-    return data && typeof data === 'object' ? (data as Catalogue) : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    clearTimeout(timer);
-  }
+  return file ? fetchCatalogue('/' + file) : undefined;
 }
 async function speak(asked: (string | null | undefined)[]): Promise<void> {
   const locale = negotiate(asked);
   let catalogue: Catalogue | undefined = ENGLISH;
   if (locale !== 'en') {
-    if (!catalogues.has(locale)) catalogues.set(locale, fetchCatalogue(locale));
+    if (!catalogues.has(locale)) catalogues.set(locale, catalogueOf(locale));
     catalogue = await catalogues.get(locale);
   }
   tr = catalogue ? translator(locale, catalogue, ENGLISH, formatLocale(asked, locale)) : translator('en', ENGLISH, ENGLISH);
