@@ -3,7 +3,7 @@ import type { OrderLister, OrderPage, PolicyLister, PolicyPage } from '../ports.
 import { orderListKey, orderListSort, policyListKey, policyListPosition } from '../../platform/dynamo/keys.js';
 import { ORDER_LIST_INDEX, POLICY_LIST_INDEX } from '../../platform/dynamo/table-definitions.js';
 import type { ShardMerge } from '../../platform/dynamo/shard-merge.js';
-import { shardedList, shardLimit, sortRange, takeRecords, type ListRecord } from '../../platform/dynamo/sharded-list.js';
+import { joinPosition, shardedList, shardLimit, sortRange, splitPosition, takeRecords, type ListRecord } from '../../platform/dynamo/sharded-list.js';
 import { assemble } from './dynamo-order-records.js';
 import { foundPolicy } from './dynamo-order-reads.js';
 
@@ -67,9 +67,10 @@ export class DynamoOrderLists implements OrderLister, PolicyLister {
    * The order-list index holds every record of the client's orders, newest order first and each
    * order's records together, write-sharded over LIST_SHARDS keys by order id (keys.ts): a page
    * Queries every shard with the same range, in parallel, and merges them newest first into whole
-   * orders; it is cut after the last order read whole. Cost: LIST_SHARDS Queries a page in the
-   * usual case, each at least 0.5 RRU (eventually consistent), so about LIST_SHARDS ÷ 2 RRU however
-   * small the page — the price of an index no on-sale can make hot, affordable because lists are
+   * orders; it is cut after the last order read whole. Cost: LIST_SHARDS Queries for a first page
+   * in the usual case, each at least 0.5 RRU (eventually consistent), so about LIST_SHARDS ÷ 2 RRU
+   * however small the page; a later page skips the shards its cursor names empty below it
+   * (sharded-list.ts `joinPosition`), so paging costs the shards that still hold orders — the price of an index no on-sale can make hot, affordable because lists are
    * rare next to checkouts. Records per order vary (1 + its items), so a page wants about
    * RECORDS_PER_ORDER per order, and a shard's first Query asks for about three times its share of
    * them; a shard is read on only when the merge must see below where it stopped (its orders were
@@ -78,7 +79,8 @@ export class DynamoOrderLists implements OrderLister, PolicyLister {
    * answer stays far below LAMBDA_RESPONSE_BYTES.
    */
   async listOrders(clientId: string, query: { createdGte?: string; createdLt?: string; after?: string; status?: string; limit: number }): Promise<OrderPage> {
-    const range = sortRange('list_sort', query);
+    const { after, skip } = splitPosition(query.after);
+    const range = sortRange('list_sort', { ...query, after });
     if (!range) return { orders: [] };
     const records = shardedList(this.doc, {
       tableName: this.tableName,
@@ -87,6 +89,7 @@ export class DynamoOrderLists implements OrderLister, PolicyLister {
       sortAttribute: 'list_sort',
       key: (shard) => orderListKey(clientId, shard),
       range,
+      ...(skip ? { skip } : {}),
       limit: (reads) => shardLimit((query.limit + 1) * RECORDS_PER_ORDER, ORDER_SHARD_FLOOR, reads),
     });
     const { page, full } = await fill(
@@ -96,19 +99,23 @@ export class DynamoOrderLists implements OrderLister, PolicyLister {
     );
     const orders = page.map((group) => assemble(group));
     const last = orders[orders.length - 1];
-    return { orders, ...(full && last ? { next: orderListSort(last.created, last.service_order_id) } : {}) };
+    if (!full || !last) return { orders };
+    const next = orderListSort(last.created, last.service_order_id);
+    return { orders, next: joinPosition(next, records.exhaustedBelow(next)) };
   }
 
   /**
    * The policy-list index, write-sharded by policy number: a page Queries every shard (a `status`
    * filter applied by DynamoDB) and merges them newest first, like `listOrders` — LIST_SHARDS
-   * Queries a page in the usual case, a shard read on only when the page needs more of it.
+   * Queries for a first page in the usual case, later pages only the shards their cursor does not
+   * name empty, a shard read on only when the page needs more of it.
    */
   async listPolicies(
     clientId: string,
     query: { createdGte?: string; createdLt?: string; after?: string; status?: string; limit: number },
   ): Promise<PolicyPage> {
-    const range = sortRange('plist_sort', query);
+    const { after, skip } = splitPosition(query.after);
+    const range = sortRange('plist_sort', { ...query, after });
     if (!range) return { policies: [] };
     const records = shardedList(this.doc, {
       tableName: this.tableName,
@@ -117,6 +124,7 @@ export class DynamoOrderLists implements OrderLister, PolicyLister {
       sortAttribute: 'plist_sort',
       key: (shard) => policyListKey(clientId, shard),
       range,
+      ...(skip ? { skip } : {}),
       ...(query.status
         ? { filter: { expression: '#policy.#status = :status', names: { '#policy': 'policy', '#status': 'status' }, values: { ':status': query.status } } }
         : {}),
@@ -126,6 +134,8 @@ export class DynamoOrderLists implements OrderLister, PolicyLister {
     const policies = await Promise.all(matches.slice(0, query.limit).map((record) => foundPolicy(this.doc, this.tableName, clientId, record)));
     const last = policies[policies.length - 1];
     const more = matches.length > query.limit;
-    return { policies, ...(more && last ? { next: policyListPosition(last.item.policy.created, last.item.policy.policy_number) } : {}) };
+    if (!more || !last) return { policies };
+    const next = policyListPosition(last.item.policy.created, last.item.policy.policy_number);
+    return { policies, next: joinPosition(next, records.exhaustedBelow(next)) };
   }
 }
