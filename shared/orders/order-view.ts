@@ -87,10 +87,12 @@ function answeredOrderView(order: Order, replay: OrderReplay) {
   const end = replay.first_position + replay.count;
   const items = order.items
     .filter((item) => item.position >= replay.first_position && item.position < end)
-    // As sold: Issued, its first step only, nothing owed back yet (a later cancel or void set refund_due).
+    // As sold: Issued, its first step only, nothing owed back yet (a later cancel or void set
+    // refund_due) and no claim on it yet (a claim filed later holds it as open_claim).
     .map((item) => {
+      const { open_claim: _claimedLater, ...sold } = item;
       const { refund_due: _later, ...policy } = item.policy;
-      return { ...item, policy: { ...policy, status: 'Issued' as const, history: item.policy.history.slice(0, 1) } };
+      return { ...sold, policy: { ...policy, status: 'Issued' as const, history: item.policy.history.slice(0, 1) } };
     });
   // A receipt written before amounts counted minor units (they live 24 hours) held hundredths.
   const subtotal = inMinorUnits(replay) ? replay.subtotal : fromHundredths(replay.subtotal, order.currency);

@@ -1,5 +1,6 @@
 import {
   BatchWriteCommand,
+  GetCommand,
   type BatchWriteCommandInput,
   type BatchWriteCommandOutput,
   QueryCommand,
@@ -11,7 +12,7 @@ import type { WebhookEndpoint } from './webhook-endpoints.js';
 import { LOG_KEEP_SECONDS, orderSequence, type WebhookEvent } from './webhook-events.js';
 import { holdKey, holdSort, RETRY_SHARDS, retryKey, storedRecord, webhookDeliveryKey, recordFields } from '../platform/dynamo/keys.js';
 import { queryAll } from '../platform/dynamo/query-all.js';
-import { unlessConditionFails } from '../platform/dynamo/transactions.js';
+import { retryTransient, unlessConditionFails } from '../platform/dynamo/transactions.js';
 import { HOLD_INDEX, RETRY_INDEX } from '../platform/dynamo/table-definitions.js';
 
 type WriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>[string];
@@ -86,28 +87,41 @@ export class DynamoDeliveryQueue implements DeliveryQueue {
 
   async recordAttempt(delivery: Delivery, attempt: Attempt, next: Pick<Delivery, 'status' | 'next_at'>): Promise<boolean> {
     const pending = next.status === 'pending' && next.next_at;
-    const written = await unlessConditionFails(
-      this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: webhookDeliveryKey(delivery.client_id, delivery.event_id, delivery.endpoint_id),
-          UpdateExpression: pending
-            ? 'SET attempts = list_append(attempts, :attempt), #status = :status, next_at = :next, retry_key = :retryKey, retry_at = :next REMOVE leased_by, lease_until'
-            : 'SET attempts = list_append(attempts, :attempt), #status = :status REMOVE next_at, retry_key, retry_at, hold_key, hold_sort, leased_by, lease_until',
-          // One writer per attempt: the count of attempts it read is still the count; a canceled one stays so.
-          ConditionExpression: '#status = :pending AND size(attempts) = :count',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':attempt': [attempt],
-            ':status': next.status,
-            ':pending': 'pending',
-            ':count': delivery.attempts.length,
-            ...(pending ? { ':next': next.next_at, ':retryKey': retryKey(delivery.event_id) } : {}),
-          },
-        }),
-      ),
+    // The request was sent: its attempt must be logged, through a throttle or a lost answer (retryTransient).
+    return retryTransient(async (tries) => {
+      const written = await unlessConditionFails(
+        this.doc.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: webhookDeliveryKey(delivery.client_id, delivery.event_id, delivery.endpoint_id),
+            UpdateExpression: pending
+              ? 'SET attempts = list_append(attempts, :attempt), #status = :status, next_at = :next, retry_key = :retryKey, retry_at = :next REMOVE leased_by, lease_until'
+              : 'SET attempts = list_append(attempts, :attempt), #status = :status REMOVE next_at, retry_key, retry_at, hold_key, hold_sort, leased_by, lease_until',
+            // One writer per attempt: the count of attempts it read is still the count; a canceled one stays so.
+            ConditionExpression: '#status = :pending AND size(attempts) = :count',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':attempt': [attempt],
+              ':status': next.status,
+              ':pending': 'pending',
+              ':count': delivery.attempts.length,
+              ...(pending ? { ':next': next.next_at, ':retryKey': retryKey(delivery.event_id) } : {}),
+            },
+          }),
+        ),
+      );
+      if (written !== undefined) return true;
+      // Refused: the delivery moved meanwhile, or an earlier try wrote this very attempt and its answer was lost.
+      return tries > 1 && (await this.holdsAttempt(delivery, attempt));
+    });
+  }
+
+  /** Whether the delivery's log holds this attempt (read consistently). */
+  private async holdsAttempt(delivery: Delivery, attempt: Attempt): Promise<boolean> {
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: webhookDeliveryKey(delivery.client_id, delivery.event_id, delivery.endpoint_id), ConsistentRead: true }),
     );
-    return written !== undefined;
+    return ((Item?.attempts ?? []) as Attempt[]).some((logged) => logged.at === attempt.at && logged.endpoint_id === attempt.endpoint_id);
   }
 
   async cancel(delivery: Delivery, now: Date, leased = false): Promise<boolean> {
@@ -230,6 +244,11 @@ export class DynamoDeliveryQueue implements DeliveryQueue {
 
   /** Makes the order's next pending delivery to this endpoint due now (the one ahead of it has ended), unless it is leased (being sent, or its dispatcher is about to). */
   async wakeNext(clientId: string, orderId: string, endpointId: string, now: Date): Promise<void> {
+    // After a sent delivery's end: a lost wake leaves the next one waiting its minute, so a throttle is tried again.
+    await retryTransient(() => this.wake(clientId, orderId, endpointId, now));
+  }
+
+  private async wake(clientId: string, orderId: string, endpointId: string, now: Date): Promise<void> {
     const next = await this.firstPending(clientId, orderId, endpointId);
     if (!next) return;
     // Refused: it moved meanwhile, nothing to do.

@@ -5,7 +5,7 @@ import { LOG_KEEP_SECONDS, type WebhookEvent } from './webhook-events.js';
 import { eventListKey, eventListSort, listShard, orderKey, webhookEventKey, recordFields } from '../platform/dynamo/keys.js';
 import { queryAll } from '../platform/dynamo/query-all.js';
 import { shardedList, shardLimit, sortRange } from '../platform/dynamo/sharded-list.js';
-import { unlessConditionFails } from '../platform/dynamo/transactions.js';
+import { retryTransient, unlessConditionFails } from '../platform/dynamo/transactions.js';
 import { EVENT_LIST_INDEX } from '../platform/dynamo/table-definitions.js';
 
 /** An event as the log keeps it, without its index attributes. */
@@ -111,30 +111,35 @@ export class DynamoEventLog implements EventLog {
     const key = webhookEventKey(clientId, eventId);
     if (!delivered) {
       // Once: a failing event is not written again at each failed attempt (each write of the event
-      // record is a write of its events-index entry too).
-      await unlessConditionFails(
-        this.doc.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: key,
-            UpdateExpression: 'SET delivery_success = :no',
-            ConditionExpression: 'attribute_not_exists(delivery_success) OR delivery_success = :yes',
-            ExpressionAttributeValues: { ':no': false, ':yes': true },
-          }),
+      // record is a write of its events-index entry too). Written again through a throttle or a lost
+      // answer (it sets what it sets, so twice is once), as is a single delivery's success below.
+      await retryTransient(() =>
+        unlessConditionFails(
+          this.doc.send(
+            new UpdateCommand({
+              TableName: this.tableName,
+              Key: key,
+              UpdateExpression: 'SET delivery_success = :no',
+              ConditionExpression: 'attribute_not_exists(delivery_success) OR delivery_success = :yes',
+              ExpressionAttributeValues: { ':no': false, ':yes': true },
+            }),
+          ),
         ),
       );
       return;
     }
     // The usual event has one delivery: one write marks it a success.
-    const single = await unlessConditionFails(
-      this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: key,
-          UpdateExpression: 'SET delivery_success = :yes, delivered_count = :one',
-          ConditionExpression: 'deliveries_total = :one',
-          ExpressionAttributeValues: { ':yes': true, ':one': 1 },
-        }),
+    const single = await retryTransient(() =>
+      unlessConditionFails(
+        this.doc.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: key,
+            UpdateExpression: 'SET delivery_success = :yes, delivered_count = :one',
+            ConditionExpression: 'deliveries_total = :one',
+            ExpressionAttributeValues: { ':yes': true, ':one': 1 },
+          }),
+        ),
       ),
     );
     if (single) return;

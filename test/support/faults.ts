@@ -21,20 +21,38 @@ export interface FaultPlan {
   streams: boolean;
   /** The chance of a fault per SDK call. */
   rate: number;
+  /** The chance of a fault per batch given to a stream consumer. */
+  batchRate: number;
   random: () => number;
   counts: Record<FaultKind, number>;
 }
 
 export function faultPlan(seed: number, rate: number): FaultPlan {
+  const plan: FaultPlan = {
+    on: false,
+    streams: false,
+    rate,
+    batchRate: rate,
+    random: () => 0,
+    counts: { throttle: 0, lost_answer: 0, conflict: 0, redelivered: 0, split: 0, died_mid_batch: 0 },
+  };
+  reseed(plan, seed);
+  return plan;
+}
+
+/**
+ * Starts the plan's faults over from `seed` (xorshift32: small, seeded, good enough to pick faults).
+ * The fault suite reseeds it from each case's own commands, so that a case replayed alone (its
+ * fast-check path) meets the same faults as in the run that found it.
+ */
+export function reseed(plan: FaultPlan, seed: number): void {
   let state = seed >>> 0 || 1;
-  // xorshift32: small, seeded, good enough to pick faults.
-  const random = () => {
+  plan.random = () => {
     state ^= state << 13;
     state ^= state >>> 17;
     state ^= state << 5;
     return (state >>> 0) / 2 ** 32;
   };
-  return { on: false, streams: false, rate, random, counts: { throttle: 0, lost_answer: 0, conflict: 0, redelivered: 0, split: 0, died_mid_batch: 0 } };
 }
 
 const throttled = () =>
@@ -79,7 +97,7 @@ export function injectFaults(doc: DynamoDBDocumentClient, plan: FaultPlan): void
 export function streamFaults(plan: FaultPlan) {
   return (_name: string, handler: Handler): Handler =>
     async (event) => {
-      if (!plan.streams || event.Records.length === 0 || plan.random() >= plan.rate) return handler(event);
+      if (!plan.streams || event.Records.length === 0 || plan.random() >= plan.batchRate) return handler(event);
       const kinds = event.Records.length > 1 ? (['redelivered', 'split', 'died_mid_batch'] as const) : (['redelivered'] as const);
       const kind = kinds[Math.floor(plan.random() * kinds.length)]!;
       plan.counts[kind]++;

@@ -8,6 +8,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 export interface Delivery {
   headers: IncomingHttpHeaders;
   body: string;
+  /** The path it was sent to (an endpoint's URL may name its shop: `…/hooks/<client>`). */
+  url: string;
 }
 
 export async function startReceiver() {
@@ -17,7 +19,7 @@ export async function startReceiver() {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
-      received.push({ headers: req.headers, body });
+      received.push({ headers: req.headers, body, url: req.url ?? '' });
       res.statusCode = answers.shift() ?? 200;
       res.end();
     });

@@ -152,3 +152,23 @@ export function sdkFault(err: unknown): AppError | undefined {
     return new UnavailableError();
   return undefined;
 }
+
+/** Tries of a write that follows a side effect (a webhook sent): a throttle or a lost answer is tried again, this many times in all. */
+export const TRANSIENT_TRIES = 3;
+
+/**
+ * Runs `run` again, a little later each time, while it fails with a throttle or an unknown outcome
+ * (sdkFault), at most TRANSIENT_TRIES times in all. For writes whose failure would leave a record
+ * behind what was done: a delivery sent but its attempt not logged. `run` is told which try it is,
+ * so that a conditional write refused on a later try can look whether its own earlier try wrote.
+ */
+export async function retryTransient<T>(run: (tries: number) => Promise<T>, tries = TRANSIENT_TRIES): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run(attempt);
+    } catch (err) {
+      if (attempt >= tries || sdkFault(err) === undefined) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+    }
+  }
+}

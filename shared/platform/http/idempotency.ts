@@ -51,7 +51,7 @@ const asAnswer = (response: Response): StoredAnswer => ({
  * 409s that describe a passing state, not the request: the same request may succeed once it has
  * passed (a concurrent change, an open claim decided or withdrawn), so they are never kept.
  */
-const PASSING_CONFLICTS = new Set(['order_busy', 'conflict', 'claim_open']);
+export const PASSING_CONFLICTS: ReadonlySet<string> = new Set(['order_busy', 'conflict', 'claim_open']);
 
 /** Whether an error is this request's answer for good: a 404, or a 409 no later state changes (policy_not_issued, order_exists…). */
 const isLastingAnswer = (err: unknown): err is AppError =>
