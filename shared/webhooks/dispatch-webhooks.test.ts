@@ -95,6 +95,25 @@ describe('the send lanes (issue 35.2: one client’s slow endpoints never hold a
     expect(late).toEqual(['z1']);
   });
 
+  it('a run with a failed send ends only after its other sends ended: none outlives it to be sent again by the batch given again', async () => {
+    const inFlight = gate();
+    const ended: string[] = [];
+    const tasks: LaneTask[] = [
+      { lane: 'a', tenant: 'shop-1', run: () => inFlight.promise.then((outcome) => (ended.push('a'), outcome)) },
+      { lane: 'b', tenant: 'shop-2', run: () => Promise.reject(new Error('the attempt could not be logged')) },
+    ];
+    let settled = false;
+    const run = inLanes(tasks, { concurrency: SEND_CONCURRENCY, perTenant: PER_CLIENT_SENDS, deadline: Infinity, now: () => 0 }).finally(
+      () => (settled = true),
+    );
+    run.catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(settled, 'still running while a send is in flight').toBe(false);
+    inFlight.open('done');
+    await expect(run).rejects.toThrow('the attempt could not be logged');
+    expect(ended).toEqual(['a']);
+  });
+
   it('the bound the docs state: a client whose receiver always answers just under SLOW_SEND_MS holds the run past one first try, up to DISPATCH_WINDOW_MS + FIRST_TRY_TIMEOUT_MS (simulated clock)', async () => {
     let now = 0;
     const handedOff: number[] = [];

@@ -131,10 +131,10 @@ export async function inLanes(
   };
   const slow = new Set<string>();
   const stopped = (tenant: string) => limits.now() >= limits.deadline || (limits.cutSlowTenants === true && slow.has(tenant));
-  await Promise.all(
+  await allEnded(
     [...tenants].map(([tenant, lanes]) => {
       const queue = [...lanes.values()];
-      return Promise.all(
+      return allEnded(
         Array.from({ length: Math.min(limits.perTenant, queue.length) }, async () => {
           for (let lane = queue.shift(); lane; lane = queue.shift()) {
             for (const task of lane) {
@@ -155,6 +155,17 @@ export async function inLanes(
       );
     }),
   );
+}
+
+/**
+ * Waits for every one of `runs` to end, then fails with the first failure, if any. A send still
+ * running when its run fails would outlive it: the batch given again would find its delivery
+ * unattempted and send it a second time, and the log would show one of the two requests.
+ */
+async function allEnded(runs: readonly Promise<unknown>[]): Promise<void> {
+  const ended = await Promise.allSettled(runs);
+  const failed = ended.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /** The two stores a delivery lives in: the event log and the delivery queue. */
