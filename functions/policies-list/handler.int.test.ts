@@ -69,6 +69,28 @@ describe('GET /policies', () => {
     expect([crossed.status, crossed.json.error.code]).toEqual([400, 'invalid_cursor']);
   });
 
+  it('a policy that takes the filtered status between pages, below the cursor, is on a later page (a status filter skips no shard)', async () => {
+    const { client_id } = await service.newClient('Changing Shop');
+    const older = await create(client_id, '10.00', '20.00', '30.00');
+    const newer = [await create(client_id, '10.00'), await create(client_id, '10.00')];
+    const voidPolicy = (number: string) => service.call('policies-settle', { method: 'POST', path: `/api/v2/policies/${number}/void`, clientId: client_id });
+    for (const order of newer) await voidPolicy(order.policies[0]!.policy_number);
+
+    const first = await list(client_id, { status: 'Void', limit: '1' });
+    expect(first.json.data.map((p: { policy_number: string }) => p.policy_number)).toEqual([newer[1]!.policies[0]!.policy_number]);
+    // Voided now, older than the cursor, in shards the first page found holding nothing void.
+    for (const policy of older.policies) await voidPolicy(policy.policy_number);
+    const rest: string[] = [];
+    let cursor = first.json.next_cursor as string | null;
+    for (let page = 0; cursor && page < 10; page++) {
+      const next = await list(client_id, { status: 'Void', limit: '1', cursor });
+      rest.push(...next.json.data.map((p: { policy_number: string }) => p.policy_number));
+      cursor = next.json.next_cursor;
+    }
+
+    expect(rest.sort()).toEqual([newer[0]!.policies[0]!.policy_number, ...older.policies.map((p) => p.policy_number)].sort());
+  });
+
   it('finds every policy of a status however far back it is, and never repeats one at a page edge (also with created_gte)', async () => {
     const { client_id } = await service.newClient('Deep Shop');
     const voided = await create(client_id, '10.00');

@@ -69,9 +69,11 @@ export class DynamoOrderLists implements OrderLister, PolicyLister {
    * Queries every shard with the same range, in parallel, and merges them newest first into whole
    * orders; it is cut after the last order read whole. Cost: LIST_SHARDS Queries for a first page
    * in the usual case, each at least 0.5 RRU (eventually consistent), so about LIST_SHARDS ÷ 2 RRU
-   * however small the page; a later page skips the shards its cursor names empty below it
-   * (sharded-list.ts `joinPosition`), so paging costs the shards that still hold orders — the price of an index no on-sale can make hot, affordable because lists are
-   * rare next to checkouts. Records per order vary (1 + its items), so a page wants about
+   * however small the page; without a `status` filter, a later page skips the shards its cursor
+   * names empty below it (sharded-list.ts `joinPosition`), so paging costs the shards that still
+   * hold orders — the price of an index no on-sale can make hot, affordable because lists are
+   * rare next to checkouts. (A status can change between pages: a shard with nothing of a status
+   * below the cursor may have one later, so a filtered list reads every shard each page.) Records per order vary (1 + its items), so a page wants about
    * RECORDS_PER_ORDER per order, and a shard's first Query asks for about three times its share of
    * them; a shard is read on only when the merge must see below where it stopped (its orders were
    * larger or more than its share), or when a `status` filter (kept in code: it is about an order's
@@ -81,6 +83,7 @@ export class DynamoOrderLists implements OrderLister, PolicyLister {
   async listOrders(clientId: string, query: { createdGte?: string; createdLt?: string; after?: string; status?: string; limit: number }): Promise<OrderPage> {
     const { after, skip } = splitPosition(query.after);
     const range = sortRange('list_sort', { ...query, after });
+    const skips = query.status === undefined; // positions never move; statuses do
     if (!range) return { orders: [] };
     const records = shardedList(this.doc, {
       tableName: this.tableName,
@@ -101,14 +104,14 @@ export class DynamoOrderLists implements OrderLister, PolicyLister {
     const last = orders[orders.length - 1];
     if (!full || !last) return { orders };
     const next = orderListSort(last.created, last.service_order_id);
-    return { orders, next: joinPosition(next, records.exhaustedBelow(next)) };
+    return { orders, next: skips ? joinPosition(next, records.exhaustedBelow(next)) : next };
   }
 
   /**
    * The policy-list index, write-sharded by policy number: a page Queries every shard (a `status`
    * filter applied by DynamoDB) and merges them newest first, like `listOrders` — LIST_SHARDS
-   * Queries for a first page in the usual case, later pages only the shards their cursor does not
-   * name empty, a shard read on only when the page needs more of it.
+   * Queries for a first page in the usual case, later pages (without a `status`) only the shards
+   * their cursor does not name empty, a shard read on only when the page needs more of it.
    */
   async listPolicies(
     clientId: string,
@@ -116,6 +119,7 @@ export class DynamoOrderLists implements OrderLister, PolicyLister {
   ): Promise<PolicyPage> {
     const { after, skip } = splitPosition(query.after);
     const range = sortRange('plist_sort', { ...query, after });
+    const skips = query.status === undefined; // as listOrders: a status may change between pages
     if (!range) return { policies: [] };
     const records = shardedList(this.doc, {
       tableName: this.tableName,
@@ -136,6 +140,6 @@ export class DynamoOrderLists implements OrderLister, PolicyLister {
     const more = matches.length > query.limit;
     if (!more || !last) return { policies };
     const next = policyListPosition(last.item.policy.created, last.item.policy.policy_number);
-    return { policies, next: joinPosition(next, records.exhaustedBelow(next)) };
+    return { policies, next: skips ? joinPosition(next, records.exhaustedBelow(next)) : next };
   }
 }
