@@ -25,7 +25,7 @@ const create = async (clientId: string, orderNumber = uniqueOrderNumber('lst'), 
 };
 
 describe('paging', () => {
-  it('returns 250 orders by pages of 100 each exactly once, newest first, one Query per list shard for a page at most', async () => {
+  it('returns 250 orders by pages of 100 each exactly once, newest first, one Query per list shard per page', async () => {
     const { client_id } = await service.newClient('Busy Shop');
     for (let batch = 0; batch < 10; batch++) await Promise.all(Array.from({ length: 25 }, () => create(client_id, undefined, ['10.00', '20.00'])));
     const counter = countRoundTrips(sharedDocumentClient());
@@ -51,10 +51,8 @@ describe('paging', () => {
     expect(seen).toHaveLength(250);
     expect(new Set(seen.map((order) => order.id)).size).toBe(250);
     expect(seen.map((order) => order.created)).toEqual([...seen.map((order) => order.created)].sort().reverse());
-    // The first page: one Query per shard, and now and then one more where a shard's first read ended
-    // inside the page (random ids decide). A later page skips the shards its cursor names empty.
-    expect(queriesPerPage[0]).toBeGreaterThanOrEqual(LIST_SHARDS);
-    expect(queriesPerPage.every((count) => count <= LIST_SHARDS + 8)).toBe(true);
+    // One Query per shard, and now and then one more where a shard's first read ended inside the page (random ids decide).
+    expect(queriesPerPage.every((count) => count >= LIST_SHARDS && count <= LIST_SHARDS + 8)).toBe(true);
   }, 120_000); // 6 s alone; a full run on 2 cores shares them with a second npm start (the client's tests) and the browser
 
   it('lets the limit change between pages', async () => {
