@@ -3,7 +3,7 @@ import type { OrderLister, OrderPage, PolicyLister, PolicyPage } from '../ports.
 import { orderListKey, orderListSort, policyListKey, policyListPosition } from '../../platform/dynamo/keys.js';
 import { ORDER_LIST_INDEX, POLICY_LIST_INDEX } from '../../platform/dynamo/table-definitions.js';
 import type { ShardMerge } from '../../platform/dynamo/shard-merge.js';
-import { joinPosition, shardedList, shardLimit, sortRange, splitPosition, takeRecords, type ListRecord } from '../../platform/dynamo/sharded-list.js';
+import { shardedList, shardLimit, sortRange, takeRecords, type ListRecord } from '../../platform/dynamo/sharded-list.js';
 import { assemble } from './dynamo-order-records.js';
 import { foundPolicy } from './dynamo-order-reads.js';
 
@@ -67,11 +67,10 @@ export class DynamoOrderLists implements OrderLister, PolicyLister {
    * The order-list index holds every record of the client's orders, newest order first and each
    * order's records together, write-sharded over LIST_SHARDS keys by order id (keys.ts): a page
    * Queries every shard with the same range, in parallel, and merges them newest first into whole
-   * orders; it is cut after the last order read whole. Cost: LIST_SHARDS Queries for a first page
-   * in the usual case, each at least 0.5 RRU (eventually consistent), so about LIST_SHARDS ÷ 2 RRU
-   * however small the page (no shard is skipped: see `skips` below) — the price of an index no on-sale can make hot, affordable because lists are
-   * rare next to checkouts. (A status can change between pages: a shard with nothing of a status
-   * below the cursor may have one later, so a filtered list reads every shard each page.) Records per order vary (1 + its items), so a page wants about
+   * orders; it is cut after the last order read whole. Cost: LIST_SHARDS Queries a page in the
+   * usual case, each at least 0.5 RRU (eventually consistent), so about LIST_SHARDS ÷ 2 RRU however
+   * small the page — the price of an index no on-sale can make hot, affordable because lists are
+   * rare next to checkouts. Records per order vary (1 + its items), so a page wants about
    * RECORDS_PER_ORDER per order, and a shard's first Query asks for about three times its share of
    * them; a shard is read on only when the merge must see below where it stopped (its orders were
    * larger or more than its share), or when a `status` filter (kept in code: it is about an order's
@@ -79,11 +78,7 @@ export class DynamoOrderLists implements OrderLister, PolicyLister {
    * answer stays far below LAMBDA_RESPONSE_BYTES.
    */
   async listOrders(clientId: string, query: { createdGte?: string; createdLt?: string; after?: string; status?: string; limit: number }): Promise<OrderPage> {
-    const { after, skip } = splitPosition(query.after);
-    const range = sortRange('list_sort', { ...query, after });
-    // No shard is skipped: a checkout stamps `created` when it starts, so one committing just after a
-    // page read its shard can sort below that page's cursor (an outside attack lost 2 orders so).
-    const skips = false;
+    const range = sortRange('list_sort', query);
     if (!range) return { orders: [] };
     const records = shardedList(this.doc, {
       tableName: this.tableName,
@@ -92,7 +87,6 @@ export class DynamoOrderLists implements OrderLister, PolicyLister {
       sortAttribute: 'list_sort',
       key: (shard) => orderListKey(clientId, shard),
       range,
-      ...(skip ? { skip } : {}),
       limit: (reads) => shardLimit((query.limit + 1) * RECORDS_PER_ORDER, ORDER_SHARD_FLOOR, reads),
     });
     const { page, full } = await fill(
@@ -102,24 +96,19 @@ export class DynamoOrderLists implements OrderLister, PolicyLister {
     );
     const orders = page.map((group) => assemble(group));
     const last = orders[orders.length - 1];
-    if (!full || !last) return { orders };
-    const next = orderListSort(last.created, last.service_order_id);
-    return { orders, next: skips ? joinPosition(next, records.exhaustedBelow(next)) : next };
+    return { orders, ...(full && last ? { next: orderListSort(last.created, last.service_order_id) } : {}) };
   }
 
   /**
    * The policy-list index, write-sharded by policy number: a page Queries every shard (a `status`
    * filter applied by DynamoDB) and merges them newest first, like `listOrders` — LIST_SHARDS
-   * Queries for a first page in the usual case, later pages (without a `status`) only the shards
-   * their cursor does not name empty, a shard read on only when the page needs more of it.
+   * Queries a page in the usual case, a shard read on only when the page needs more of it.
    */
   async listPolicies(
     clientId: string,
     query: { createdGte?: string; createdLt?: string; after?: string; status?: string; limit: number },
   ): Promise<PolicyPage> {
-    const { after, skip } = splitPosition(query.after);
-    const range = sortRange('plist_sort', { ...query, after });
-    const skips = false; // as listOrders
+    const range = sortRange('plist_sort', query);
     if (!range) return { policies: [] };
     const records = shardedList(this.doc, {
       tableName: this.tableName,
@@ -128,7 +117,6 @@ export class DynamoOrderLists implements OrderLister, PolicyLister {
       sortAttribute: 'plist_sort',
       key: (shard) => policyListKey(clientId, shard),
       range,
-      ...(skip ? { skip } : {}),
       ...(query.status
         ? { filter: { expression: '#policy.#status = :status', names: { '#policy': 'policy', '#status': 'status' }, values: { ':status': query.status } } }
         : {}),
@@ -138,8 +126,6 @@ export class DynamoOrderLists implements OrderLister, PolicyLister {
     const policies = await Promise.all(matches.slice(0, query.limit).map((record) => foundPolicy(this.doc, this.tableName, clientId, record)));
     const last = policies[policies.length - 1];
     const more = matches.length > query.limit;
-    if (!more || !last) return { policies };
-    const next = policyListPosition(last.item.policy.created, last.item.policy.policy_number);
-    return { policies, next: skips ? joinPosition(next, records.exhaustedBelow(next)) : next };
+    return { policies, ...(more && last ? { next: policyListPosition(last.item.policy.created, last.item.policy.policy_number) } : {}) };
   }
 }

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { LIST_SHARDS, listShard, orderListKey, policyListKey } from './keys.js';
 import { compareKeys, ShardMerge, type ShardPage } from './shard-merge.js';
-import { joinPosition, splitPosition } from './sharded-list.js';
 
 /**
  * The merge against shards in memory that page like a DynamoDB Query (descending, `Limit` records
@@ -58,35 +57,17 @@ function memoryShards(
 const merge = (read: (shard: number, start: Record<string, unknown> | undefined, reads: number) => Promise<ShardPage<Row>>, shards: number) =>
   new ShardMerge<Row>({ shards, read, position: (row) => row.sort, keyPosition: (key) => String(key.sort) });
 
-/**
- * Every page of `limit` rows (a page after the first starts below the last row listed, as a cursor
- * does, and skips the shards the page before named empty below it), concatenated; a skipped shard
- * that is read fails the test.
- */
+/** Every page of `limit` rows (a page after the first starts below the last row listed, as a cursor does), concatenated. */
 async function pageThrough(rows: readonly (Row & { shard: number })[], shards: number, limit: number, pageSize: (reads: number) => number, status?: string) {
   const listed: string[] = [];
   let before: string | undefined;
-  let skip = new Set<number>();
   for (let pages = 0; pages < 10_000; pages++) {
-    const { read } = memoryShards(rows, shards, pageSize, { before, status });
-    const skipped = skip;
-    const merged = new ShardMerge<Row>({
-      shards,
-      read: (shard, start, reads) => (skipped.has(shard) ? Promise.reject(new Error(`shard ${shard} was named empty`)) : read(shard, start, reads)),
-      position: (row) => row.sort,
-      keyPosition: (key) => String(key.sort),
-      skip: skipped,
-    });
+    const merged = merge(memoryShards(rows, shards, pageSize, { before, status }).read, shards);
     const page: Row[] = [];
     for (let row = await merged.next(); row !== undefined; row = page.length > limit ? undefined : await merged.next()) page.push(row);
     listed.push(...page.slice(0, limit).map((row) => row.sort));
     if (page.length <= limit) return listed;
     before = page[limit - 1]!.sort;
-    skip = new Set(merged.exhaustedBelow(before));
-    expect(
-      [...skipped].every((shard) => skip.has(shard)),
-      'a shard empty below a position stays so below a lower one',
-    ).toBe(true);
   }
   throw new Error('no last page');
 }
@@ -225,21 +206,5 @@ describe('list shards', () => {
       listShard('same'),
       listShard('same'),
     ]);
-  });
-});
-
-describe('list positions with the shards found empty', () => {
-  it('carry a set of shards through a cursor position and back; a position without one skips none', () => {
-    const position = '2026-11-28T10:00:00.000Z#ord_1';
-    for (const shards of [[], [0], [63], [0, 1, 2, 40, 63], Array.from({ length: LIST_SHARDS }, (_, i) => i)]) {
-      const { after, skip } = splitPosition(joinPosition(position, shards));
-      expect(after).toBe(position);
-      expect([...(skip ?? [])].sort((a, b) => a - b)).toEqual(shards);
-    }
-    expect(splitPosition(position)).toEqual({ after: position });
-    expect(splitPosition(undefined)).toEqual({});
-    // A mask that is not one (never made here: positions are sealed) skips nothing.
-    expect(splitPosition(`${position}\nnot-hex`).skip?.size).toBe(0);
-    expect(splitPosition(`${position}\n${'f'.repeat(17)}`).skip?.size).toBe(0);
   });
 });

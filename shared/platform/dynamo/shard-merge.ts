@@ -35,8 +35,6 @@ export interface ShardMergeOptions<T> {
    * (an export reads every page anyway; a list page, which stops early, does not want it).
    */
   prefetch?: boolean;
-  /** Shards known to hold nothing in the range (a list cursor's `exhaustedBelow` of the page before): never read. */
-  skip?: ReadonlySet<number>;
 }
 
 /**
@@ -69,8 +67,6 @@ interface Shard<T> {
   reached?: string;
   /** Its next page, already asked for (`prefetch`). */
   coming?: Promise<ShardPage<T>>;
-  /** The lowest position it has returned so far (undefined: none yet). */
-  lowest?: string;
 }
 
 /** The records of all shards, one at a time, in descending order of position (the shards read lazily). */
@@ -80,20 +76,7 @@ export class ShardMerge<T> {
   queries = 0;
 
   constructor(private readonly options: ShardMergeOptions<T>) {
-    // A skipped shard stands as one read to its end with nothing in it.
-    this.shards = Array.from({ length: options.shards }, (_, index) => ({ index, buffer: [], next: 0, reads: options.skip?.has(index) ? 1 : 0 }));
-  }
-
-  /**
-   * The shards that hold nothing below `position` (the next page's upper bound): each was read to
-   * its end and never returned a record below it. A later page with that bound need not read them.
-   */
-  exhaustedBelow(position: string): number[] {
-    return this.shards
-      .filter(
-        (shard) => shard.reads > 0 && shard.lastKey === undefined && !shard.coming && (shard.lowest === undefined || compareKeys(shard.lowest, position) >= 0),
-      )
-      .map((shard) => shard.index);
+    this.shards = Array.from({ length: options.shards }, (_, index) => ({ index, buffer: [], next: 0, reads: 0 }));
   }
 
   /** The next record without taking it; undefined when every shard is exhausted. */
@@ -145,7 +128,6 @@ export class ShardMerge<T> {
     shard.reads += 1;
     shard.buffer = page.items;
     shard.next = 0;
-    if (page.items.length > 0) shard.lowest = this.options.position(page.items[page.items.length - 1]!);
     shard.lastKey = page.lastKey;
     shard.reached = page.lastKey === undefined ? undefined : this.options.keyPosition(page.lastKey);
     if (this.options.prefetch && page.lastKey !== undefined) {

@@ -30,36 +30,6 @@ export function shardLimit(need: number, floor: number, reads: number): number {
   return Math.min(first * 2 ** reads, need);
 }
 
-/**
- * A list cursor's position carries, after SKIP_SEPARATOR, the shards the page before found empty
- * below it (a hex bit mask), so that the next page does not Query them again: paging a client's
- * list a few at a time costs the shards that still hold something, not LIST_SHARDS a page. A
- * record written later sorts above the position (its time is later), so a shard empty below it
- * stays so. Cursors are sealed (cursors.ts): only this code makes the positions it reads.
- */
-const SKIP_SEPARATOR = '\n';
-const MASK_DIGITS = Math.ceil(LIST_SHARDS / 4);
-
-export function joinPosition(position: string, exhausted: readonly number[]): string {
-  if (exhausted.length === 0) return position;
-  let mask = 0n;
-  for (const shard of exhausted) mask |= 1n << BigInt(shard);
-  return `${position}${SKIP_SEPARATOR}${mask.toString(16)}`;
-}
-
-/** The position a cursor stands for, and the shards to skip (none for a position without a mask). */
-export function splitPosition(after: string | undefined): { after?: string; skip?: Set<number> } {
-  const cut = after?.lastIndexOf(SKIP_SEPARATOR) ?? -1;
-  if (after === undefined || cut < 0) return after === undefined ? {} : { after };
-  const hex = after.slice(cut + 1);
-  const skip = new Set<number>();
-  if (/^[0-9a-f]+$/.test(hex) && hex.length <= MASK_DIGITS) {
-    const mask = BigInt(`0x${hex}`);
-    for (let shard = 0; shard < LIST_SHARDS; shard++) if ((mask >> BigInt(shard)) & 1n) skip.add(shard);
-  }
-  return { after: after.slice(0, cut), skip };
-}
-
 /** The next `count` records of a merged list (fewer at its end): a page and one more, to tell whether more follow. */
 export async function takeRecords(records: ShardMerge<ListRecord>, count: number): Promise<ListRecord[]> {
   const taken: ListRecord[] = [];
@@ -89,8 +59,6 @@ export function shardedList(
     limit: (reads: number) => number;
     /** Read each shard's next page ahead (an export, which reads them all). */
     prefetch?: boolean;
-    /** Shards the cursor says are empty in the range (splitPosition). */
-    skip?: ReadonlySet<number>;
   },
 ): ShardMerge<ListRecord> {
   const { filter, sortAttribute } = list;
@@ -115,6 +83,5 @@ export function shardedList(
     position: (record) => String(record[sortAttribute]),
     keyPosition: (lastKey) => String(lastKey[sortAttribute]),
     ...(list.prefetch ? { prefetch: true } : {}),
-    ...(list.skip ? { skip: list.skip } : {}),
   });
 }
