@@ -8,8 +8,17 @@ import { parseArgs } from 'node:util';
  * with its seed and path: `--seed S --path P` replays that case alone, with the same faults.
  */
 const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, seed: { type: 'string' }, path: { type: 'string' } } });
+/** A wrong argument stops the soak before it starts, with what to give instead. */
+function usage(message: string): never {
+  console.error(`npm run soak: ${message}`);
+  process.exit(2);
+}
 const minutes = Number(values.minutes);
-if (!Number.isFinite(minutes) || minutes <= 0 || minutes > 24 * 60) throw new Error('--minutes must be a number of minutes, at most a day');
+if (!Number.isFinite(minutes) || minutes <= 0 || minutes > 24 * 60) usage('--minutes must be a number of minutes, at most a day');
+// fast-check's seeds are 32-bit integers (it prints them signed); a path is run indexes joined by ':'.
+if (values.seed !== undefined && !/^-?\d{1,10}$/.test(values.seed)) usage('--seed must be the integer a failed run printed');
+if (values.path !== undefined && !/^\d{1,9}(:\d{1,9}){0,99}$/.test(values.path)) usage('--path must be the path a failed run printed, as 3 or 3:0:1');
+if (values.path !== undefined && values.seed === undefined) usage('--path replays a case of one seed: give --seed too');
 const run = spawnSync('npx', ['vitest', 'run', '--project', 'integration', 'test/faults/'], {
   stdio: 'inherit',
   env: {

@@ -7,7 +7,7 @@ import { FAULT_KINDS, faultPlan, injectFaults, reseed, streamFaults, type FaultK
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { startService, type Service } from '../support/service.js';
 import { checkHistories, type Counts } from './checks.js';
-import { commands, type Harness, type Real } from './commands.js';
+import { commands, type Harness, type Model, type Real } from './commands.js';
 
 /**
  * Proof under faults (docs/reliability.md): random histories of checkouts, changes (to another
@@ -92,42 +92,62 @@ const REGRESSIONS = [
   { seed: 1_984_192_690, path: '3' },
 ];
 
-/** fast-check's run of batches of BATCH histories from `seed`, each batch under a new shop, checked once the streams caught up. */
-function runHistories(seed: number, options: { numRuns: number; path?: string; minutes?: number }): Promise<void> {
+/**
+ * fast-check's run of batches of BATCH histories from `seed`, each batch under a new shop, checked
+ * once the streams caught up. A soak's time limit interrupts the case running then, but fast-check
+ * cannot stop it: it is awaited to its end (its checks included) before the run returns, so the
+ * last reconcile never meets its writes half-done, and a break in it is reported with its path.
+ */
+async function runHistories(seed: number, options: { numRuns: number; path?: string; minutes?: number }): Promise<void> {
   const h: Harness = { service, plan, totals };
-  return fc.assert(
-    fc.asyncProperty(fc.array(fc.commands(commands(h), { maxCommands: MAX_COMMANDS }), { minLength: BATCH, maxLength: BATCH }), async (histories) => {
-      // The faults follow from the seed and the case itself: the case replayed alone (its path) meets the same ones.
-      reseed(
-        plan,
-        createHash('sha256')
-          .update(`${seed} ${histories.map(String).join(' | ')}`)
-          .digest()
-          .readUInt32BE(0),
-      );
-      const clientId = await newShop();
-      const before = { ...plan.counts };
-      const reals: Real[] = [];
-      for (const [index, history] of histories.entries()) {
-        const real: Real = { clientId, tag: `${clientId}.${index}`, orders: [], claims: [], remittances: [], answered: [], serial: 0 };
-        reals.push(real);
-        await fc.asyncModelRun(() => ({ model: { orders: 0, claims: 0, remittances: 0 }, real }), history);
-      }
-      await checkHistories(h, reals, receiver, counts);
-      const reconcileDue = Math.floor((totals.histories + BATCH) / RECONCILE_EVERY) > Math.floor(totals.histories / RECONCILE_EVERY);
-      totals.histories += BATCH;
-      if (reconcileDue) await reconciled();
-      for (const kind of FAULT_KINDS) totals.faults[kind] += plan.counts[kind] - before[kind];
+  let runs = 0;
+  let current: { path: string; done: Promise<unknown> } | undefined;
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.commands(commands(h), { maxCommands: MAX_COMMANDS }), { minLength: BATCH, maxLength: BATCH }), (histories) => {
+      // Shrinking happens only after a failure, which ends a soak's run first: a case's index is its path.
+      const done = runBatch(h, seed, histories);
+      current = { path: options.path ?? String(runs++), done };
+      return done;
     }),
     {
       numRuns: options.numRuns,
       seed,
       endOnFailure: true,
       ...(options.path ? { path: options.path } : {}),
-      // A soak stops starting cases after its minutes (the case running then ends first).
       ...(options.minutes ? { interruptAfterTimeLimit: options.minutes * 60_000, markInterruptAsFailure: false } : {}),
     },
   );
+  const last = current;
+  if (last) {
+    await last.done.catch((err: unknown) => {
+      throw new Error(`the case running at the time limit broke (replay it: --seed ${seed} --path ${last.path})`, { cause: err });
+    });
+  }
+}
+
+/** One case: its BATCH histories under a new shop, with the faults its own commands seed, then checked together. */
+async function runBatch(h: Harness, seed: number, histories: readonly Iterable<fc.AsyncCommand<Model, Real>>[]): Promise<void> {
+  // The faults follow from the seed and the case itself: the case replayed alone (its path) meets the same ones.
+  reseed(
+    plan,
+    createHash('sha256')
+      .update(`${seed} ${histories.map(String).join(' | ')}`)
+      .digest()
+      .readUInt32BE(0),
+  );
+  const clientId = await newShop();
+  const before = { ...plan.counts };
+  const reals: Real[] = [];
+  for (const [index, history] of histories.entries()) {
+    const real: Real = { clientId, tag: `${clientId}.${index}`, orders: [], claims: [], remittances: [], answered: [], serial: 0 };
+    reals.push(real);
+    await fc.asyncModelRun(() => ({ model: { orders: 0, claims: 0, remittances: 0 }, real }), history);
+  }
+  await checkHistories(h, reals, receiver, counts);
+  const reconcileDue = Math.floor((totals.histories + BATCH) / RECONCILE_EVERY) > Math.floor(totals.histories / RECONCILE_EVERY);
+  totals.histories += BATCH;
+  if (reconcileDue) await reconciled();
+  for (const kind of FAULT_KINDS) totals.faults[kind] += plan.counts[kind] - before[kind];
 }
 
 describe('histories under faults', () => {
