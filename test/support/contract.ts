@@ -1,9 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse } from 'yaml';
 import { matchRoute } from '../../scripts/local/api-events.js';
+import { openapiDocument } from './openapi.js';
 
 /**
  * The contract test: every response the suites see, over HTTP or from a handler, must be one that
@@ -14,7 +12,7 @@ interface Spec {
   components: { responses: Record<string, { content: { 'application/json': { schema: object } } }> };
 }
 
-const spec = parse(readFileSync(join(import.meta.dirname, '..', '..', 'openapi.yaml'), 'utf8')) as Spec;
+const spec = (await openapiDocument()) as Spec;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 // ajv-formats is CommonJS: its default export arrives wrapped under NodeNext typing.
 (formats as unknown as { default: (ajv: Ajv2020) => void }).default(ajv);

@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * openapi.yaml as the test suites read it: parsed once per version of the file, not once per test
+ * file. Reading the YAML took about half a second, in each of the ~70 files that check answers
+ * against the contract; the parsed document is kept as JSON under node_modules/.cache, named by a
+ * hash of the YAML, so an edited openapi.yaml is read afresh and a stale copy is never used.
+ */
+const ROOT = join(import.meta.dirname, '..', '..');
+const CACHE = join(ROOT, 'node_modules', '.cache', 'openapi');
+
+export async function openapiDocument(): Promise<unknown> {
+  const text = readFileSync(join(ROOT, 'openapi.yaml'), 'utf8');
+  const file = join(CACHE, `${createHash('sha256').update(text).digest('hex')}.json`);
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    // Not kept yet (or cut short): parsed below and kept.
+  }
+  const { parse } = await import('yaml'); // only on a miss: importing it costs a sixth of a second too
+  const document: unknown = parse(text);
+  mkdirSync(CACHE, { recursive: true });
+  // Written whole, then renamed: two test workers parsing at once never read half a file.
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, JSON.stringify(document));
+  renameSync(partial, file);
+  return document;
+}
