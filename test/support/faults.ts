@@ -25,6 +25,11 @@ export interface FaultPlan {
   batchRate: number;
   random: () => number;
   counts: Record<FaultKind, number>;
+  /**
+   * Awaited before each SDK call while set: the fault suite's races (two commands at once) set it to
+   * fast-check's scheduler, which then picks at every DynamoDB call which of the two goes next.
+   */
+  gate?: () => Promise<unknown>;
 }
 
 export function faultPlan(seed: number, rate: number): FaultPlan {
@@ -69,6 +74,7 @@ const conflicted = (actions: number) =>
 export function injectFaults(doc: DynamoDBDocumentClient, plan: FaultPlan): void {
   doc.middlewareStack.add(
     (next, context) => async (args) => {
+      if (plan.gate) await plan.gate();
       if (!plan.on || plan.random() >= plan.rate) return next(args);
       const command = context.commandName ?? '';
       const input = args.input as { TransactItems?: unknown[] };
