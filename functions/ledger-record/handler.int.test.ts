@@ -233,7 +233,7 @@ describe('the ledger', () => {
     // And npm run reconcile finds the books in agreement with the policies and claims.
     const differences = await reconcile(service.tables.doc, service.tables.main);
     expect(differences.filter((d) => d.client_id === clientId).map(describeDifference)).toEqual([]);
-  }, 180_000); // about 20 s alone; a busy CI machine runs other suites beside it
+  }, 180_000); // about 45 s alone on 2 cores, about twice that beside another suite (CI)
 
   it('sums a statement exactly past 2^53 minor units (a month of IDR claims), and keeps a record per currency and day', async () => {
     const { DynamoLedgerStore } = await import('#shared/ledger/dynamo-ledger-store.js');
@@ -362,7 +362,7 @@ describe('the ledger', () => {
       policies_voided: jpyBefore.policies_voided + 1,
     });
     expect((await reconcile(service.tables.doc, service.tables.main)).filter((d) => d.client_id === clientId)).toEqual([]);
-  }, 180_000); // it reads the whole stream again: about 6 s alone, 26 s on a busy CI machine
+  }, 180_000); // it reads the whole stream again: about 36 s beside another suite
 
   it('npm run reconcile names the client, the currency and the difference when the books disagree', async () => {
     const shop = await service.newClient('Planted Shop');
