@@ -1496,7 +1496,9 @@ export interface components {
       /** @description Who started it: the e-mail of the person signed in (a script: its subject; locally the operator key: its name). */
       requested_by: string;
     };
-    Text: string;
+    /** @description One line of text: trimmed, then at most 255 characters (code points), with no control, line-separator or bidirectional-control characters (422 `validation_failed`). Joiners stay: emoji and Persian or Hindi spelling need them. */
+    Line: string;
+    Text: components['schemas']['Line'];
     /** @enum {unknown} */
     ClaimReason: 'illness' | 'injury' | 'travel_disruption' | 'bereavement' | 'severe_weather' | 'other';
     /**
@@ -2028,7 +2030,7 @@ export interface components {
       /** Format: date */
       end_date?: string | null;
       end_time?: string | null;
-      location?: string;
+      location?: components['schemas']['Line'];
     };
     OrderInput: {
       /** @description The quote token from the widget (`get('token')`). Always send it. */
@@ -2044,19 +2046,19 @@ export interface components {
       }[];
       event?: components['schemas']['EventInput'];
       customer?: {
-        first_name?: string;
-        last_name?: string;
+        first_name?: components['schemas']['Line'];
+        last_name?: components['schemas']['Line'];
         /** Format: email */
         email?: string;
         phone?: string;
       };
       billing_address?: {
-        address1?: string;
-        address2?: string;
-        city?: string;
+        address1?: components['schemas']['Line'];
+        address2?: components['schemas']['Line'];
+        city?: components['schemas']['Line'];
         zip_code?: string;
-        state?: string;
-        country?: string;
+        state?: components['schemas']['Line'];
+        country?: components['schemas']['Line'];
       };
       payment?: {
         type: components['schemas']['Text'];

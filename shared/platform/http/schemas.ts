@@ -12,8 +12,42 @@ export const MAX_STRING = 255;
 /** Quote tokens are about 500 characters whatever the cart (they seal a digest of the items). */
 const MAX_QUOTE_TOKEN_LENGTH = 2048;
 
-export const Text = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_STRING, `must be at most ${MAX_STRING} characters`));
-export const OptionalText = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(MAX_STRING, `must be at most ${MAX_STRING} characters`)));
+/** At most `max` characters counted as code points (as JSON Schema's maxLength counts; valibot's maxLength counts UTF-16 units). */
+export const maxCharacters = (max: number) => v.check((text: string) => codePoints(text, max) <= max, `must be at most ${max} characters`);
+
+/**
+ * The code points of `text` where they are more than `stop` (counted up to `stop + 1`), else a
+ * number at most `stop`: no array of characters is made, and a text of at most `stop` UTF-16 units
+ * (every text of a usual request) is not walked, since it cannot hold more code points than units.
+ */
+function codePoints(text: string, stop: number): number {
+  if (text.length <= stop) return text.length;
+  let count = 0;
+  for (let i = 0; i < text.length && count <= stop; i++, count++) {
+    const unit = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point; a lone one counts as one.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+  }
+  return count;
+}
+
+/**
+ * What no single-line text of the API holds (names, references, order numbers, addresses): control
+ * characters (C0, DEL, C1: a NUL or a line break in a bordereau's cell), line and paragraph
+ * separators, and the bidirectional controls that reorder what a reader sees (a right-to-left
+ * override turns `exe.txt` around). Other invisible formatting stays: the zero-width joiner builds
+ * emoji (👨‍👩‍👧) and the non-joiner spells Persian and Hindi words. The same class, spelled as
+ * ranges, is the `pattern` of openapi.yaml's `Text`.
+ */
+const HIDDEN = /[\p{Cc}\p{Zl}\p{Zp}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+const noHidden = v.check((text: string) => !HIDDEN.test(text), 'must hold no control, line-separator or bidirectional-control characters');
+
+/** Single-line text: trimmed, 1 to MAX_STRING characters as people and JSON Schema count them (code points), nothing hidden. */
+export const Text = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), maxCharacters(MAX_STRING), noHidden);
+export const OptionalText = v.optional(v.pipe(v.string(), v.trim(), maxCharacters(MAX_STRING), noHidden));
 
 /**
  * An amount as a request writes it: a string, kept as text until its currency is known (the
@@ -172,9 +206,6 @@ export const listPage = {
 
 /** POST …/rotate_secret and …/redeliver take no fields: no body, or `{}`. */
 export const EmptyRequest = v.optional(v.strictObject({}), {});
-
-/** At most `max` characters counted as code points (as JSON Schema's maxLength counts; valibot's maxLength counts UTF-16 units). */
-export const maxCharacters = (max: number) => v.check((text: string) => [...text].length <= max, `must be at most ${max} characters`);
 
 /**
  * A short note staff type that others read later (a reversal's or a suspension's reason, in the

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import * as v from 'valibot';
+import fc from 'fast-check';
+import { openapiDocument } from '../../../test/support/openapi.js';
+import { MAX_STRING, OptionalText, Text } from './schemas.js';
+
+const accepts = (text: string) => v.safeParse(Text, text).success;
+const messageOf = (text: string) => {
+  const result = v.safeParse(Text, text);
+  return result.success ? undefined : result.issues[0].message;
+};
+
+describe('Text: one line a person reads', () => {
+  it('counts characters as code points, as the contract (JSON Schema) does', () => {
+    expect(accepts('😀'.repeat(MAX_STRING))).toBe(true); // 510 UTF-16 units
+    expect(messageOf('😀'.repeat(MAX_STRING + 1))).toBe(`must be at most ${MAX_STRING} characters`);
+    expect(accepts('a'.repeat(MAX_STRING))).toBe(true);
+    expect(messageOf(`${'a'.repeat(MAX_STRING - 1)}😀😀`)).toBe(`must be at most ${MAX_STRING} characters`);
+  });
+
+  it('refuses controls, line separators and bidirectional controls anywhere inside', () => {
+    const hidden = [
+      '\u0000',
+      '\t',
+      '\n',
+      '\r',
+      '\u007f',
+      '\u0085',
+      '\u009b',
+      '\u2028',
+      '\u2029',
+      '\u061c',
+      '\u200e',
+      '\u200f',
+      '\u202a',
+      '\u202e',
+      '\u2066',
+      '\u2069',
+    ];
+    for (const char of hidden) {
+      expect(messageOf(`Seat${char}A1`), JSON.stringify(char)).toBe('must hold no control, line-separator or bidirectional-control characters');
+      expect(v.safeParse(OptionalText, `Main${char}Street`).success, JSON.stringify(char)).toBe(false);
+    }
+  });
+
+  it('keeps what scripts and emoji need, and trims the whitespace around', () => {
+    expect(accepts('👨‍👩‍👧 family pass')).toBe(true); // zero-width joiners
+    expect(accepts('می‌خواهم')).toBe(true); // a zero-width non-joiner in Persian
+    expect(accepts('عرض مسرحي')).toBe(true);
+    expect(v.parse(Text, '\n  Seat A1\t')).toBe('Seat A1');
+    expect(messageOf(' \n ')).toBe('must not be empty');
+  });
+
+  it('agrees with openapi.yaml’s Text on any string (the contract refuses what the code refuses)', async () => {
+    const { Ajv2020 } = await import('ajv/dist/2020.js');
+    const document = (await openapiDocument()) as { components: { schemas: Record<string, unknown> } };
+    const ajv = new Ajv2020({ strict: false });
+    ajv.addSchema({ $id: 'api', components: document.components });
+    const contract = ajv.compile({ $ref: 'api#/components/schemas/Text' });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 12 }),
+          fc.string({ unit: 'grapheme', minLength: 250, maxLength: 260 }),
+          fc.constantFrom('Seat A1', ' Seat A1 ', 'a\u202eb', '😀'.repeat(256), '\tx'),
+        ),
+        (text) => {
+          // The contract's verdict is on the text as sent and the code's on it trimmed: texts with whitespace around are the test above's.
+          fc.pre(text === text.trim());
+          expect(accepts(text)).toBe(contract(text));
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+});
