@@ -17,7 +17,7 @@ import { answerClientError, localGateway, type StaticRoute } from './local-gatew
 import { startLocalStack, type LocalDynamo } from './local-stack.js';
 import { startLocalS3 } from './local-s3.js';
 import { evidenceEvents } from './local-evidence.js';
-import { stackFilePath, type StackFile } from './local-stack-file.js';
+import { claimLocalFolder, stackFilePath, type StackFile } from './local-stack-file.js';
 import { demoUsers, startLocalOidc, type StaffFile } from './local-oidc.js';
 import { readStaffFile, writeStaffFile } from './staff-file.js';
 import { STAFF_FILE_VARIABLE } from '#shared/identity/staff-directory-deps.js';
@@ -231,16 +231,24 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
 
 async function main(): Promise<void> {
   const givenEndpoint = process.env.DYNAMODB_ENDPOINT || undefined;
-  const local = await startLocalServer({
-    port: Number(process.env.PORT ?? 3000),
-    dynamoPort: Number(process.env.DYNAMODB_PORT ?? 8000),
-    dynamoEndpoint: givenEndpoint,
-    s3Port: Number(process.env.S3_PORT ?? 4568),
-    oidcPort: Number(process.env.OIDC_PORT ?? 3100),
-    staffFile: join(process.cwd(), '.local', 'staff.json'),
-    staticRoutes: demoSiteRoutes,
-    seedLiveDemo: true,
-  });
+  // Before anything is written to .local/ (the staff file is, as the sign-in starts).
+  const releaseFolder = await claimLocalFolder();
+  let local: Awaited<ReturnType<typeof startLocalServer>>;
+  try {
+    local = await startLocalServer({
+      port: Number(process.env.PORT ?? 3000),
+      dynamoPort: Number(process.env.DYNAMODB_PORT ?? 8000),
+      dynamoEndpoint: givenEndpoint,
+      s3Port: Number(process.env.S3_PORT ?? 4568),
+      oidcPort: Number(process.env.OIDC_PORT ?? 3100),
+      staffFile: join(process.cwd(), '.local', 'staff.json'),
+      staticRoutes: demoSiteRoutes,
+      seedLiveDemo: true,
+    });
+  } catch (err) {
+    await releaseFolder();
+    throw err;
+  }
   // Ctrl-C is handled from here on, before the key file tells anyone the server is ready.
   let stopping = false;
   const stackFile = stackFilePath();
@@ -249,6 +257,7 @@ async function main(): Promise<void> {
     stopping = true;
     await rm(stackFile, { force: true }); // no tool should find a stack that is gone
     await local.stop();
+    await releaseFolder();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown());

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
 /**
  * `.local/stack.json`: where the running `npm start` keeps its data — its DynamoDB endpoint and
@@ -35,4 +36,53 @@ export function localDynamo(cwd = process.cwd()): { endpoint: string; source: st
   }
   const port = process.env.DYNAMODB_PORT ?? '8000';
   return { endpoint: `http://localhost:${port}`, source: `no running npm start found (.local/stack.json), so DynamoDB Local on port ${port}` };
+}
+
+/** `.local/npm-start.pid`: the process of the npm start that owns this folder's `.local/` files. */
+export const ownerFilePath = (cwd = process.cwd()): string => join(cwd, '.local', 'npm-start.pid');
+
+/**
+ * Whether `pid` is a running npm start: alive, and where /proc tells, running the local server
+ * (a pid a crashed npm start left may since belong to another program).
+ */
+function isNpmStart(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('local-server');
+  } catch {
+    return process.platform !== 'linux'; // no /proc to ask: alive is all that is known
+  }
+}
+
+/**
+ * Claims `.local/` for this npm start, or refuses while another npm start in the same folder runs:
+ * the tools (the CLI, the migration, the staff file's readers) follow the files in `.local/`, and a
+ * second npm start rewrote them under the first, which then served stale keys. A file left by an
+ * npm start that did not stop cleanly is taken over. Gives the release, for when this one stops.
+ */
+export async function claimLocalFolder(cwd = process.cwd()): Promise<() => Promise<void>> {
+  const file = ownerFilePath(cwd);
+  await mkdir(dirname(file), { recursive: true });
+  // Twice at most: once, and once more after removing a file a dead npm start left.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await writeFile(file, `${process.pid}\n`, { flag: 'wx' });
+      return () => rm(file, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+    if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && isNpmStart(holder)) {
+      throw new Error(
+        `another npm start (process ${holder}) runs from this folder, and the tools read its keys and endpoints in .local/. ` +
+          'Stop it first (Ctrl-C there), or run this one from another clone.',
+      );
+    }
+    await rm(file, { force: true });
+  }
+  throw new Error(`could not claim ${file}: another npm start is starting in this folder at the same moment`);
 }
