@@ -27,6 +27,13 @@ const pathText = (path: readonly (string | number)[]): string =>
 
 const [QUOTE, BACKSLASH, OPEN_OBJECT, OPEN_ARRAY, CLOSE_OBJECT, CLOSE_ARRAY, COMMA] = [...'"\\{[}],'].map((char) => char.charCodeAt(0));
 
+/** Whether the quote at `at` is escaped: an odd number of backslashes right before it. */
+function escapedAt(text: string, at: number): boolean {
+  let backslashes = 0;
+  for (let i = at - 1; i >= 0 && text.charCodeAt(i) === BACKSLASH; i--) backslashes++;
+  return backslashes % 2 === 1;
+}
+
 type Frame = { kind: 'object'; keys: Set<string>; key?: string } | { kind: 'array'; index: number };
 
 /**
@@ -41,18 +48,16 @@ export function assertNoDuplicateKeys(text: string): void {
   for (let i = 0; i < text.length; i++) {
     const char = text.charCodeAt(i);
     if (char === QUOTE) {
-      let end = i + 1;
-      let escaped = false;
-      for (let next = text.charCodeAt(end); next !== QUOTE; next = text.charCodeAt(end)) {
-        if (next === BACKSLASH) {
-          escaped = true;
-          end += 2;
-        } else end += 1;
-      }
+      // The string's closing quote: the next quote not escaped (preceded by an odd run of
+      // backslashes). indexOf, not a loop over the characters: a quote token is 500 of a checkout's 700.
+      let end = text.indexOf('"', i + 1);
+      while (end !== -1 && escapedAt(text, end)) end = text.indexOf('"', end + 1);
+      if (end === -1) return; // an unterminated string: not JSON, which JSON.parse refused before this runs
       const top = stack[stack.length - 1];
       if (expectKey && top?.kind === 'object') {
         // A key without escapes is its own text; only an escaped one needs JSON's reading.
-        const key = escaped ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end);
+        const spelled = text.slice(i + 1, end);
+        const key = spelled.includes('\\') ? (JSON.parse(`"${spelled}"`) as string) : spelled;
         top.key = key;
         if (top.keys.has(key)) throw new DuplicateKeyError(pathText(path()));
         top.keys.add(key);
