@@ -255,7 +255,7 @@ describe('reversing a payment (finance)', () => {
     await service.drainStreams();
     const audit = (await service.scanBoth()).filter((record) => record.entity === 'audit' && (record.target as { id: string }).id === shop.client_id);
     expect(audit.filter((record) => record.action === 'remittance.reversed').map((record) => (record.target as { detail: string }).detail)).toEqual([
-      `reference SEPA/2026/77: ${reason}`,
+      `120.00 EUR, reference SEPA/2026/77: ${reason}`,
     ]);
     const ledger = await service.call('ledger-read', {
       method: 'GET',

@@ -206,13 +206,18 @@ export class DynamoCollectionsStore implements CollectionsStore {
     clientId: string,
     referenceHash: string,
     reversal: NonNullable<Remittance['reversal']>,
-    audit: AuditRecord,
+    audit: (remittance: Remittance) => AuditRecord,
   ): Promise<{ remittance: Remittance; reversedNow: boolean } | undefined> {
     const { Item: claim } = await this.doc.send(
       new GetCommand({ TableName: this.tableName, Key: remittanceReferenceKey(clientId, referenceHash), ConsistentRead: true }),
     );
     if (!claim) return undefined;
     const key = { PK: String(claim.remittance_pk), SK: String(claim.remittance_sk) };
+    const { Item: payment } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
+    if (!payment) throw new Error('remittance: the reference names a payment that is not there');
+    const read = remittanceOf(payment);
+    if (read.reversal) return { remittance: read, reversedNow: false }; // reversed before: as it was, nothing written
+    // The condition still decides between two reversals at once: the loser reads the winner's.
     const reversedNow = await transactUnlessRefused(this.doc, [
       {
         Update: {
@@ -223,7 +228,7 @@ export class DynamoCollectionsStore implements CollectionsStore {
           ExpressionAttributeValues: { ':reversal': reversal },
         },
       },
-      auditPut(this.tableName, audit),
+      auditPut(this.tableName, audit(read)),
     ]);
     const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
     if (!Item) throw new Error('remittance: the reference names a payment that is not there');

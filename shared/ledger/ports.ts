@@ -69,12 +69,13 @@ export interface CollectionsStore {
   /**
    * Marks a remittance reversed with its audit record unless it already is: the remittance as it
    * now stands and whether this call reversed it; undefined when the client has no such reference.
+   * The audit record is made from the payment as read (its amount goes into the record's detail).
    */
   reverseRemittance(
     clientId: string,
     referenceHash: string,
     reversal: NonNullable<Remittance['reversal']>,
-    audit: AuditRecord,
+    audit: (remittance: Remittance) => AuditRecord,
   ): Promise<{ remittance: Remittance; reversedNow: boolean } | undefined>;
   /** The client's remittances, newest recorded first, a page at a time. */
   remittances(clientId: string, limit: number, before?: string): Promise<{ remittances: Remittance[]; next?: string }>;

@@ -1,4 +1,5 @@
 import { NotFoundError } from '../platform/errors.js';
+import { formatMoney } from '../platform/money/index.js';
 import { auditRecordOf, type StaffIdentity } from '../identity/index.js';
 import type { CollectionsStore } from './ports.js';
 import type { Remittance } from './ledger.js';
@@ -30,13 +31,19 @@ export async function reverseRemittance(
     clientId,
     referenceHash(request.reference),
     { at: now.toISOString(), reason: request.reason },
-    auditRecordOf(
-      actor,
-      'remittance.reversed',
-      { type: 'client', id: clientId, detail: `reference ${request.reference}: ${request.reason}` },
-      now,
-      deps.newAuditId,
-    ),
+    // What was reversed, as the record of its recording names it: the amount, then why.
+    (payment) =>
+      auditRecordOf(
+        actor,
+        'remittance.reversed',
+        {
+          type: 'client',
+          id: clientId,
+          detail: `${formatMoney(payment.amount, payment.currency)} ${payment.currency}, reference ${request.reference}: ${request.reason}`,
+        },
+        now,
+        deps.newAuditId,
+      ),
   );
   if (!found) throw new NotFoundError('remittance_not_found', 'This client has no payment recorded with this reference.', 'reference');
   return found.remittance;
