@@ -9,7 +9,7 @@ import { setPriority } from 'node:os';
  * The checks' output is held and printed whole when they end, between the tests' lines; the run
  * fails when either fails. Arguments go to vitest (`npm test -- functions/orders-create`).
  */
-const CHECKS_NICENESS = 10;
+const CHECKS_NICENESS = 19;
 
 const started = Date.now();
 const seconds = () => `${Math.round((Date.now() - started) / 1000)} s`;

@@ -167,31 +167,50 @@ describe('pricing under a terms version', () => {
 
 describe('a race', () => {
   it('of versions published while quotes and orders are in flight: every order is priced under the version its quote sealed', async () => {
-    const shop = await service.newClient('Racing Shop');
     const items = [seat('r1', '100.00', 10), seat('r2', '33.33')];
     const rates = ['0.11', '0.12', '0.13', '0.14', '0.15'];
-    // Versions 2–5 take effect a few hundred milliseconds apart while checkouts run, and version 6
-    // is published in the middle of them (a cached container prices under the versions it read).
-    const start = Date.now() + 1_000;
-    for (const [i, rate] of rates.slice(0, 4).entries()) {
-      await publishTermsVersion(service, shop.client_id, {
-        rate_bands: [{ rate }],
-        commission_rate: '0.1',
-        effective_from: new Date(start + i * 300).toISOString(),
-      });
-    }
-    const quoteAndOrder = async () => {
+    const quoteAndOrder = async (shop: { public_key: string; client_id: string }) => {
       const quoted = await quoteFor(service, shop.public_key, items);
       const sold = await order(shop.client_id, items, quoted.tokens.opt_in);
       return { quoted, sold };
     };
+    // Versions 2–5 take effect `gap` apart while checkouts run, and version 6 is published in the
+    // middle of them (a cached container prices under the versions it read). All four are published
+    // before the first checkout reads the client (a container keeps its versions a minute). The gap
+    // is wider than two checkouts take here (measured on another shop: on a loaded machine a pair
+    // takes longer than 300 ms), and a run whose publishing outlasted the lead starts again on a
+    // new shop with twice the lead: what is checked is pricing across versions, not the machine's speed.
+    const warm = await service.newClient('Warm-up Shop');
+    const pairStarted = Date.now();
+    await Promise.all([quoteAndOrder(warm), quoteAndOrder(warm)]);
+    const gap = Math.max(300, 2 * (Date.now() - pairStarted));
+    let shop = warm;
+    let start = 0;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      shop = await service.newClient(`Racing Shop ${attempt}`);
+      start = Date.now() + 1_000 * 2 ** attempt;
+      for (const [i, rate] of rates.slice(0, 4).entries()) {
+        await publishTermsVersion(service, shop.client_id, {
+          rate_bands: [{ rate }],
+          commission_rate: '0.1',
+          effective_from: new Date(start + i * gap).toISOString(),
+        });
+      }
+      if (Date.now() < start) break;
+    }
     const results: Awaited<ReturnType<typeof quoteAndOrder>>[] = [];
+    const soldUnder = (version: number) => results.some(({ sold }) => policiesOf(sold)[0]?.terms_version === version);
+    // Until a checkout sold under the last timed version, then one round more; bounded by a deadline.
+    const deadline = start + 3 * gap + 30_000;
     await Promise.all([
       (async () => {
-        while (Date.now() < start + 2_500) results.push(...(await Promise.all([quoteAndOrder(), quoteAndOrder()])));
+        for (let more = 1; more >= 0 && Date.now() < deadline; more -= soldUnder(5) ? 1 : 0) {
+          results.push(...(await Promise.all([quoteAndOrder(shop), quoteAndOrder(shop)])));
+        }
       })(),
       (async () => {
-        await new Promise((resolve) => setTimeout(resolve, 2_200));
+        // Version 6 while checkouts are in flight: once one sold under version 4.
+        while (!soldUnder(4) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
         await publishTermsVersion(service, shop.client_id, { rate_bands: [{ rate: rates[4] }], commission_rate: '0.1' });
       })(),
     ]);
@@ -207,5 +226,5 @@ describe('a race', () => {
       const rate = version === 1 ? 0.085 : Number(rates[version - 2]);
       expect(policies[0]!.premium).toBe((100 * rate).toFixed(2));
     }
-  });
+  }, 120_000); // about 5 s alone; a loaded machine's retries and deadline allow more
 });
