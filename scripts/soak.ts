@@ -7,11 +7,23 @@ import { parseArgs } from 'node:util';
  * summary (histories, calls, faults by kind, breaks) and, on a break, fast-check's counterexample
  * with its seed and path: `--seed S --path P` replays that case alone, with the same faults.
  */
-const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, seed: { type: 'string' }, path: { type: 'string' } } });
 /** A wrong argument stops the soak before it starts, with what to give instead. */
 function usage(message: string): never {
   console.error(`npm run soak: ${message}`);
   process.exit(2);
+}
+// fast-check prints negative seeds too (`--seed -1811027723`), which parseArgs would take for an
+// option: a value that is a negative number is joined to its option (`--seed=-1811027723`).
+const args = process.argv.slice(2).flatMap((arg, i, all) => {
+  if (/^-\d/.test(arg) && /^--(minutes|seed|path)$/.test(all[i - 1] ?? '')) return [];
+  const next = all[i + 1];
+  return /^--(minutes|seed|path)$/.test(arg) && next !== undefined && /^-\d/.test(next) ? [`${arg}=${next}`] : [arg];
+});
+let values: { minutes: string; seed?: string; path?: string };
+try {
+  ({ values } = parseArgs({ args, options: { minutes: { type: 'string', default: '10' }, seed: { type: 'string' }, path: { type: 'string' } } }));
+} catch (err) {
+  usage(`${(err as Error).message.split('\n')[0]} (it takes --minutes N, and --seed S [--path P] to replay a failure)`);
 }
 const minutes = Number(values.minutes);
 if (!Number.isFinite(minutes) || minutes <= 0 || minutes > 24 * 60) usage('--minutes must be a number of minutes, at most a day');
