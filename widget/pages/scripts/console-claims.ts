@@ -360,10 +360,14 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
   });
   return {
     /** Reads the queue with the chosen status, from its start. */
-    load: () =>
-      run(async () => {
+    load: () => {
+      // The search's merchants are read beside the queue, not as one action with it: while a long
+      // list of merchants still read, the queue looked ready and a click on Load did nothing.
+      loadMerchants().catch((err: unknown) => showError(err));
+      return run(async () => {
         listed = { status: $<HTMLSelectElement>('status-filter').value as Status, cursor: null, count: 0 };
-        await Promise.all([loadPage(true), loadMerchants()]);
-      }),
+        await loadPage(true);
+      });
+    },
   };
 }
