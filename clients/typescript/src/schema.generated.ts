@@ -1496,7 +1496,7 @@ export interface components {
       /** @description Who started it: the e-mail of the person signed in (a script: its subject; locally the operator key: its name). */
       requested_by: string;
     };
-    /** @description One line of text: trimmed, then at most 255 characters (code points), with no control, line-separator or bidirectional-control characters (422 `validation_failed`). Joiners stay: emoji and Persian or Hindi spelling need them. */
+    /** @description One line of text: trimmed, then at most 255 characters (UTF-16 units: an emoji counts two), with no control, line-separator or bidirectional-control characters (422 `validation_failed`). Joiners stay: emoji and Persian or Hindi spelling need them. */
     Line: string;
     Text: components['schemas']['Line'];
     /** @enum {unknown} */

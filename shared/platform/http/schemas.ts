@@ -45,9 +45,15 @@ function codePoints(text: string, stop: number): number {
 const HIDDEN = /[\p{Cc}\p{Zl}\p{Zp}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 const noHidden = v.check((text: string) => !HIDDEN.test(text), 'must hold no control, line-separator or bidirectional-control characters');
 
-/** Single-line text: trimmed, 1 to MAX_STRING characters as people and JSON Schema count them (code points), nothing hidden. */
-export const Text = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), maxCharacters(MAX_STRING), noHidden);
-export const OptionalText = v.optional(v.pipe(v.string(), v.trim(), maxCharacters(MAX_STRING), noHidden));
+/**
+ * Single-line text: trimmed, 1 to MAX_STRING UTF-16 units, nothing hidden. Units, not code points
+ * (openapi.yaml's maxLength counts code points, so the code refuses some astral text the contract
+ * allows): an item's reference number goes into a list index's sort key (DynamoDB: 1,024 bytes),
+ * and 255 emoji there are 1,020 bytes before the key's other 67, which DynamoDB refused with a 500.
+ */
+const MAX_TEXT = `must be at most ${MAX_STRING} characters`;
+export const Text = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_STRING, MAX_TEXT), noHidden);
+export const OptionalText = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(MAX_STRING, MAX_TEXT), noHidden));
 
 /**
  * An amount as a request writes it: a string, kept as text until its currency is known (the
