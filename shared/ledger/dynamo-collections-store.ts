@@ -230,6 +230,8 @@ export class DynamoCollectionsStore implements CollectionsStore {
       },
       auditPut(this.tableName, audit(read)),
     ]);
+    // Written now: the payment as read with the reversal set. Refused: another reversal won; read it.
+    if (reversedNow) return { remittance: remittanceOf({ ...payment, reversal }), reversedNow };
     const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
     if (!Item) throw new Error('remittance: the reference names a payment that is not there');
     return { remittance: remittanceOf(Item), reversedNow };
