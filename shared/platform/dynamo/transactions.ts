@@ -6,11 +6,25 @@ import { ConflictError, RateLimitError, UnavailableError, ValidationError, type 
 /**
  * Reading TransactWriteItems cancellations. DynamoDB gives one reason per action, in order:
  * `None`, `ConditionalCheckFailed`, `TransactionConflict` (another transaction held an item), …
+ * A transaction DynamoDB refuses whole, before any action runs, is answered with a plain
+ * exception instead: an index's sort key past 1,024 bytes is a ValidationException ("Size limit
+ * exceeded"), throttling after the SDK's retries a ThrottlingException. Those read as the one
+ * reason a cancellation would give, so every caller answers them as it answers the cancellation
+ * (422 `not_storable`, 429), never with a 500.
  */
 export function cancellationCodes(err: unknown): string[] | undefined {
-  if (!(err instanceof TransactionCanceledException)) return undefined;
-  return (err.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+  if (err instanceof TransactionCanceledException) return (err.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+  const code = REFUSED_WHOLE[(err as Error | undefined)?.name ?? ''];
+  return code ? [code] : undefined;
 }
+
+/** The exceptions of a transaction refused whole, by the cancellation reason they stand for. */
+const REFUSED_WHOLE: Record<string, string> = {
+  ValidationException: 'ValidationError',
+  ProvisionedThroughputExceededException: 'ProvisionedThroughputExceeded',
+  ThrottlingException: 'ThrottlingError',
+  RequestLimitExceeded: 'RequestLimitExceeded',
+};
 
 /** True when the only trouble was a concurrent transaction on the same items: worth a retry. */
 export const isOnlyConflict = (codes: readonly string[]): boolean =>
@@ -144,6 +158,8 @@ const UNKNOWN_OUTCOME = new Set([
  */
 export function sdkFault(err: unknown): AppError | undefined {
   if (!(err instanceof Error)) return undefined;
+  // Already read so (a transaction throttled whole reads as its cancellation: cancellationCodes).
+  if (err instanceof RateLimitError || err instanceof UnavailableError) return err;
   const refused = singleWriteError(err);
   if (refused instanceof RateLimitError) return refused;
   const code = (err as { code?: unknown }).code;
