@@ -1,12 +1,12 @@
 import * as v from 'valibot';
 import { NotFoundError } from '../platform/errors.js';
 import { prefixedIdPattern } from '../platform/ids.js';
-import { AmountText, listPage, maxCharacters, Text } from '../platform/http/schemas.js';
+import { AmountText, listPage, maxCharacters, noHidden, noHiddenInProse, Text } from '../platform/http/schemas.js';
 import { CLAIM_REASONS, CLAIM_STATUSES, MAX_CLAIM_POLICIES, MAX_CLAIM_TEXT } from './claim.js';
 
 /** The claims' request schemas and path ids. */
-/** Free text of a claim: 1 to MAX_CLAIM_TEXT characters, trimmed. */
-const ClaimText = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), maxCharacters(MAX_CLAIM_TEXT));
+/** Free text of a claim: 1 to MAX_CLAIM_TEXT characters, trimmed, lines and tabs but nothing hidden. */
+const ClaimText = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), maxCharacters(MAX_CLAIM_TEXT), noHiddenInProse);
 const POLICY_NUMBER = /^OP-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/;
 
 /**
@@ -55,7 +55,7 @@ export const ClaimDecisionRequest = v.strictObject({
 
 /** POST /admin/claims/{id}/paid: the payout's reference in the operator's payment system. */
 export const ClaimPaidRequest = v.strictObject({
-  payout_reference: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), maxCharacters(100)),
+  payout_reference: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), maxCharacters(100), noHidden),
 });
 
 /**

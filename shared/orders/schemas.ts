@@ -1,6 +1,18 @@
 import * as v from 'valibot';
 import { NotFoundError } from '../platform/errors.js';
-import { AmountText, costsInCurrency, Currency, EventInput, Instant, itemList, listPage, OptionalText, QuoteToken, Text } from '../platform/http/schemas.js';
+import {
+  AmountText,
+  costsInCurrency,
+  Currency,
+  EventInput,
+  Instant,
+  itemList,
+  listPage,
+  optionalLine,
+  OptionalText,
+  QuoteToken,
+  Text,
+} from '../platform/http/schemas.js';
 import { isOrderId } from '../platform/ids.js';
 import { MAX_CHANGES } from '../platform/limits.js';
 import { CANCEL_REASONS } from './settle-policy.js';
@@ -18,7 +30,7 @@ export const BillingAddressInput = v.strictObject({
   address1: OptionalText,
   address2: OptionalText,
   city: OptionalText,
-  zip_code: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(32, 'must be at most 32 characters'))),
+  zip_code: optionalLine(32),
   state: OptionalText,
   country: OptionalText,
 });

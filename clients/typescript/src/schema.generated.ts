@@ -1499,6 +1499,8 @@ export interface components {
     /** @description One line of text: trimmed, then at most 255 characters (UTF-16 units: an emoji counts two), with no control, line-separator or bidirectional-control characters (422 `validation_failed`). Joiners stay: emoji and Persian or Hindi spelling need them. */
     Line: string;
     Text: components['schemas']['Line'];
+    /** @description Free text over several lines: trimmed, then 1 to 2,000 characters, with tabs and line breaks but no other control, line-separator or bidirectional-control characters (422 `validation_failed`). */
+    Prose: string;
     /** @enum {unknown} */
     ClaimReason: 'illness' | 'injury' | 'travel_disruption' | 'bereavement' | 'severe_weather' | 'other';
     /**
@@ -2056,7 +2058,7 @@ export interface components {
         address1?: components['schemas']['Line'];
         address2?: components['schemas']['Line'];
         city?: components['schemas']['Line'];
-        zip_code?: string;
+        zip_code?: components['schemas']['Line'];
         state?: components['schemas']['Line'];
         country?: components['schemas']['Line'];
       };
@@ -3393,8 +3395,7 @@ export interface operations {
         'application/json': {
           policy_numbers: string[];
           reason: components['schemas']['ClaimReason'];
-          /** @description At most 2,000 characters. */
-          description: string;
+          description: components['schemas']['Prose'];
         };
       };
     };
@@ -3531,7 +3532,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          message: string;
+          message: components['schemas']['Prose'];
         };
       };
     };
@@ -3714,7 +3715,7 @@ export interface operations {
           /** @enum {unknown} */
           decision: 'approve' | 'deny' | 'request_documents';
           amount?: components['schemas']['MoneyInput'];
-          note?: string;
+          note?: components['schemas']['Prose'];
         };
       };
     };
@@ -3753,7 +3754,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          payout_reference: string;
+          payout_reference: components['schemas']['Line'];
         };
       };
     };
@@ -3838,7 +3839,7 @@ export interface operations {
           /** @enum {unknown} */
           decision: 'approve' | 'deny' | 'request_documents';
           amount?: components['schemas']['MoneyInput'];
-          note?: string;
+          note?: components['schemas']['Prose'];
         };
       };
     };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import fc from 'fast-check';
 import { openapiDocument } from '../../../test/support/openapi.js';
-import { MAX_STRING, OptionalText, Text } from './schemas.js';
+import { MAX_STRING, optionalLine, OptionalText, Text } from './schemas.js';
 
 const accepts = (text: string) => v.safeParse(Text, text).success;
 const messageOf = (text: string) => {
@@ -74,5 +74,16 @@ describe('Text: one line a person reads', () => {
       ),
       { numRuns: 2_000 },
     );
+  });
+});
+
+describe('optionalLine: a shorter single line (a zip code)', () => {
+  it('is bounded by its own limit and refuses what Text refuses (found from outside: a zip code kept NUL, line breaks and a right-to-left override)', () => {
+    const zip = optionalLine(32);
+    expect(v.parse(zip, ' 75001 ')).toBe('75001');
+    expect(v.parse(zip, undefined)).toBeUndefined();
+    expect(v.safeParse(zip, '1'.repeat(33)).success).toBe(false);
+    for (const char of ['\u0000', '\n', '\t', '\u202e', '\u0085', '\u2028', '\u001b'])
+      expect(v.safeParse(zip, `12${char}34`).success, JSON.stringify(char)).toBe(false);
   });
 });
