@@ -260,8 +260,8 @@ async function main(): Promise<void> {
     await releaseFolder();
     process.exit(0);
   };
-  process.on('SIGINT', () => void shutdown());
-  process.on('SIGTERM', () => void shutdown());
+  // Ctrl-C, `kill`, and closing the terminal it runs in (SIGHUP).
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown());
   // `kill <npm's pid>` ends npm but not this process: once orphaned (its parent changed), it stops too.
   const parent = process.ppid;
   setInterval(() => {

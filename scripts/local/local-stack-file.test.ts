@@ -21,6 +21,13 @@ const holdBy = (cwd: string, pid: number) => {
   writeFileSync(ownerFilePath(cwd), `${pid}\n`);
 };
 
+/** A process whose command line is the local server's, as npm start's is, running from `cwd`. */
+const localServerIn = (cwd: string) => {
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)', 'scripts/local/local-server.ts'], { stdio: 'ignore', cwd });
+  children.push(child);
+  return child;
+};
+
 describe("npm start's claim on .local/", () => {
   it('is taken in a folder nobody holds, and given back when npm start stops', async () => {
     const cwd = folder();
@@ -32,9 +39,7 @@ describe("npm start's claim on .local/", () => {
 
   it('is refused while another npm start runs from the same folder, naming its process', async () => {
     const cwd = folder();
-    // A process whose command line is the local server's, as npm start's is.
-    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)', 'scripts/local/local-server.ts'], { stdio: 'ignore' });
-    children.push(other);
+    const other = localServerIn(cwd);
     holdBy(cwd, other.pid!);
     await expect(claimLocalFolder(cwd)).rejects.toThrow(`another npm start (process ${other.pid}) runs from this folder`);
     expect(readFileSync(ownerFilePath(cwd), 'utf8')).toBe(`${other.pid}\n`); // untouched
@@ -54,6 +59,15 @@ describe("npm start's claim on .local/", () => {
     holdBy(second, unrelated.pid!);
     await claimLocalFolder(second);
     expect(readFileSync(ownerFilePath(second), 'utf8')).toBe(`${process.pid}\n`);
+  });
+
+  it('is taken over from the pid of an npm start in another folder (a crashed one’s pid, reused by another clone’s)', async () => {
+    if (process.platform !== 'linux') return; // no /proc to tell a process's folder
+    const cwd = folder();
+    const elsewhere = localServerIn(folder());
+    holdBy(cwd, elsewhere.pid!);
+    await claimLocalFolder(cwd);
+    expect(readFileSync(ownerFilePath(cwd), 'utf8')).toBe(`${process.pid}\n`);
   });
 
   it('takes a garbled file over', async () => {

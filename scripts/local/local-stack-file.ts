@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
@@ -42,19 +42,25 @@ export function localDynamo(cwd = process.cwd()): { endpoint: string; source: st
 export const ownerFilePath = (cwd = process.cwd()): string => join(cwd, '.local', 'npm-start.pid');
 
 /**
- * Whether `pid` is a running npm start: alive, and where /proc tells, running the local server
- * (a pid a crashed npm start left may since belong to another program).
+ * Whether `pid` is a running npm start of the folder `cwd`: alive, and where /proc tells, running
+ * the local server from that folder (a pid a crashed npm start left may since belong to another
+ * program, or to the npm start of another clone on the same machine).
  */
-function isNpmStart(pid: number): boolean {
+function isNpmStartOf(pid: number, cwd: string): boolean {
   try {
     process.kill(pid, 0);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('local-server');
+    if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('local-server')) return false;
   } catch {
     return process.platform !== 'linux'; // no /proc to ask: alive is all that is known
+  }
+  try {
+    return realpathSync(`/proc/${pid}/cwd`) === realpathSync(cwd);
+  } catch {
+    return true; // its folder cannot be read (another user's process): a running local server is enough
   }
 }
 
@@ -76,7 +82,7 @@ export async function claimLocalFolder(cwd = process.cwd()): Promise<() => Promi
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
-    if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && isNpmStart(holder)) {
+    if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && isNpmStartOf(holder, cwd)) {
       throw new Error(
         `another npm start (process ${holder}) runs from this folder, and the tools read its keys and endpoints in .local/. ` +
           'Stop it first (Ctrl-C there), or run this one from another clone.',
