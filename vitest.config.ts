@@ -31,6 +31,7 @@ export default defineConfig({
             'scripts/**/*.test.ts',
             'bench/**/*.test.ts',
             'clients/**/*.test.ts',
+            'test/support/**/*.test.ts',
           ],
           exclude: ['**/*.int.test.ts', '**/*.e2e.test.ts', '**/node_modules/**'],
         },

@@ -25,10 +25,13 @@ try {
 } catch (err) {
   usage(`${(err as Error).message.split('\n')[0]} (it takes --minutes N, and --seed S [--path P] to replay a failure)`);
 }
-const minutes = Number(values.minutes);
-if (!Number.isFinite(minutes) || minutes <= 0 || minutes > 24 * 60) usage('--minutes must be a number of minutes, at most a day');
+// Decimal minutes only (`0x10` and `1e-9` are numbers to Number(), not what a person means), at least a second's worth.
+const minutes = /^\d{1,4}(\.\d{1,3})?$/.test(values.minutes) ? Number(values.minutes) : NaN;
+if (!(minutes >= 1 / 60) || minutes > 24 * 60) usage('--minutes must be a number of minutes (0.5, 30), at most a day');
 // fast-check's seeds are 32-bit integers (it prints them signed); a path is run indexes joined by ':'.
-if (values.seed !== undefined && !/^-?\d{1,10}$/.test(values.seed)) usage('--seed must be the integer a failed run printed');
+if (values.seed !== undefined && !(/^-?\d{1,10}$/.test(values.seed) && Number(values.seed) >= -(2 ** 31) && Number(values.seed) < 2 ** 32)) {
+  usage('--seed must be the integer a failed run printed (32 bits)');
+}
 if (values.path !== undefined && !/^\d{1,9}(:\d{1,9}){0,99}$/.test(values.path)) usage('--path must be the path a failed run printed, as 3 or 3:0:1');
 if (values.path !== undefined && values.seed === undefined) usage('--path replays a case of one seed: give --seed too');
 const run = spawnSync('npx', ['vitest', 'run', '--project', 'integration', 'test/faults/'], {

@@ -47,7 +47,7 @@ export type Model = { orders: number; claims: number; remittances: number };
 export interface Totals {
   calls: number;
   retried: number;
-  /** Races run (two commands at once) and, of them, those whose calls met at the scheduler's gate. */
+  /** Races run (two commands at once) and, of them, those in which two calls waited at the scheduler's gate together. */
   races: number;
   interleaved: number;
 }
@@ -378,6 +378,9 @@ class Replay implements Command {
  * which calls wait together at a gate can vary, so a replayed race meets the same choices, not
  * always the same interleaving.
  */
+/** Calls released after a race ended: far above any command's DynamoDB calls. */
+const MAX_LATE_CALLS = 100;
+
 class Together implements Command {
   constructor(
     readonly h: Harness,
@@ -388,18 +391,24 @@ class Together implements Command {
   check = (model: Readonly<Model>) => this.first.check(model) && this.second.check(model);
   async run(model: Model, real: Real) {
     // Counts only grow, so what one of the two does never breaks the other's precondition.
-    let gated = 0;
+    let met = false;
     this.h.plan.gate = () => {
-      gated++;
+      // Another call already waits: the scheduler, not arrival, chooses which of the two goes on.
+      if (this.scheduler.count() > 0) met = true;
       return this.scheduler.schedule(Promise.resolve(), 'DynamoDB call');
     };
     try {
-      await this.scheduler.waitFor(Promise.all([this.first.run(model, real), this.second.run(model, real)]));
+      // Both run to their end even when one fails, so that no call of the other stays at the gate.
+      const results = await this.scheduler.waitFor(Promise.allSettled([this.first.run(model, real), this.second.run(model, real)]));
+      const failed = results.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
     } finally {
       this.h.plan.gate = undefined;
+      // A call that reached the gate after both commands ended (one neither awaited) goes on rather than hang unseen.
+      for (let left = MAX_LATE_CALLS; left > 0 && this.scheduler.count() > 0; left--) await this.scheduler.waitOne();
     }
     this.h.totals.races++;
-    if (gated > 0) this.h.totals.interleaved++;
+    if (met) this.h.totals.interleaved++;
   }
   toString = () => `together(${String(this.first)}, ${String(this.second)})`;
 }

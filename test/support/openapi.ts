@@ -13,9 +13,13 @@ const CACHE = join(ROOT, 'node_modules', '.cache', 'openapi');
 
 export async function openapiDocument(): Promise<unknown> {
   const text = readFileSync(join(ROOT, 'openapi.yaml'), 'utf8');
-  const file = join(CACHE, `${createHash('sha256').update(text).digest('hex')}.json`);
+  const hash = createHash('sha256').update(text).digest('hex');
+  const file = join(CACHE, `${hash}.json`);
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    // The copy names the hash it was made from inside, beside the document: a file that parses but
+    // is not such a copy (a hand edit, a truncation that still parses) is made again, never trusted.
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as { hash?: unknown; document?: unknown };
+    if (kept.hash === hash && isDocument(kept.document)) return kept.document;
   } catch {
     // Not kept yet (or cut short): parsed below and kept.
   }
@@ -24,7 +28,13 @@ export async function openapiDocument(): Promise<unknown> {
   mkdirSync(CACHE, { recursive: true });
   // Written whole, then renamed: two test workers parsing at once never read half a file.
   const partial = `${file}.${process.pid}.partial`;
-  writeFileSync(partial, JSON.stringify(document));
+  writeFileSync(partial, JSON.stringify({ hash, document }));
   renameSync(partial, file);
   return document;
 }
+
+const isDocument = (value: unknown): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { openapi?: unknown }).openapi === 'string' &&
+  typeof (value as { paths?: unknown }).paths === 'object';
