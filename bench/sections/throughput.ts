@@ -61,11 +61,14 @@ export async function measureThroughput(record: Recorder, fixtures: Fixtures, dy
     ] as const) {
       const rawWrite = await rawWriter(fixtures, makeRequest);
       // A refused order would be cheap and flatter the figure: every handler call must succeed.
-      // The events, like the raw inputs, are built before timing: making them is API Gateway's work.
-      const events = Array.from({ length: PASS_REQUESTS * (ROUNDS + WARM_PASSES) }, () => apiEvent(makeRequest()));
-      const handlerWrite = async () => {
-        const response = await fixtures.handlers['orders-create'](events.pop()!, lambdaContext());
-        if (response.statusCode !== 201 && response.statusCode !== 204) throw new Error(`${subject}: HTTP ${response.statusCode} ${response.body}`);
+      // The events, like the raw inputs, are built before each pass, outside its timing: making
+      // them is API Gateway's work.
+      const handlerWrite: Side = () => {
+        const events = Array.from({ length: PASS_REQUESTS }, () => apiEvent(makeRequest()));
+        return async () => {
+          const response = await fixtures.handlers['orders-create'](events.pop()!, lambdaContext());
+          if (response.statusCode !== 201 && response.statusCode !== 204) throw new Error(`${subject}: HTTP ${response.statusCode} ${response.body}`);
+        };
       };
       // Unmeasured passes, to warm both sides up (JIT here and in DynamoDB Local, pooled connections).
       for (let warm = 0; warm < WARM_PASSES; warm++) {
@@ -115,7 +118,17 @@ export async function measureThroughput(record: Recorder, fixtures: Fixtures, dy
 
 const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
-async function pass(counter: RoundTripCounter, run: () => Promise<unknown>): Promise<Pass> {
+/**
+ * One side of a round: makes a pass's PASS_REQUESTS inputs (untimed) and answers the call that
+ * sends the next of them. Made per pass, not for the whole run up front: 8,400 events and 8,400
+ * raw inputs a side kept alive for the run grew the heap every major garbage collection marks,
+ * and the handler, whose requests keep more alive across their await, paid for it more often
+ * (bench/README.md, "Tuning history").
+ */
+type Side = () => () => Promise<unknown>;
+
+async function pass(counter: RoundTripCounter, side: Side): Promise<Pass> {
+  const run = side();
   let next = 0;
   counter.reset();
   const started = performance.now();
@@ -139,7 +152,7 @@ async function pass(counter: RoundTripCounter, run: () => Promise<unknown>): Pro
  * marshals it, with fresh order keys, through the same retry on conflicts as the handler's, and
  * nothing else. Its inputs are built before timing.
  */
-async function rawWriter(fixtures: Fixtures, makeRequest: () => OrderRequest): Promise<() => Promise<unknown>> {
+async function rawWriter(fixtures: Fixtures, makeRequest: () => OrderRequest): Promise<Side> {
   const doc = sharedDocumentClient();
   const request = makeRequest();
   const marker = `CAPTURE${request.body.order_number}X`;
@@ -168,7 +181,10 @@ async function rawWriter(fixtures: Fixtures, makeRequest: () => OrderRequest): P
     .replaceAll(marker, 'RAW-{n}')
     .replaceAll(await hashOrderNumber(fixtures.client.client_id, marker), 'RAW-{n}');
   if (response.body) template = template.replaceAll((JSON.parse(response.body) as { service_order_id: string }).service_order_id, 'ord_raw{n}');
-  const inputs = Array.from({ length: PASS_REQUESTS * (ROUNDS + WARM_PASSES) }, (_, n) => JSON.parse(template.replaceAll('{n}', `${marker}-${n}`)) as unknown);
-  if (command === 'PutItemCommand') return () => doc.send(new PutCommand(inputs.pop() as PutCommandInput));
-  return () => retryOnConflict(() => doc.send(new TransactWriteCommand(inputs.pop() as TransactWriteCommandInput)));
+  let made = 0;
+  return () => {
+    const inputs = Array.from({ length: PASS_REQUESTS }, () => JSON.parse(template.replaceAll('{n}', `${marker}-${made++}`)) as unknown);
+    if (command === 'PutItemCommand') return () => doc.send(new PutCommand(inputs.pop() as PutCommandInput));
+    return () => retryOnConflict(() => doc.send(new TransactWriteCommand(inputs.pop() as TransactWriteCommandInput)));
+  };
 }
