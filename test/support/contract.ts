@@ -48,3 +48,10 @@ export function assertContract(method: string, path: string, status: number, bod
   const violation = contractViolation(method, path, status, body);
   if (violation) throw new Error(`contract violation: ${violation}\n${body.slice(0, 500)}`);
 }
+
+/** One of openapi.yaml's component schemas (`Text`, `Prose`) as a check: whether the contract takes `value`. */
+export function componentSchema(name: string): (value: unknown) => boolean {
+  const location = `openapi.yaml#/components/schemas/${name}`;
+  const validate = ajv.getSchema(location) ?? ajv.compile({ $ref: location });
+  return (value) => validate(value) === true;
+}
