@@ -79,10 +79,16 @@ describe('the local S3', () => {
         expires,
         now,
       });
-    const post = async (upload: { url: string; fields: Record<string, string> }, body = '%PDF', extra: Record<string, string> = {}) => {
+    const post = async (
+      upload: { url: string; fields: Record<string, string> },
+      body = '%PDF',
+      extra: Record<string, string> = {},
+      after: Record<string, string> = {},
+    ) => {
       const form = new FormData();
       for (const [name, value] of Object.entries({ ...upload.fields, ...extra })) form.set(name, value);
       form.set('file', new Blob([body]));
+      for (const [name, value] of Object.entries(after)) form.append(name, value);
       return (await fetch(upload.url, { method: 'POST', body: form, headers: { origin: 'http://localhost:3000' } })).status;
     };
     expect(await post(await sign({ accessKeyId: s3.credentials.accessKeyId, secretAccessKey: 'another-secret' }))).toBe(403);
@@ -90,6 +96,11 @@ describe('the local S3', () => {
     expect(await post(await sign(s3.credentials), '%PDF-')).toBe(400); // one byte more than the policy's size
     expect(await post(await sign(s3.credentials), '%PDF', { acl: 'public-read' })).toBe(403); // a field no condition names
     expect(await post(await sign(s3.credentials))).toBe(204);
+    // As S3, the form ends at its file: a field after it is ignored, so an extra one passes and a required one is missing.
+    expect(await post(await sign(s3.credentials), '%PDF', {}, { acl: 'public-read' })).toBe(204);
+    const signed = await sign(s3.credentials);
+    const { key, ...beforeFile } = signed.fields;
+    expect(await post({ url: signed.url, fields: beforeFile }, '%PDF', {}, { key: key! })).toBe(403);
   });
 
   it('refuses a zeroed header signature: no listing, no read of another export, no overwrite', async () => {

@@ -297,12 +297,21 @@ async function formUpload(req: IncomingMessage, res: ServerResponse, credentials
   } catch {
     return s3Error(res, 400, 'MalformedPOSTRequest', 'The body of your POST request is not well-formed multipart/form-data.', cors);
   }
+  // S3 reads a form up to its file, which must be its last field: whatever follows is ignored
+  // (a condition's field after the file is missing, an extra one does not count).
+  const fields: [string, FormDataEntryValue][] = [];
+  let file: FormDataEntryValue | undefined;
+  for (const [key, value] of form as unknown as Iterable<[string, FormDataEntryValue]>) {
+    if (key.toLowerCase() === 'file') {
+      file = value;
+      break;
+    }
+    fields.push([key, value]);
+  }
   const field = (name: string): string | undefined => {
-    for (const [key, value] of form as unknown as Iterable<[string, FormDataEntryValue]>)
-      if (key.toLowerCase() === name.toLowerCase() && typeof value === 'string') return value;
+    for (const [key, value] of fields) if (key.toLowerCase() === name.toLowerCase() && typeof value === 'string') return value;
     return undefined;
   };
-  const file = form.get('file');
   const policyText = field('policy');
   const signature = field('x-amz-signature') ?? '';
   const date = amzDate(field('x-amz-date'));
@@ -347,7 +356,7 @@ async function formUpload(req: IncomingMessage, res: ServerResponse, credentials
     if (given !== value)
       return s3Error(res, 403, 'AccessDenied', `Invalid according to Policy: Policy Condition failed: ["eq", "$${String(name)}", "${String(value)}"]`, cors);
   }
-  for (const [name] of form as unknown as Iterable<[string, FormDataEntryValue]>)
+  for (const [name] of fields)
     if (!named.has(name.toLowerCase())) return s3Error(res, 403, 'AccessDenied', `Invalid according to Policy: Extra input fields: ${name}`, cors);
   const contentType = field('content-type');
   await s3.send(
