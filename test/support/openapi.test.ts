@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openapiDocument } from './openapi.js';
@@ -11,6 +11,17 @@ import { openapiDocument } from './openapi.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 
 describe('the parsed openapi.yaml kept between test files', () => {
+  it('keeps one file: the copies of other versions go when a new one is made', async () => {
+    const cache = join(ROOT, 'node_modules', '.cache', 'openapi');
+    mkdirSync(cache, { recursive: true });
+    const stale = join(cache, `${'0'.repeat(64)}.json`);
+    writeFileSync(stale, '{}');
+    const text = readFileSync(join(ROOT, 'openapi.yaml'), 'utf8');
+    rmSync(join(cache, `${createHash('sha256').update(text).digest('hex')}.json`), { force: true });
+    await openapiDocument();
+    expect(existsSync(stale)).toBe(false);
+  });
+
   it('is made again when the kept copy is not one it made', async () => {
     const text = readFileSync(join(ROOT, 'openapi.yaml'), 'utf8');
     const hash = createHash('sha256').update(text).digest('hex');

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -30,6 +30,8 @@ export async function openapiDocument(): Promise<unknown> {
   const partial = `${file}.${process.pid}.partial`;
   writeFileSync(partial, JSON.stringify({ hash, document }));
   renameSync(partial, file);
+  // Copies of other versions of openapi.yaml are not read again: they go, so the cache stays one file.
+  for (const name of readdirSync(CACHE)) if (name.endsWith('.json') && name !== `${hash}.json`) rmSync(join(CACHE, name), { force: true });
   return document;
 }
 
