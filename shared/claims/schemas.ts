@@ -55,7 +55,7 @@ export const ClaimDecisionRequest = v.strictObject({
 
 /** POST /admin/claims/{id}/paid: the payout's reference in the operator's payment system. */
 export const ClaimPaidRequest = v.strictObject({
-  payout_reference: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), maxCharacters(100), noHidden),
+  payout_reference: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'), noHidden),
 });
 
 /**

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { listPage, MAX_STRING } from '../platform/http/schemas.js';
+import { listPage, OptionalText } from '../platform/http/schemas.js';
 import { EVENT_TYPES, LOGGED_EVENT_TYPES } from './webhook-events.js';
 
 /** The webhooks' request schemas and path ids. */
@@ -13,7 +13,7 @@ export const CreateWebhookEndpointRequest = v.strictObject({
       v.maxLength(EVENT_TYPES.length * 2, `must name at most ${EVENT_TYPES.length * 2} event types`),
     ),
   ),
-  description: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(MAX_STRING, `must be at most ${MAX_STRING} characters`))),
+  description: OptionalText,
 });
 
 /** A webhook endpoint's id from a path: anything else names no endpoint. */

@@ -105,9 +105,9 @@ export async function checkWebhookUrl(raw: string, policy: WebhookUrlPolicy, res
   try {
     addresses = isIP(host) ? [host] : await resolve(host);
   } catch {
-    return { ok: false, reason: 'its host does not resolve' };
+    return { ok: false, reason: 'names a host that does not resolve' };
   }
-  if (addresses.length === 0) return { ok: false, reason: 'its host does not resolve' };
+  if (addresses.length === 0) return { ok: false, reason: 'names a host that does not resolve' };
   if (!addresses.every(isPublicAddress))
     return { ok: false, reason: 'must resolve to public addresses only (no private, loopback, link-local or metadata address)' };
   return { ok: true, url: url.href };

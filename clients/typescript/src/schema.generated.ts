@@ -1496,7 +1496,7 @@ export interface components {
       /** @description Who started it: the e-mail of the person signed in (a script: its subject; locally the operator key: its name). */
       requested_by: string;
     };
-    /** @description One line of text: trimmed, then at most 255 characters (UTF-16 units: an emoji counts two), with no control, line-separator or bidirectional-control characters (422 `validation_failed`). Joiners stay: emoji and Persian or Hindi spelling need them. */
+    /** @description One line of text: trimmed, then at most 255 characters (UTF-16 units: an emoji counts two; a shorter field says its own limit), with no control, line-separator or bidirectional-control characters (422 `validation_failed`). Joiners stay: emoji and Persian or Hindi spelling need them. The server counts after trimming, so text with whitespace around may be longer than `maxLength` here says. */
     Line: string;
     Text: components['schemas']['Line'];
     /** @description Free text over several lines: trimmed, then 1 to 2,000 characters, with tabs and line breaks but no other control, line-separator or bidirectional-control characters (422 `validation_failed`). */
@@ -3045,7 +3045,7 @@ export interface operations {
           /** @example https://shop.example.com/webhooks/order-protection */
           url: string;
           events?: components['schemas']['EventType'][];
-          description?: string;
+          description?: components['schemas']['Line'];
         };
       };
     };
@@ -3754,7 +3754,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          payout_reference: components['schemas']['Line'];
+          payout_reference: components['schemas']['Text'];
         };
       };
     };
