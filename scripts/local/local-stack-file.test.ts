@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claimLocalFolder, ownerFilePath } from './local-stack-file.js';
 
@@ -69,6 +70,36 @@ describe("npm start's claim on .local/", () => {
     await claimLocalFolder(cwd);
     expect(readFileSync(ownerFilePath(cwd), 'utf8')).toBe(`${process.pid}\n`);
   });
+
+  it('goes to one of several npm starts at the same moment, with no file and over a dead one’s (found from outside: both could win)', async () => {
+    if (process.platform !== 'linux') return;
+    const tsx = pathToFileURL(join(import.meta.dirname, '..', '..', 'node_modules', 'tsx', 'dist', 'esm', 'index.mjs')).href;
+    const module = pathToFileURL(join(import.meta.dirname, 'local-stack-file.ts')).href;
+    // Each claims, says whether it won, and stays alive a while, as an npm start does: a winner that
+    // ended at once would leave a dead pid that a later starter takes over rightly.
+    const code = `import(${JSON.stringify(module)}).then((m) => m.claimLocalFolder(process.cwd())).then(() => console.log('won'), (e) => console.log(/another npm start/.test(e.message) || /at the same moment/.test(e.message) ? 'refused' : 'error ' + e.message)).then(() => setTimeout(() => {}, 1500));`;
+    const racer = (cwd: string) =>
+      new Promise<string>((resolve) => {
+        const child = spawn(process.execPath, ['--import', tsx, '-e', code, 'scripts/local/local-server.ts'], { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+        children.push(child);
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('\n')) resolve(out.trim());
+        });
+      });
+    for (let round = 0; round < 6; round++) {
+      const cwd = folder();
+      if (round % 2) holdBy(cwd, spawnSync(process.execPath, ['-e', '0']).pid);
+      const answers = await Promise.all(Array.from({ length: 4 }, () => racer(cwd)));
+      expect(
+        answers.filter((answer) => answer === 'won'),
+        `round ${round}: ${answers.join(', ')}`,
+      ).toHaveLength(1);
+      expect(answers.filter((answer) => answer !== 'won' && answer !== 'refused')).toEqual([]);
+      for (const child of children.splice(0)) child.kill();
+    }
+  }, 60_000);
 
   it('takes a garbled file over', async () => {
     const cwd = folder();

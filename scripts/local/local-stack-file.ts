@@ -1,5 +1,5 @@
 import { readFileSync, realpathSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /**
@@ -69,26 +69,63 @@ function isNpmStartOf(pid: number, cwd: string): boolean {
  * the tools (the CLI, the migration, the staff file's readers) follow the files in `.local/`, and a
  * second npm start rewrote them under the first, which then served stale keys. A file left by an
  * npm start that did not stop cleanly is taken over. Gives the release, for when this one stops.
+ *
+ * Two npm starts at the same moment (found from outside): the file is written whole under another
+ * name and then linked into place, so no one reads it empty; a dead npm start's file is moved aside
+ * before the claim, and one that turns out to hold another's live claim is put back, so two
+ * starters that both saw a dead pid do not both win.
  */
 export async function claimLocalFolder(cwd = process.cwd()): Promise<() => Promise<void>> {
   const file = ownerFilePath(cwd);
   await mkdir(dirname(file), { recursive: true });
-  // Twice at most: once, and once more after removing a file a dead npm start left.
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      await writeFile(file, `${process.pid}\n`, { flag: 'wx' });
-      return () => rm(file, { force: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  const mine = `${process.pid}\n`;
+  const draft = `${file}.${process.pid}.draft`;
+  const aside = `${file}.${process.pid}.aside`;
+  await writeFile(draft, mine);
+  try {
+    // Three tries at most: the claim, and after moving a dead npm start's file aside, twice more.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await link(draft, file);
+        return async () => {
+          // Only this npm start's own claim: a file another took over since is theirs.
+          if ((await readFile(file, 'utf8').catch(() => '')) === mine) await rm(file, { force: true });
+        };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+      const seen = await readFile(file, 'utf8').catch(() => '');
+      refuseIfRunning(seen, cwd);
+      // A dead npm start's (or a garbled) file: moved aside, and looked at again where no one else moves it.
+      try {
+        await rename(file, aside);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // another starter moved it first
+        throw err;
+      }
+      const moved = await readFile(aside, 'utf8').catch(() => '');
+      if (moved !== seen) {
+        // Between the read and the move another starter claimed the folder: its file goes back.
+        await link(aside, file).catch(() => undefined);
+        await rm(aside, { force: true });
+        refuseIfRunning(moved, cwd);
+        continue;
+      }
+      await rm(aside, { force: true });
     }
-    const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
-    if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && isNpmStartOf(holder, cwd)) {
-      throw new Error(
-        `another npm start (process ${holder}) runs from this folder, and the tools read its keys and endpoints in .local/. ` +
-          'Stop it first (Ctrl-C there), or run this one from another clone.',
-      );
-    }
-    await rm(file, { force: true });
+  } finally {
+    await rm(draft, { force: true });
   }
   throw new Error(`could not claim ${file}: another npm start is starting in this folder at the same moment`);
+}
+
+/** Refuses when `content` names a running npm start of this folder other than this one. */
+function refuseIfRunning(content: string, cwd: string): void {
+  const holder = Number(content.trim());
+  if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && isNpmStartOf(holder, cwd)) {
+    throw new Error(
+      `another npm start (process ${holder}) runs from this folder, and the tools read its keys and endpoints in .local/. ` +
+        'Stop it first (Ctrl-C there), or run this one from another clone.',
+    );
+  }
 }
