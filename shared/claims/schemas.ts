@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { NotFoundError } from '../platform/errors.js';
 import { prefixedIdPattern } from '../platform/ids.js';
-import { AmountText, listPage, maxCharacters, noHidden, noHiddenInProse, Text } from '../platform/http/schemas.js';
+import { AmountText, line, listPage, maxCharacters, noHiddenInProse, Text } from '../platform/http/schemas.js';
 import { CLAIM_REASONS, CLAIM_STATUSES, MAX_CLAIM_POLICIES, MAX_CLAIM_TEXT } from './claim.js';
 
 /** The claims' request schemas and path ids. */
@@ -55,7 +55,7 @@ export const ClaimDecisionRequest = v.strictObject({
 
 /** POST /admin/claims/{id}/paid: the payout's reference in the operator's payment system. */
 export const ClaimPaidRequest = v.strictObject({
-  payout_reference: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'), noHidden),
+  payout_reference: line(100),
 });
 
 /**

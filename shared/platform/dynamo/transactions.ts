@@ -3,6 +3,16 @@ import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCo
 import { ChangeRejectedError } from '../errors.js';
 import { ConflictError, RateLimitError, UnavailableError, ValidationError, type AppError } from '../errors.js';
 
+/** A write's refusals as plain exceptions (a single-item write's, or a transaction's refused whole), by the cancellation reason each stands for. */
+const REFUSALS: Record<string, string> = {
+  ProvisionedThroughputExceededException: 'ProvisionedThroughputExceeded',
+  ThrottlingException: 'ThrottlingError',
+  RequestLimitExceeded: 'RequestLimitExceeded',
+  TransactionConflictException: 'TransactionConflict',
+  ValidationException: 'ValidationError',
+  ItemCollectionSizeLimitExceededException: 'ItemCollectionSizeLimitExceeded',
+};
+
 /**
  * Reading TransactWriteItems cancellations. DynamoDB gives one reason per action, in order:
  * `None`, `ConditionalCheckFailed`, `TransactionConflict` (another transaction held an item), …
@@ -14,17 +24,9 @@ import { ConflictError, RateLimitError, UnavailableError, ValidationError, type 
  */
 export function cancellationCodes(err: unknown): string[] | undefined {
   if (err instanceof TransactionCanceledException) return (err.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
-  const code = REFUSED_WHOLE[(err as Error | undefined)?.name ?? ''];
+  const code = REFUSALS[(err as Error | undefined)?.name ?? ''];
   return code ? [code] : undefined;
 }
-
-/** The exceptions of a transaction refused whole, by the cancellation reason they stand for. */
-const REFUSED_WHOLE: Record<string, string> = {
-  ValidationException: 'ValidationError',
-  ProvisionedThroughputExceededException: 'ProvisionedThroughputExceeded',
-  ThrottlingException: 'ThrottlingError',
-  RequestLimitExceeded: 'RequestLimitExceeded',
-};
 
 /** True when the only trouble was a concurrent transaction on the same items: worth a retry. */
 export const isOnlyConflict = (codes: readonly string[]): boolean =>
@@ -67,21 +69,12 @@ export function cancellationError(codes: readonly string[]): AppError {
   return new ConflictError('conflict', 'The request conflicts with a concurrent change; nothing was written. Retry it.');
 }
 
-const SINGLE_WRITE_ERRORS: Record<string, string> = {
-  ProvisionedThroughputExceededException: 'ProvisionedThroughputExceeded',
-  ThrottlingException: 'ThrottlingError',
-  RequestLimitExceeded: 'RequestLimitExceeded',
-  TransactionConflictException: 'TransactionConflict',
-  ValidationException: 'ValidationError',
-  ItemCollectionSizeLimitExceededException: 'ItemCollectionSizeLimitExceeded',
-};
-
 /**
  * A single-item write's refusal (after the SDK's own retries), answered as the same refusal inside
  * a transaction would be; undefined for anything else (a fault: the caller rethrows it).
  */
 export function singleWriteError(err: unknown): AppError | undefined {
-  const code = SINGLE_WRITE_ERRORS[(err as Error | undefined)?.name ?? ''];
+  const code = REFUSALS[(err as Error | undefined)?.name ?? ''];
   return code ? cancellationError([code]) : undefined;
 }
 

@@ -43,7 +43,7 @@ function codePoints(text: string, stop: number): number {
  * ranges, is the `pattern` of openapi.yaml's `Text`.
  */
 const HIDDEN = /[\p{Cc}\p{Zl}\p{Zp}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
-export const noHidden = v.check((text: string) => !HIDDEN.test(text), 'must hold no control, line-separator or bidirectional-control characters');
+const noHidden = v.check((text: string) => !HIDDEN.test(text), 'must hold no control, line-separator or bidirectional-control characters');
 
 /**
  * What free text over several lines (a claim's description, a message, a decision's note) does not
@@ -64,9 +64,13 @@ export const noHiddenInProse = v.check(
  * allows): an item's reference number goes into a list index's sort key (DynamoDB: 1,024 bytes),
  * and 255 emoji there are 1,020 bytes before the key's other 67, which DynamoDB refused with a 500.
  */
-const MAX_TEXT = `must be at most ${MAX_STRING} characters`;
-export const Text = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_STRING, MAX_TEXT), noHidden);
+export const Text = line(MAX_STRING);
 export const OptionalText = optionalLine(MAX_STRING);
+
+/** Single-line text of 1 to `max` UTF-16 units (a payout reference's 100), trimmed, nothing hidden. */
+export function line(max: number) {
+  return v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`), noHidden);
+}
 
 /** Optional single-line text of at most `max` UTF-16 units (a zip code's 32), trimmed, nothing hidden. */
 export function optionalLine(max: number) {
