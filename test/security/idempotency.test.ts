@@ -46,6 +46,31 @@ describe('Idempotency-Key', () => {
     expect(res.json.error).toMatchObject({ code: 'idempotency_key_reused', param: 'Idempotency-Key' });
   });
 
+  it('compares bodies as JSON values as sent: key order and spacing do not count, spaces inside a value do (docs/api.md)', async () => {
+    const key = newKey();
+    const orderNumber = uniqueOrderNumber('idem');
+    const send = (rawBody: string) =>
+      service.call('orders-create', {
+        method: 'POST',
+        path: '/api/v2/orders',
+        clientId,
+        rawBody,
+        headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      });
+    const item = (name: string) => `{"name":"${name}","reference_number":"r-1","cost":"12.00"}`;
+
+    const first = await send(`{"order_number":"${orderNumber}","currency":"USD","items":[${item('Seat A1')}]}`);
+    const reordered = await send(`{ "items" : [ ${item('Seat A1')} ],\n  "currency": "USD", "order_number": "${orderNumber}" }`);
+    const padded = await send(`{"order_number":"${orderNumber}","currency":"USD","items":[${item(' Seat A1 ')}]}`);
+
+    expect(first.status).toBe(201);
+    expect(reordered.status).toBe(201);
+    expect(reordered.headers['idempotent-replayed']).toBe('true');
+    expect(padded.status).toBe(422);
+    expect(padded.json.error).toMatchObject({ code: 'idempotency_key_reused', param: 'Idempotency-Key' });
+    expect(await ordersNumbered(orderNumber)).toHaveLength(1);
+  });
+
   it('answers 409 request_in_progress while the first request with the key still runs', async () => {
     const key = newKey();
     const body = { order_number: uniqueOrderNumber('idem'), currency: 'USD', items: cartItems('12.00') };
