@@ -17,23 +17,25 @@ import { orderOfPartition } from '#shared/platform/dynamo/keys.js';
  *   statements: each month's statement figures = the sums of that month's entries
  * One Scan of the main table (an operator's check, run off-peak). Policies and claims written
  * before the ledger existed have no entries: an item without `currency` predates it and is left out.
+ * Sums are BigInt, as the statements' are: one amount is a safe integer, a client's history in a
+ * currency of many minor units (IRR, VND) passes 2^53 long before a month does.
  */
 export interface Difference {
   client_id: string;
   currency: string;
   what: 'premium' | 'commission' | 'claims approved' | 'claims paid' | 'remitted' | `statement ${string}`;
-  ledger: number;
-  records: number;
+  ledger: bigint;
+  records: bigint;
 }
 
 const PREMIUM_STATUSES = new Set(['Issued', 'Canceled', 'Claimed']);
 
 export async function reconcile(doc: DynamoDBDocumentClient, tableName: string): Promise<Difference[]> {
-  const sums = new Map<string, { ledger: number; records: number }>();
-  const add = (clientId: string, currency: string, what: Difference['what'], side: 'ledger' | 'records', amount: number) => {
+  const sums = new Map<string, { ledger: bigint; records: bigint }>();
+  const add = (clientId: string, currency: string, what: Difference['what'], side: 'ledger' | 'records', amount: number | bigint) => {
     const key = `${clientId}|${currency}|${what}`;
-    const sum = sums.get(key) ?? { ledger: 0, records: 0 };
-    sum[side] += amount;
+    const sum = sums.get(key) ?? { ledger: 0n, records: 0n };
+    sum[side] += BigInt(amount);
     sums.set(key, sum);
   };
   let start: Record<string, unknown> | undefined;
@@ -61,11 +63,12 @@ export async function reconcile(doc: DynamoDBDocumentClient, tableName: string):
           add(claim.client_id, claim.currency, 'claims approved', 'records', claim.amount_approved ?? 0);
         if (claim.status === 'Paid') add(claim.client_id, claim.currency, 'claims paid', 'records', claim.amount_approved ?? 0);
       } else if (record.entity === 'remittance') {
-        add(String(record.client_id), String(record.currency), 'remitted', 'records', record.reversal ? 0 : Number(record.amount));
+        add(String(record.client_id), String(record.currency), 'remitted', 'records', record.reversal ? 0 : wholeNumber(record.amount));
       } else if (record.entity === 'statement') {
         const clientId = /^CLIENT#([^#]+)#STATEMENT#/.exec(String(record.PK))?.[1];
         if (!clientId) continue;
-        for (const name of FIGURES) add(clientId, String(record.currency), `statement ${String(record.period)} ${name}`, 'records', Number(record[name] ?? 0));
+        for (const name of FIGURES)
+          add(clientId, String(record.currency), `statement ${String(record.period)} ${name}`, 'records', wholeNumber(record[name] ?? 0));
       } else {
         const entry = record as unknown as LedgerEntry;
         const figures = figuresOf(entry);
@@ -92,6 +95,9 @@ export async function reconcile(doc: DynamoDBDocumentClient, tableName: string):
     })
     .sort((a, b) => `${a.client_id} ${a.currency} ${a.what}`.localeCompare(`${b.client_id} ${b.currency} ${b.what}`));
 }
+
+/** A stored whole number (a number, or the text of one past 2^53) as BigInt. */
+const wholeNumber = (value: unknown): bigint => BigInt(String(value));
 
 const counts = (what: string) => what.endsWith('policies_issued') || what.endsWith('policies_voided');
 export const describeDifference = (d: Difference): string =>

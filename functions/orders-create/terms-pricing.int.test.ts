@@ -161,7 +161,7 @@ describe('pricing under a terms version', () => {
         ExpressionAttributeValues: { ':wrong': 91 },
       }),
     );
-    expect(await ours()).toEqual([{ client_id: shop.client_id, currency: 'USD', what: 'commission', ledger: 90, records: 91 }]);
+    expect(await ours()).toEqual([{ client_id: shop.client_id, currency: 'USD', what: 'commission', ledger: 90n, records: 91n }]);
   });
 });
 

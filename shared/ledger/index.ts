@@ -11,7 +11,6 @@ export {
   openingEntriesOf,
   ENTRY_TYPES,
   groupByStatement,
-  netPremium,
   periodOf,
   statementStatus,
 } from './ledger.js';

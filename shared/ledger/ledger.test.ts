@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordChange } from '../platform/record-change.js';
-import { bookedIn, claimActivityOf, entriesOf, figuresAfter, groupByStatement, netPremium, openingEntriesOf, statementStatus } from './ledger.js';
+import { bookedIn, claimActivityOf, entriesOf, figuresAfter, groupByStatement, netPremiumOf, openingEntriesOf, statementStatus } from './ledger.js';
 
 /** Which changes write which entries, and when a statement closes: the rules, without a table. */
 const order = { client_id: 'cl_1', order_id: 'o-1' };
@@ -115,9 +115,9 @@ describe('statements', () => {
       ['USD', '2026-11-30', 1],
     ]);
     const all = figuresAfter(groups[0]!, undefined);
-    expect(all).toMatchObject({ last: '02', figures: { premiums_written: 105, premiums_refunded: 105, policies_issued: 1, policies_voided: 1 } });
-    expect(netPremium(all.figures)).toBe(0);
-    expect(figuresAfter(groups[0]!, '01')).toMatchObject({ last: '02', figures: { premiums_written: 0, premiums_refunded: 105 } });
+    expect(all).toMatchObject({ last: '02', figures: { premiums_written: 105n, premiums_refunded: 105n, policies_issued: 1n, policies_voided: 1n } });
+    expect(netPremiumOf(all.figures)).toBe(0n);
+    expect(figuresAfter(groups[0]!, '01')).toMatchObject({ last: '02', figures: { premiums_written: 0n, premiums_refunded: 105n } });
     expect(figuresAfter(groups[0]!, '02')).toEqual({ figures: expect.any(Object) }); // nothing left: no `last`
   });
 

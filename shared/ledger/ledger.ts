@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RecordChange } from '../platform/record-change.js';
-import { sumMinor, type Minor } from '../platform/money/index.js';
+import type { Minor } from '../platform/money/index.js';
 import { claimInMinorUnits, type Claim } from '../claims/index.js';
 import { itemInMinorUnits, type OrderItem } from '../orders/index.js';
 
@@ -299,8 +299,6 @@ export function figuresOf(entry: LedgerEntry): StatementFigures {
   }
 }
 
-export const netPremium = (figures: StatementFigures): Minor => sumMinor([figures.premiums_written, figures.premium_adjustments, -figures.premiums_refunded]);
-
 /**
  * A statement's figures as read back: exact whatever their size (BigInt), since DynamoDB adds past
  * 2^53 minor units where a JavaScript number would round (a month of IDR claims can get there).
@@ -337,13 +335,17 @@ export function groupByStatement(entries: readonly { position: string; entry: Le
   return [...groups.values()];
 }
 
-/** The figures of a group's entries after `counted` (all when undefined), and the last position. */
-export function figuresAfter(batch: StatementBatch, counted: string | undefined): { figures: StatementFigures; last?: string } {
-  const figures = figuresOf({ type: 'claim_paid', amount: 0 } as LedgerEntry);
+/**
+ * The figures of a group's entries after `counted` (all when undefined), summed exactly (BigInt: one
+ * entry is a safe integer, a batch of them in a currency of many minor units may pass 2^53, which
+ * DynamoDB adds exactly and a JavaScript number would round), and the last position.
+ */
+export function figuresAfter(batch: StatementBatch, counted: string | undefined): { figures: StatementTotals; last?: string } {
+  const figures = Object.fromEntries(FIGURES.map((name) => [name, 0n])) as StatementTotals;
   let last: string | undefined;
   for (const { position, figures: add } of batch.entries) {
     if (counted !== undefined && position <= counted) continue;
-    for (const name of FIGURES) figures[name] += add[name];
+    for (const name of FIGURES) figures[name] += BigInt(add[name]);
     last = position;
   }
   return { figures, ...(last === undefined ? {} : { last }) };
