@@ -1,10 +1,12 @@
 import type { Context } from 'aws-lambda';
 import { SignJWT } from 'jose';
+import { createHmac } from 'node:crypto';
 import { apiEvent, type ApiEventInput } from '../scripts/local/api-events.js';
 import { createClient, type NewClientKeys } from '#shared/clients/manage-clients.js';
 import { functionNames, type FunctionName } from '#shared/platform/functions.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { keySet } from '#shared/platform/keys/signing-keys.js';
 
 /**
  * What every section works on: the service's handlers imported in this process, a client with an
@@ -44,7 +46,7 @@ export interface Fixtures {
   requests: {
     authToken: () => ApiEventInput;
     quote: () => ApiEventInput;
-    /** Each call a fresh order number, since a repeat takes the duplicate path. */
+    /** Each call a fresh order number, since a repeat takes the duplicate path, and a quote of its own (a quote sells one order). */
     optIn: () => OrderRequest;
     optOut: () => OrderRequest;
     /** An opt-in without a quote token: the handler reads the client's rate. */
@@ -79,6 +81,7 @@ export async function createFixtures(): Promise<Fixtures> {
     body: { currency: 'USD', items },
   });
   const quote = JSON.parse((await call('quotes-create', quoteRequest())).body!) as { tokens: { opt_in: string; opt_out: string } };
+  const optInToken = await quoteOfItsOwn(quote.tokens.opt_in);
   let serial = 0;
   const order = (prefix: string, token: string | undefined): OrderRequest => ({
     method: 'POST',
@@ -89,7 +92,7 @@ export async function createFixtures(): Promise<Fixtures> {
   const requests: Fixtures['requests'] = {
     authToken: () => ({ method: 'POST', path: '/api/v2/auth/token', body: { public_key: client.public_key, secret_key: client.secret_key } }),
     quote: quoteRequest,
-    optIn: () => order('IN', quote.tokens.opt_in),
+    optIn: () => order('IN', optInToken()),
     optOut: () => order('OUT', quote.tokens.opt_out),
     optInWithoutToken: () => order('NT', undefined),
     readOrder: (id) => ({ method: 'GET', path: `/api/v2/orders/${id}`, clientId: client.client_id }),
@@ -108,4 +111,21 @@ export async function createFixtures(): Promise<Fixtures> {
     .setExpirationTime('1h')
     .sign(new TextEncoder().encode(process.env.BASELINE_JWT_SECRET));
   return { handlers, call, client, token: await tokenFor(client), tokenFor, orderId, requests, baselineToken };
+}
+
+/**
+ * A quote sells one order: its opt-in token is spent once redeemed. So each opt-in gets a token of
+ * its own, made the way the service signs one (HS256 under the current quote key, jose's header
+ * as it is), with the quote's claims and a quote id of its own: the price of one quote request
+ * per order is the quotes handler's, not the checkout's.
+ */
+async function quoteOfItsOwn(token: string): Promise<() => string> {
+  const { secret } = await keySet('quote');
+  const [header, payload] = token.split('.') as [string, string];
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { qid: string };
+  let made = 0;
+  return () => {
+    const body = Buffer.from(JSON.stringify({ ...claims, qid: `${claims.qid}_${made++}` })).toString('base64url');
+    return `${header}.${body}.${createHmac('sha256', secret).update(`${header}.${body}`).digest('base64url')}`;
+  };
 }

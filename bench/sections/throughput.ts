@@ -176,10 +176,13 @@ async function rawWriter(fixtures: Fixtures, makeRequest: () => OrderRequest): P
     doc.middlewareStack.remove('benchCapture');
   }
   if (input === undefined) throw new Error('the handler sent no write');
-  // The checkout record is keyed by the order number's keyed hash: make that fresh per write too.
+  // The checkout record is keyed by the order number's keyed hash, and an opt-in's quote
+  // redemption by its quote id (a quote sells one order): make those fresh per write too.
   let template = JSON.stringify(input)
     .replaceAll(marker, 'RAW-{n}')
     .replaceAll(await hashOrderNumber(fixtures.client.client_id, marker), 'RAW-{n}');
+  const quoteId = request.body.token && (JSON.parse(Buffer.from(request.body.token.split('.')[1]!, 'base64url').toString('utf8')) as { qid: string }).qid;
+  if (quoteId) template = template.replaceAll(`#QUOTE#${quoteId}`, `#QUOTE#${quoteId}_RAW-{n}`);
   if (response.body) template = template.replaceAll((JSON.parse(response.body) as { service_order_id: string }).service_order_id, 'ord_raw{n}');
   let made = 0;
   return () => {

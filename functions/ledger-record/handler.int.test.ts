@@ -81,6 +81,16 @@ describe('the ledger', () => {
     const quote = await quoteFor(service, shop.public_key, items);
     const yenItems = cartItems('1234', '5000');
     const yenQuote = await quoteFor(service, shop.public_key, yenItems, 'JPY');
+    // A quote sells one order: each opt-in redeems a quote of its own, made up front (16 at a time).
+    const optIns = new Map<number, string>();
+    for (let from = 0; from < 160; from += 16)
+      await Promise.all(
+        Array.from({ length: 16 }, (_, k) => from + k)
+          .filter((i) => i % 5 !== 0)
+          .map(async (i) =>
+            optIns.set(i, (i % 2 ? await quoteFor(service, shop.public_key, items) : await quoteFor(service, shop.public_key, yenItems, 'JPY')).tokens.opt_in),
+          ),
+      );
     const place = (i: number) =>
       service.call('orders-create', {
         method: 'POST',
@@ -88,7 +98,7 @@ describe('the ledger', () => {
         clientId,
         headers: i % 4 === 0 ? { 'idempotency-key': `ledger-${i}` } : {},
         body: {
-          token: i % 5 === 0 ? (i % 2 ? quote.tokens.opt_out : yenQuote.tokens.opt_out) : i % 2 ? quote.tokens.opt_in : yenQuote.tokens.opt_in,
+          token: i % 5 === 0 ? (i % 2 ? quote.tokens.opt_out : yenQuote.tokens.opt_out) : optIns.get(i),
           order_number: `LEDGER-${i}`,
           currency: i % 2 ? 'USD' : 'JPY',
           items: i % 2 ? items : yenItems,

@@ -167,6 +167,83 @@ describe('opt-in orders', () => {
   });
 });
 
+describe('a quote sells one order', () => {
+  const everyRow = async () =>
+    JSON.stringify(
+      [...(await scanAll(service.tables.main)), ...(await scanAll(service.tables.metrics))].filter((row) => !String(row.PK).includes('#IDEMPOTENCY#')),
+    );
+
+  it('refuses a second order redeeming the same opt-in token (409 quote_redeemed), with and without Idempotency-Key, and writes nothing', async () => {
+    const items = cartItems('40.00', '25.00');
+    const quote = await quoteFor(service, client.public_key, items);
+    const first = await orders(client.client_id, { token: quote.tokens.opt_in, order_number: uniqueOrderNumber('once'), currency: 'USD', items });
+    expect(first.status).toBe(201);
+    const before = await everyRow();
+
+    const plain = await orders(client.client_id, { token: quote.tokens.opt_in, order_number: uniqueOrderNumber('again'), currency: 'USD', items });
+    const keyed = await orders(
+      client.client_id,
+      { token: quote.tokens.opt_in, order_number: uniqueOrderNumber('again'), currency: 'USD', items },
+      { 'idempotency-key': `k-${uniqueOrderNumber('redeem')}` },
+    );
+
+    for (const res of [plain, keyed]) {
+      expect(res.status).toBe(409);
+      expect(res.json.error).toMatchObject({ code: 'quote_redeemed', param: 'token' });
+    }
+    expect(await everyRow()).toBe(before);
+    // The redemption names its order, and goes when the quote's tokens expire (TTL).
+    const [redemption] = (await scanAll(service.tables.main)).filter(
+      (row) => row.entity === 'quote_redemption' && row.service_order_id === first.json.service_order_id,
+    );
+    expect(redemption).toMatchObject({ SK: 'REDEEMED', redeemed_at: first.json.created });
+    expect(redemption!.expires_at).toBeGreaterThan(Date.now() / 1000);
+  });
+
+  it('names the order number first when the same order is sent again with its spent token (409 order_exists)', async () => {
+    const items = cartItems('12.00');
+    const quote = await quoteFor(service, client.public_key, items);
+    const body = { token: quote.tokens.opt_in, order_number: uniqueOrderNumber('retry'), currency: 'USD', items };
+    expect((await orders(client.client_id, body)).status).toBe(201);
+
+    const again = await orders(client.client_id, body);
+
+    expect(again.status).toBe(409);
+    expect(again.json.error).toMatchObject({ code: 'order_exists', param: 'order_number' });
+  });
+
+  it('sells one of four orders sent at once with one token; the others are 409 quote_redeemed', async () => {
+    const items = cartItems('30.00');
+    const quote = await quoteFor(service, client.public_key, items);
+
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, (_, n) =>
+        orders(client.client_id, { token: quote.tokens.opt_in, order_number: uniqueOrderNumber(`race${n}`), currency: 'USD', items }),
+      ),
+    );
+
+    expect(answers.map((res) => res.status).sort()).toEqual([201, 409, 409, 409]);
+    expect(answers.filter((res) => res.status === 409).every((res) => res.json.error.code === 'quote_redeemed')).toBe(true);
+    const sold = answers.find((res) => res.status === 201)!.json.service_order_id;
+    expect(
+      (await scanAll(service.tables.main))
+        .filter((row) => row.entity === 'quote_redemption' && String(row.PK).endsWith(`#QUOTE#${quote.quote_id}`))
+        .map((row) => row.service_order_id),
+    ).toEqual([sold]);
+  });
+
+  it('still logs each declined order its opt-out token is sent with: an opt-out sells nothing', async () => {
+    const items = cartItems('15.00');
+    const quote = await quoteFor(service, client.public_key, items);
+    const answers = [
+      await orders(client.client_id, { token: quote.tokens.opt_out, order_number: uniqueOrderNumber('no1'), currency: 'USD', items }),
+      await orders(client.client_id, { token: quote.tokens.opt_out, order_number: uniqueOrderNumber('no2'), currency: 'USD', items }),
+      await orders(client.client_id, { token: quote.tokens.opt_in, order_number: uniqueOrderNumber('yes'), currency: 'USD', items }),
+    ];
+    expect(answers.map((res) => res.status)).toEqual([204, 204, 201]);
+  });
+});
+
 describe('between clients', () => {
   it("answers 422 to another client's quote token and 404 to another client's order", async () => {
     const other = await service.newClient('Other Shop');

@@ -97,7 +97,8 @@ export async function createOrder(deps: CreateOrderDeps, clientId: string, input
   }
   const order = buildOrder(deps.ids, clientId, input, priced, terms, now);
   const checkout = sanitizeCheckout(input, { ...facts, opt_in: true, service_order_id: order.service_order_id, premium_total: premiumTotal(priced) });
-  await deps.orders.create(order, checkout, receipt);
+  // A quote sells one order: its opt-in token, redeemed, is spent (409 `quote_redeemed` for another order).
+  await deps.orders.create(order, checkout, receipt, sealed && { quote_id: sealed.quote.quote_id, expires_at: sealed.expiresAt });
   return { kind: 'created', order };
 }
 

@@ -14,6 +14,7 @@ import type {
   PolicyLister,
   PolicyPage,
   PolicyStore,
+  QuoteRedemption,
 } from './ports.js';
 import type { IdempotencyReceipt } from '../platform/idempotency-receipts.js';
 import { DynamoOrderWrites } from './store/dynamo-order-writes.js';
@@ -38,8 +39,8 @@ export class DynamoOrderStore implements OrderStore, PolicyStore, OrderLister, P
     this.lists = new DynamoOrderLists(doc, tableName);
   }
 
-  create(order: Order, checkout: CheckoutRecord, receipt?: IdempotencyReceipt): Promise<void> {
-    return this.writes.create(order, checkout, receipt);
+  create(order: Order, checkout: CheckoutRecord, receipt?: IdempotencyReceipt, redemption?: QuoteRedemption): Promise<void> {
+    return this.writes.create(order, checkout, receipt, redemption);
   }
   applyChanges(
     before: Order,

@@ -12,12 +12,19 @@ export interface OrderReader {
   get(clientId: string, orderId: string): Promise<Order | undefined>;
 }
 
+/** The quote whose opt-in token an order redeems: a quote sells one order, and its mark is kept until its tokens expire. */
+export interface QuoteRedemption {
+  quote_id: string;
+  expires_at: Date;
+}
+
 export interface OrderWriter {
   /**
-   * Writes the order with all its items, its checkout record and the Idempotency-Key receipt (if
-   * any), all or nothing. Throws ConflictError `order_exists` when the client already used the order_number.
+   * Writes the order with all its items, its checkout record, the quote's redemption and the
+   * Idempotency-Key receipt (each if any), all or nothing. Throws ConflictError `order_exists` when
+   * the client already used the order_number, else `quote_redeemed` when another order redeemed the quote.
    */
-  create(order: Order, checkout: CheckoutRecord, receipt?: IdempotencyReceipt): Promise<void>;
+  create(order: Order, checkout: CheckoutRecord, receipt?: IdempotencyReceipt, redemption?: QuoteRedemption): Promise<void>;
   /**
    * Commits planned changes on the order as it was read (same `version`), all or nothing.
    * Throws ChangeRejectedError when a condition no longer holds.

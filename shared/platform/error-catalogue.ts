@@ -42,6 +42,7 @@ export const ERROR_CATALOGUE = {
   route_not_found: { status: 404, when: 'no route has this path' },
   method_not_allowed: { status: 405, when: 'the path exists, not with this method' },
   order_exists: { status: 409, when: 'this client already used the `order_number`' },
+  quote_redeemed: { status: 409, when: 'another order already redeemed this quote’s opt-in token: a quote sells one order (ask for a new quote)' },
   policy_not_issued: {
     status: 409,
     when: 'the policy to change is no longer `Issued`; an order cancel or void that would move nothing (`param`: a policy number not in the asked status)',

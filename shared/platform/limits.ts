@@ -9,11 +9,12 @@ export const MAX_TRANSACTION_ACTIONS = 100;
 /**
  * The actions an opt-in order's transaction holds besides one Put per item
  * (shared/orders/store/dynamo-order-transactions.ts): the checkout record (its condition guards the order
- * number), the order header and the Idempotency-Key receipt. Nothing else: webhook events come from
- * these records on the table's stream (no outbox item, docs/decisions.md), and the day counts from
- * the metrics stream (no counter item).
+ * number), the quote's redemption (its condition lets a quote token sell one order), the order header
+ * and the Idempotency-Key receipt. Nothing else: webhook events come from these records on the
+ * table's stream (no outbox item, docs/decisions.md), and the day counts from the metrics stream (no
+ * counter item).
  */
-export const CREATE_ORDER_RESERVED_ACTIONS = 3;
+export const CREATE_ORDER_RESERVED_ACTIONS = 4;
 
 /** A change's transaction: the header's move to the next version and the receipt, then ACTIONS_PER_CHANGE per change. */
 export const CHANGE_ORDER_RESERVED_ACTIONS = 2;
@@ -29,8 +30,7 @@ export const SETTLE_ORDER_RESERVED_ACTIONS = 3;
 /**
  * A checkout (a quote, and the opt-in or opt-out order that redeems it) holds at most this many
  * items: its order is created in one transaction, with CREATE_ORDER_RESERVED_ACTIONS beside the
- * items (one action of the transaction's limit is left free: it held the day's counter, which now
- * follows from the metrics stream). A change replaces one item by one, so an order never holds more
+ * items. A change replaces one item by one, so an order never holds more
  * current items than its checkout did: a cancellation settles at most this many.
  */
 export const MAX_CHECKOUT_ITEMS = 96;

@@ -1,6 +1,6 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MAX_CHECKOUT_ITEMS, MAX_ORDER_ITEMS } from '#shared/platform/limits.js';
+import { CREATE_ORDER_RESERVED_ACTIONS, MAX_CHECKOUT_ITEMS, MAX_ORDER_ITEMS, MAX_TRANSACTION_ACTIONS } from '#shared/platform/limits.js';
 import { MAX_BODY_BYTES } from '#shared/platform/http/middleware.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { DynamoIdempotencyStore } from '#shared/platform/dynamo/idempotency-store.js';
@@ -87,7 +87,9 @@ describe('the largest checkout the limits allow', () => {
     const answers: Record<string, HttpAnswer> = {
       optInWithKey: await post(orderOf(tokens.opt_in, 'in-key'), 'big-in'),
       optInReplay: await post(orderOf(tokens.opt_in, 'in-key'), 'big-in'),
-      optInNoKey: await post(orderOf(tokens.opt_in, 'in-nokey')),
+      // A quote sells one order: the order without a key redeems a quote of its own, and the spent token sells no other.
+      optInNoKey: await post(orderOf(((await quote(checkout.items)).json.tokens as { opt_in: string }).opt_in, 'in-nokey')),
+      optInSpent: await post(orderOf(tokens.opt_in, 'in-spent')),
       optOutWithKey: await post(orderOf(tokens.opt_out, 'out-key'), 'big-out'),
       optOutReplay: await post(orderOf(tokens.opt_out, 'out-key'), 'big-out'),
       optOutNoKey: await post(orderOf(tokens.opt_out, 'out-nokey')),
@@ -99,11 +101,15 @@ describe('the largest checkout the limits allow', () => {
       optInWithKey: 201,
       optInReplay: 201,
       optInNoKey: 201,
+      optInSpent: 409,
       optOutWithKey: 204,
       optOutReplay: 204,
       optOutNoKey: 204,
     });
+    // The largest order with its receipt and its quote's redemption is DynamoDB's whole transaction (MAX_TRANSACTION_ACTIONS).
+    expect(MAX_CHECKOUT_ITEMS + CREATE_ORDER_RESERVED_ACTIONS).toBe(MAX_TRANSACTION_ACTIONS);
     expect(answers.optInWithKey!.json.policies).toHaveLength(MAX_CHECKOUT_ITEMS);
+    expect(answers.optInSpent!.json.error.code).toBe('quote_redeemed');
     expect(answers.optInReplay!.json).toEqual(answers.optInWithKey!.json);
     expect(answers.optInReplay!.headers.get('idempotent-replayed')).toBe('true');
     expect(answers.optOutReplay!.headers.get('idempotent-replayed')).toBe('true');

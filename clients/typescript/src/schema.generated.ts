@@ -111,8 +111,10 @@ export interface paths {
      * Log an opt-out order (204) or create a protected order (201)
      * @description With the quote token of `opt_in: false` the order is only logged, sanitized (204). With
      *     `opt_in: true`, or with no token at all, the order is created with one Issued policy per
-     *     item (201): always send the token. While finance has suspended the merchant's quotes, an order
-     *     without a token is 403 `client_suspended` (one redeeming a quote made before is still sold).
+     *     item (201): always send the token. A quote sells one order: a second order with the same
+     *     `opt_in: true` token is 409 `quote_redeemed` (the same order again: 409 `order_exists`). While
+     *     finance has suspended the merchant's quotes, an order without a token is 403 `client_suspended`
+     *     (the one order redeeming a quote made before is still sold).
      */
     post: operations['createOrder'];
     delete?: never;

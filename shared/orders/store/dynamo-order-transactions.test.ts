@@ -11,7 +11,14 @@ import {
   SETTLE_ORDER_RESERVED_ACTIONS,
 } from '../../platform/limits.js';
 import { MAX_ADVANCE_ITEMS, advancedOrder } from '../advance-order.js';
-import { changeTransaction, createTransaction, failedChange, rewriteTimesTransaction, settleTransaction } from './dynamo-order-transactions.js';
+import {
+  REDEMPTION_ACTION,
+  changeTransaction,
+  createTransaction,
+  failedChange,
+  rewriteTimesTransaction,
+  settleTransaction,
+} from './dynamo-order-transactions.js';
 import type { Order, OrderItem } from '../order.js';
 import type { PlannedChange } from '../ports.js';
 
@@ -81,13 +88,22 @@ const CHECKOUT: CheckoutRecord = {
 };
 
 describe('the order writes’ transactions at their largest', () => {
-  it('an opt-in order of MAX_CHECKOUT_ITEMS items with a receipt: the items and CREATE_ORDER_RESERVED_ACTIONS, within the limit', () => {
-    const actions = createTransaction(TABLES, order(MAX_CHECKOUT_ITEMS), CHECKOUT, RECEIPT);
+  it('an opt-in order of MAX_CHECKOUT_ITEMS items redeeming a quote, with a receipt: the items and CREATE_ORDER_RESERVED_ACTIONS, within the limit', () => {
+    const redemption = { quote_id: 'qt_1', expires_at: new Date(NOW.getTime() + 7 * 86_400_000) };
+    const actions = createTransaction(TABLES, order(MAX_CHECKOUT_ITEMS), CHECKOUT, RECEIPT, redemption);
     expect(actions).toHaveLength(MAX_CHECKOUT_ITEMS + CREATE_ORDER_RESERVED_ACTIONS);
     expect(actions.length).toBeLessThanOrEqual(MAX_TRANSACTION_ACTIONS);
-    // What the reserved ones are: the checkout record (first: it guards the order number), the header, the receipt.
+    // What the reserved ones are: the checkout record (first: it guards the order number), the
+    // quote's redemption (second: it lets the quote sell one order), the header, the receipt.
     expect(actions[0]!.Put!.TableName).toBe('metrics');
-    expect(actions[1]!.Put!.Item!.entity).toBe('order');
+    expect(actions[REDEMPTION_ACTION]!.Put).toMatchObject({
+      Item: { entity: 'quote_redemption', SK: 'REDEEMED', expires_at: Math.ceil(redemption.expires_at.getTime() / 1000) },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    });
+    expect(actions[REDEMPTION_ACTION]!.Put!.Item!.PK).toContain('#QUOTE#qt_1');
+    expect(actions[2]!.Put!.Item!.entity).toBe('order');
+    // Without a quote (an order sent without a token), one action fewer.
+    expect(createTransaction(TABLES, order(MAX_CHECKOUT_ITEMS), CHECKOUT, RECEIPT)).toHaveLength(MAX_CHECKOUT_ITEMS + CREATE_ORDER_RESERVED_ACTIONS - 1);
     expect(actions.filter((action) => action.Put?.Item?.entity === 'item')).toHaveLength(MAX_CHECKOUT_ITEMS);
     expect(actions[actions.length - 1]!.Put!.Item!.entity).toBe('idempotency');
   });

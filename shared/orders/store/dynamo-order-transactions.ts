@@ -2,11 +2,11 @@ import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutRecord } from '../../conversion/index.js';
 import { checkoutAction } from '../../conversion/index.js';
 import type { Order, OrderItem, Policy } from '../order.js';
-import type { CancellationConfirmation, FoundPolicy, PlannedChange } from '../ports.js';
+import type { CancellationConfirmation, FoundPolicy, PlannedChange, QuoteRedemption } from '../ports.js';
 import type { IdempotencyReceipt, OrderReplay } from '../../platform/idempotency-receipts.js';
 import { MINOR_UNITS_MARK } from '../../platform/money/index.js';
 import { receiptAction } from '../../platform/dynamo/idempotency-store.js';
-import { cancellationKey, orderItemKey, orderKey, type Key } from '../../platform/dynamo/keys.js';
+import { cancellationKey, orderItemKey, orderKey, quoteRedemptionKey, storedRecord, type Key } from '../../platform/dynamo/keys.js';
 import { headerRecord, itemRecord } from './dynamo-order-records.js';
 
 /**
@@ -58,10 +58,41 @@ const confirmationActions = (tableName: string, confirmation: CancellationConfir
     : [];
 
 /**
- * Creating an order: the checkout record first (its condition guards the order number), the
- * header, one Put per item, the receipt (CREATE_ORDER_RESERVED_ACTIONS besides the items).
+ * That a quote sold its order, only if no order did before; kept (TTL) until the quote's tokens
+ * expire, when no order can redeem them anyway.
  */
-export function createTransaction(tables: OrderTables, order: Order, checkout: CheckoutRecord, receipt?: IdempotencyReceipt): TransactItems {
+const redemptionActions = (tableName: string, order: Order, redemption: QuoteRedemption | undefined) =>
+  redemption
+    ? [
+        {
+          Put: {
+            TableName: tableName,
+            Item: storedRecord(quoteRedemptionKey(order.client_id, redemption.quote_id), 'quote_redemption', {
+              service_order_id: order.service_order_id,
+              redeemed_at: order.created,
+              expires_at: Math.ceil(redemption.expires_at.getTime() / 1000),
+            }),
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+      ]
+    : [];
+
+/** Where createTransaction puts the redemption, when there is one: right after the checkout record, so a cancellation reads back which guard refused. */
+export const REDEMPTION_ACTION = 1;
+
+/**
+ * Creating an order: the checkout record first (its condition guards the order number), the
+ * quote's redemption (its condition lets a quote sell one order), the header, one Put per item, the
+ * receipt (CREATE_ORDER_RESERVED_ACTIONS besides the items).
+ */
+export function createTransaction(
+  tables: OrderTables,
+  order: Order,
+  checkout: CheckoutRecord,
+  receipt?: IdempotencyReceipt,
+  redemption?: QuoteRedemption,
+): TransactItems {
   const replay: OrderReplay = {
     service_order_id: order.service_order_id,
     first_position: 0,
@@ -72,6 +103,7 @@ export function createTransaction(tables: OrderTables, order: Order, checkout: C
   };
   return [
     checkoutAction(tables.metricsTableName, checkout),
+    ...redemptionActions(tables.tableName, order, redemption),
     { Put: { TableName: tables.tableName, Item: headerRecord(order), ConditionExpression: 'attribute_not_exists(PK)' } },
     ...order.items.map((item) => ({ Put: { TableName: tables.tableName, Item: itemRecord(order, item), ConditionExpression: 'attribute_not_exists(PK)' } })),
     ...receiptActions(tables.tableName, receipt, replay),

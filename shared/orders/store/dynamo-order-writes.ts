@@ -1,7 +1,7 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutRecord } from '../../conversion/index.js';
 import type { Order, OrderItem, Policy } from '../order.js';
-import type { CancellationConfirmation, FoundPolicy, OrderWriter, PlannedChange, PolicySettler } from '../ports.js';
+import type { CancellationConfirmation, FoundPolicy, OrderWriter, PlannedChange, PolicySettler, QuoteRedemption } from '../ports.js';
 import type { IdempotencyReceipt } from '../../platform/idempotency-receipts.js';
 import { ChangeRejectedError, ConflictError } from '../../platform/errors.js';
 import { cancellationCodes, cancellationError, isOnlyConflict, transactUnlessRefused, transactUnlessStale } from '../../platform/dynamo/transactions.js';
@@ -9,6 +9,7 @@ import {
   changeTransaction,
   createTransaction,
   failedChange,
+  REDEMPTION_ACTION,
   rewriteTimesTransaction,
   settlePolicyTransaction,
   settleTransaction,
@@ -25,12 +26,24 @@ export class DynamoOrderWrites implements OrderWriter, PolicySettler {
     private readonly metricsTableName: string,
   ) {}
 
-  async create(order: Order, checkout: CheckoutRecord, receipt?: IdempotencyReceipt): Promise<void> {
-    const TransactItems = createTransaction({ tableName: this.tableName, metricsTableName: this.metricsTableName }, order, checkout, receipt);
-    // The checkout record comes first: its condition guards the order number.
-    if (!(await transactUnlessRefused(this.doc, TransactItems))) {
-      throw new ConflictError('order_exists', 'An order with this order_number was already submitted.', 'order_number');
-    }
+  async create(order: Order, checkout: CheckoutRecord, receipt?: IdempotencyReceipt, redemption?: QuoteRedemption): Promise<void> {
+    const TransactItems = createTransaction({ tableName: this.tableName, metricsTableName: this.metricsTableName }, order, checkout, receipt, redemption);
+    // The checkout record comes first: its condition guards the order number; then the quote's
+    // redemption, whose condition lets the quote sell one order. The order number is named first:
+    // a retry of the order that redeemed the quote meets both.
+    let refusal: ConflictError | undefined;
+    const written = await transactUnlessRefused(this.doc, TransactItems, (codes) => {
+      if (codes[0] === 'ConditionalCheckFailed')
+        refusal = new ConflictError('order_exists', 'An order with this order_number was already submitted.', 'order_number');
+      else if (redemption && codes[REDEMPTION_ACTION] === 'ConditionalCheckFailed')
+        refusal = new ConflictError(
+          'quote_redeemed',
+          'This quote token was already redeemed by another order: a quote sells one order; ask for a new quote.',
+          'token',
+        );
+      return refusal !== undefined;
+    });
+    if (!written) throw refusal!;
     if (receipt) receipt.committed = true;
   }
 

@@ -8,6 +8,7 @@
  *   CLIENT#<client_id>#ORDER#<order_id>    / ORDER              order header (customer, subtotal, version)
  *   CLIENT#<client_id>#ORDER#<order_id>    / ITEM#<reference>   one item with its policy and event
  *   CLIENT#<client_id>#IDEMPOTENCY#<key>   / IDEMPOTENCY        a claimed Idempotency-Key and its response (TTL 24 h)
+ *   CLIENT#<client_id>#QUOTE#<quote_id>    / REDEEMED           that a quote sold its one order, and which (TTL: when its tokens expire)
  *   CLAIM#<claim_id>                       / CLAIM              a claim's facts (status, amounts, policies, history)
  *   CLAIM#<claim_id>                       / TEXT               its description and messages (TTL: 90 days after it closes)
  *   CLAIM#<claim_id>#FILES                 / FILE#<file_id>     a file the customer attached (its status; the bytes are in the evidence bucket)
@@ -60,6 +61,8 @@ export const clientRegisterKey = (clientId: string): Key => ({ PK: CLIENTS_PARTI
 /** A version of a client's terms, in the client's partition; the padded number sorts the versions. */
 export const termsKey = (clientId: string, version: number): Key => ({ PK: `CLIENT#${clientId}`, SK: `TERMS#${String(version).padStart(10, '0')}` });
 export const TERMS_SORT_PREFIX = 'TERMS#';
+/** A quote's redemption: written with the order that redeems its opt-in token, so that the token sells one order only. */
+export const quoteRedemptionKey = (clientId: string, quoteId: string): Key => ({ PK: `CLIENT#${clientId}#QUOTE#${quoteId}`, SK: 'REDEEMED' });
 export const publicKeyKey = (publicKey: string): Key => ({ PK: `PUBLIC_KEY#${publicKey}`, SK: 'PUBLIC_KEY' });
 
 const orderPartition = (clientId: string, orderId: string): string => `CLIENT#${clientId}#ORDER#${orderId}`;
