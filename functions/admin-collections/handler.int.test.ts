@@ -94,6 +94,26 @@ describe('suspending a client’s quotes', () => {
     );
   });
 
+  it('of four suspensions at once one is written, with one audit record, and every caller is answered that one; likewise four resumes', async () => {
+    const shop = await service.newClient('Crowded Hall');
+    const records = async (action: string) =>
+      (await service.scanBoth()).filter(
+        (record) => record.entity === 'audit' && (record as unknown as AuditRecord).target.id === shop.client_id && record.action === action,
+      );
+
+    const suspended = await Promise.all(['W', 'X', 'Y', 'Z'].map((reason) => act(shop.client_id, 'suspend', { reason })));
+
+    expect(suspended.map((res) => res.status)).toEqual([200, 200, 200, 200]);
+    const stored = (await act(shop.client_id, 'suspend', {})).json;
+    for (const res of suspended) expect(res.json).toEqual(stored);
+    expect(await records('client.suspended')).toHaveLength(1);
+
+    const resumed = await Promise.all(Array.from({ length: 4 }, () => act(shop.client_id, 'resume', {})));
+
+    for (const res of resumed) expect([res.status, res.json.suspended]).toEqual([200, false]);
+    expect(await records('client.resumed')).toHaveLength(1);
+  });
+
   it('only finance; an unknown client is 404; a reason is at most 200 characters; resume takes no fields', async () => {
     const shop = await service.newClient('Guarded Hall');
     expect((await act(shop.client_id, 'suspend', {}, claimsStaff)).json.error.code).toBe('forbidden_role');

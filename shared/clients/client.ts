@@ -92,11 +92,16 @@ export interface ClientStore {
   /** The client, its public key, its place in the register, its first terms version and, when staff create it, the audit record: one transaction. */
   create(client: Client, firstTerms: TermsVersion, audit?: AuditRecord): Promise<void>;
   findByPublicKey(publicKey: string): Promise<ClientCredentials | undefined>;
-  get(clientId: string): Promise<Client | undefined>;
+  /** The client; `consistent`: a strongly consistent read (after a write that lost to another). */
+  get(clientId: string, consistent?: boolean): Promise<Client | undefined>;
   /** Replaces the secret's hash and moves the key generation on, in one transaction. */
   replaceSecretHash(clientId: string, secretHash: string): Promise<void>;
-  /** Suspends the client's quotes (`suspension`) or resumes them (null), on both its records, with the audit record: one transaction. */
-  setSuspension(clientId: string, suspension: Suspension | null, audit: AuditRecord): Promise<void>;
+  /**
+   * Suspends the client's quotes (`suspension`) or resumes them (null), on both its records, with
+   * the audit record: one transaction, only if the client is not (to suspend) or is (to resume)
+   * suspended now. False when it was not written: a concurrent request moved the client first.
+   */
+  setSuspension(clientId: string, suspension: Suspension | null, audit: AuditRecord): Promise<boolean>;
 }
 
 /** A merchant as the operator's pages name it: its name, and whether its money is real (`live`) or a test client's. */

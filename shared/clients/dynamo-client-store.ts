@@ -20,6 +20,7 @@ import { clientKey, clientRegisterKey, CLIENTS_PARTITION, publicKeyKey, storedRe
 import { liveTermsOf, type LiveTerms, type TermsVersion } from '../terms/index.js';
 import type { RatePpm } from '../platform/money/index.js';
 import { batchGet } from '../platform/dynamo/batch-get.js';
+import { transactUnlessRefused } from '../platform/dynamo/transactions.js';
 import { keyModeOf } from './test-mode.js';
 
 /**
@@ -145,8 +146,10 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
     };
   }
 
-  async get(clientId: string): Promise<Client | undefined> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: clientKey(clientId) }));
+  async get(clientId: string, consistent = false): Promise<Client | undefined> {
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: clientKey(clientId), ...(consistent ? { ConsistentRead: true } : {}) }),
+    );
     if (!Item) return undefined;
     const { client_id, name, public_key, secret_hash, rate_ppm, look_period_days, created, terms_live, suspended } = Item as Partial<Client> &
       Omit<Client, 'look_period_days'>;
@@ -179,9 +182,17 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
     });
   }
 
-  async setSuspension(clientId: string, suspension: Suspension | null, audit: AuditRecord): Promise<void> {
-    if (suspension) await this.updateBoth(clientId, 'SET suspended = :suspended', { ':suspended': suspension }, audit);
-    else await this.updateBoth(clientId, 'REMOVE suspended', {}, audit);
+  async setSuspension(clientId: string, suspension: Suspension | null, audit: AuditRecord): Promise<boolean> {
+    // On the state the use case read: of two requests at once, one moves the client and writes its audit record.
+    const state = suspension ? 'attribute_not_exists(suspended)' : 'attribute_exists(suspended)';
+    const items = await this.updateBothItems(
+      clientId,
+      suspension ? 'SET suspended = :suspended' : 'REMOVE suspended',
+      suspension ? { ':suspended': suspension } : {},
+      audit,
+      state,
+    );
+    return transactUnlessRefused(this.doc, items);
   }
 
   async disable(clientId: string, audit?: AuditRecord): Promise<void> {
@@ -246,19 +257,27 @@ export class DynamoClientStore implements ClientStore, ClientStatusStore, Failed
 
   /** One update of the client item and its public-key item, in one transaction. */
   private async updateBoth(clientId: string, expression: string, values: Record<string, unknown>, audit?: AuditRecord): Promise<void> {
+    await this.doc.send(new TransactWriteCommand({ TransactItems: await this.updateBothItems(clientId, expression, values, audit) }));
+  }
+
+  /** The same update of the client's record (first, with `state` as its condition too) and its public key's, and the audit record. */
+  private async updateBothItems(clientId: string, expression: string, values: Record<string, unknown>, audit?: AuditRecord, state?: string) {
     const client = await this.get(clientId);
     if (!client) throw new Error(`no client ${clientId}`);
-    const update = (key: Key) => ({
+    const update = (key: Key, condition = 'attribute_exists(PK)') => ({
       Update: {
         TableName: this.tableName,
         Key: key,
         UpdateExpression: expression,
-        ConditionExpression: 'attribute_exists(PK)',
+        ConditionExpression: condition,
         ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
       },
     });
-    const TransactItems = [update(clientKey(clientId)), update(publicKeyKey(client.public_key)), ...(audit ? [auditPut(this.tableName, audit)] : [])];
-    await this.doc.send(new TransactWriteCommand({ TransactItems }));
+    return [
+      update(clientKey(clientId), state ? `attribute_exists(PK) AND ${state}` : undefined),
+      update(publicKeyKey(client.public_key)),
+      ...(audit ? [auditPut(this.tableName, audit)] : []),
+    ];
   }
 }
 
