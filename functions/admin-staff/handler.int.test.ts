@@ -123,3 +123,17 @@ describe('GET /api/v2/admin/staff', () => {
     expect((await list({ limit: '61' })).json.error.param).toBe('limit');
   });
 });
+
+// Last: it adds a person, which the list's test above does not expect.
+describe('two adds of one e-mail at once', () => {
+  it('of three adds of one e-mail at once, adds and records one; the others are 409 staff_user_exists with no record (found from outside)', async () => {
+    const answers = await Promise.all(['claims', 'finance', 'admin'].map((group) => add({ email: 'race@insurer.example', groups: [group] })));
+
+    expect(answers.map((res) => res.status).sort()).toEqual([201, 409, 409]);
+    const added = answers.find((res) => res.status === 201)!.json;
+    expect(answers.filter((res) => res.status === 409).every((res) => res.json.error.code === 'staff_user_exists')).toBe(true);
+    const records = (await audited()).filter((record) => record.target.id === 'race@insurer.example');
+    expect(records.map((record) => record.target.detail)).toEqual(added.groups);
+    expect((await fileUsers()).filter((user) => user.email === 'race@insurer.example').map((user) => user.groups)).toEqual([added.groups]);
+  });
+});

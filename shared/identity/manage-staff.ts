@@ -4,14 +4,19 @@ import { auditRecordOf, type AuditRecord } from './audit.js';
 import { STAFF_EXISTS_MESSAGE, validateNewStaffUser, type StaffDirectory, type StaffMember, type StaffStatus } from './staff-users.js';
 
 /** The largest page of the staff list: Cognito's ListUsers answers at most 60 a call. */
+/**
+ * How long adding a person reserves their e-mail: far longer than the directory takes (Cognito's
+ * AdminCreateUser, or the local file), so of two adds at once the second is refused, not recorded.
+ */
+export const STAFF_ADD_RESERVATION_MS = 5 * 60_000;
 export const MAX_STAFF_PAGE = 60;
 
 export interface AddStaffDeps {
   directory: StaffDirectory;
   /** A merchant user's client: whether it exists and is enabled (the clients' store). */
   clients: { status(clientId: string): Promise<{ disabled: boolean } | undefined> };
-  /** Writes one audit record (the main table). */
-  audit: { write(record: AuditRecord): Promise<void> };
+  /** Writes one audit record (the main table), reserving the e-mail while it is added: false when another request has it reserved. */
+  audit: { writeReserving(record: AuditRecord, reservation: { name: string; until: Date }): Promise<boolean> };
   now: () => Date;
   newAuditId: () => string;
 }
@@ -34,7 +39,9 @@ export const staffView = (member: Pick<StaffMember, 'email' | 'groups' | 'client
 /**
  * Gives a person a sign-in (POST /admin/staff, and `npm run staff -- add`: one code path): the
  * rules of validateNewStaffUser, a merchant user's client existing and enabled, nobody signing in
- * with that e-mail yet (409 `staff_user_exists`), then the audit record, then the directory.
+ * with that e-mail yet (409 `staff_user_exists`), then the audit record, then the directory. The
+ * record is written with a reservation of the e-mail (STAFF_ADD_RESERVATION_MS): of two adds of one
+ * e-mail at once, the second finds it reserved and is refused like a known address, with no record.
  *
  * The directory (Cognito, or npm start's file) is not DynamoDB: the record and the account cannot
  * share a transaction. The record is written FIRST: a failure between the two leaves a record of
@@ -55,7 +62,10 @@ export async function addStaffUser(
   }
   if (await deps.directory.exists(user.email)) throw new ConflictError('staff_user_exists', STAFF_EXISTS_MESSAGE(user.email), 'email');
   const detail = user.groups.join(', ') + (user.clientId ? ` of ${user.clientId}` : '');
-  await deps.audit.write(auditRecordOf(actor, 'staff.created', { type: 'staff', id: user.email, detail }, deps.now(), deps.newAuditId));
+  const now = deps.now();
+  const record = auditRecordOf(actor, 'staff.created', { type: 'staff', id: user.email, detail }, now, deps.newAuditId);
+  if (!(await deps.audit.writeReserving(record, { name: `staff:${user.email}`, until: new Date(now.getTime() + STAFF_ADD_RESERVATION_MS) })))
+    throw new ConflictError('staff_user_exists', `email: ${user.email} is being added by another request.`, 'email');
   const added = await deps.directory.add(user);
   return {
     view: staffView({ email: user.email, groups: user.groups, ...(user.clientId ? { clientId: user.clientId } : {}), status: added.status }),

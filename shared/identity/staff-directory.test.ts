@@ -167,13 +167,21 @@ describe('adding a person (the API and the CLI alike)', () => {
   const actor: StaffIdentity = { sub: 'u-ada', email: 'ada@insurer.example', roles: ['admin'], kind: 'person' };
   function deps(path: string, clients: Record<string, { disabled: boolean }> = {}, failAudit = false) {
     const records: AuditRecord[] = [];
+    const reserved = new Set<string>();
     return {
       records,
       deps: {
         directory: new FileStaffDirectory(path),
         clients: { status: (id: string) => Promise.resolve(clients[id]) },
+        // The reservation as DynamoDB keeps it (a record is written only while no other request has the name reserved).
         audit: {
-          write: (record: AuditRecord) => (failAudit ? Promise.reject(new Error('DynamoDB unavailable')) : Promise.resolve(void records.push(record))),
+          writeReserving: (record: AuditRecord, reservation: { name: string }) => {
+            if (failAudit) return Promise.reject(new Error('DynamoDB unavailable'));
+            if (reserved.has(reservation.name)) return Promise.resolve(false);
+            reserved.add(reservation.name);
+            records.push(record);
+            return Promise.resolve(true);
+          },
         },
         now: () => new Date('2026-11-27T10:00:00.000Z'),
         newAuditId: () => 'aud_000000000000000000000001',
@@ -224,6 +232,19 @@ describe('adding a person (the API and the CLI alike)', () => {
     });
     expect(records).toEqual([]);
     expect((await readStaffFile(path)).users).toHaveLength(1);
+  });
+
+  it('of two adds of one e-mail at once, records and adds one; the other is 409 staff_user_exists with no record', async () => {
+    const path = await staffFile();
+    const { deps: d, records } = deps(path);
+    const answers = await Promise.allSettled([
+      addStaffUser(d, actor, { email: 'race@insurer.example', groups: ['claims'] }),
+      addStaffUser(d, actor, { email: 'Race@Insurer.example', groups: ['admin'] }),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual(['fulfilled', 'rejected']);
+    expect((answers[1] as PromiseRejectedResult).reason).toMatchObject({ status: 409, code: 'staff_user_exists' });
+    expect(records.map((record) => record.target.detail)).toEqual(['claims']);
+    expect((await readStaffFile(path)).users.map((user) => user.groups)).toEqual([['claims']]);
   });
 
   it('lists through sealed cursors, at most 60 a page', async () => {

@@ -27,6 +27,7 @@
  *   CLIENT#<client_id>#CLAIMS#<YYYY-MM>    / CLAIM#<claim_id>   a claim with a move in the month (for the claims bordereau)
  *   BORDEREAU#<bx_id>                      / BORDEREAU          an export of a month's bordereau (blist_key BORDEREAUX: the past exports)
  *   AUDIT                                  / <at>#<audit_id>    a staff action (shared/identity): who, what, on what
+ *   RESERVED#<hash>                        / RESERVED           a change outside DynamoDB in progress (a person being added: hash of the e-mail; TTL)
  * metrics table
  *   CHECKOUT#<client_id>#<order_hash>      / CHECKOUT           sanitized checkout record (opt-in or opt-out); order_hash: the order number's HMAC.
  *                                                               One partition per checkout: an on-sale's checkouts share no key.
@@ -183,6 +184,8 @@ export const BORDEREAU_LIST_KEY = 'BORDEREAUX';
 export const bordereauListSort = (created: string, exportId: string): string => `${created}#${exportId}`;
 
 export const AUDIT_PARTITION = 'AUDIT';
+/** A change outside DynamoDB in progress, by its name's hash (never the e-mail itself): one request at a time makes it. */
+export const reservationKey = (nameHash: string): Key => ({ PK: `RESERVED#${nameHash}`, SK: 'RESERVED' });
 export const auditKey = (at: string, auditId: string): Key => ({ PK: AUDIT_PARTITION, SK: `${at}#${auditId}` });
 
 /** The policy-number index's key of an item record (its policy's number, under the client). */
