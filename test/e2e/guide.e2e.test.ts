@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, GUIDE, parseGuide, runCommands } from '../../scripts/guide-runner.js';
+import { PREMIUM_COLUMNS } from '#shared/bordereaux/index.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -68,6 +69,10 @@ describe('docs/guide.md', () => {
 
     expect(check(blocks, outputs)).toEqual([]);
     expect(outputs.join('\n')).toMatch(/policy\.canceled OP-[0-9A-Z-]+\npolicy\.voided OP-[0-9A-Z-]+\norder\.canceled/);
+    // The bordereau's header as the export wrote it, and as the guide shows it (a text block, which check() does not read).
+    const header = new RegExp(`^${PREMIUM_COLUMNS.join(',')}\\r?$`, 'm');
+    expect(outputs.join('\n')).toMatch(header);
+    expect(readFileSync(GUIDE, 'utf8')).toMatch(header);
     const requests = prismLog.match(/Request received/g)?.length ?? 0;
     expect(requests).toBeGreaterThan(20);
     expect(prismLog.split('\n').filter((line) => /✖|violation|NO_PATH_MATCHED|UNPROCESSABLE/i.test(line))).toEqual([]);
