@@ -88,12 +88,21 @@ describe('pricing under a terms version', () => {
       items.map((item) => (item.reference_number === 'far' ? seat('far', '100.00', 3) : item)),
       (await quoteFor(service, shop.public_key, items)).tokens.opt_in,
     );
+    // Two items of one cost whose events swap bands: the same total, but not the premiums the customer was shown.
+    const swapped = await order(
+      shop.client_id,
+      items.map((item) =>
+        item.reference_number === 'soon' ? seat('soon', '100.00', 30) : item.reference_number === 'later' ? seat('later', '100.00', 3) : item,
+      ),
+      (await quoteFor(service, shop.public_key, items)).tokens.opt_in,
+    );
 
     expect(quoted.items.map((item) => item.premium)).toEqual(['15.00', '10.00', '5.00', '5.00', '2.00']);
     expect(quoted.premium_total).toBe('37.00');
     expect(policiesOf(sold).map((policy) => policy.premium)).toEqual(['15.00', '10.00', '5.00', '5.00', '2.00']);
     expect(policiesOf(sold).map((policy) => policy.commission)).toEqual(['1.50', '1.00', '0.50', '0.50', '0.20']);
     expect([moved.status, moved.json.error.code, moved.json.error.param]).toEqual([422, 'quote_mismatch', 'items']);
+    expect([swapped.status, swapped.json.error.code, swapped.json.error.param]).toEqual([422, 'quote_mismatch', 'items']);
   });
 
   it("prices an order without a token under the version in force, and a change under the replaced policy's version", async () => {

@@ -58,6 +58,7 @@ export const quoteTokenReader: QuoteReader = {
         item_count: claims.n as number,
         items_digest: claims.items,
         premium_total: premiumTotal,
+        ...(typeof claims.pd === 'string' ? { premiums_digest: claims.pd } : {}),
       },
       expiresAt: new Date((claims.exp as number) * 1000),
     };

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { itemsDigest } from './quote.js';
+import { assertPremiumsMatchSeal, itemsDigest, sealOf } from './quote.js';
 
 const item = fc.record({ reference_number: fc.string({ minLength: 1, maxLength: 20 }), cost: fc.integer({ min: 0, max: 100_000_000 }) });
 const cart = fc.uniqueArray(item, { minLength: 1, maxLength: 20, selector: (i) => i.reference_number });
@@ -28,5 +28,31 @@ describe('itemsDigest', () => {
         expect(itemsDigest(items.slice(1))).not.toBe(digest);
       }),
     );
+  });
+});
+
+describe('assertPremiumsMatchSeal', () => {
+  const quoted = [
+    { reference_number: 'soon', cost: 10_000, premium: 1_500 },
+    { reference_number: 'later', cost: 10_000, premium: 1_000 },
+  ];
+  const seal = sealOf({ quote_id: 'qt_1', client_id: 'cl_1', currency: 'USD', terms_version: 2, items: quoted }, new Date('2026-11-29T00:00:00Z'));
+
+  it('takes the items at their quoted premiums, in any order', () => {
+    expect(() => assertPremiumsMatchSeal([...quoted].reverse(), seal)).not.toThrow();
+  });
+
+  it('refuses two items of one cost whose events swapped rate bands, though the total is the same (found from outside)', () => {
+    const swapped = [
+      { ...quoted[0]!, premium: 1_000 },
+      { ...quoted[1]!, premium: 1_500 },
+    ];
+    expect(() => assertPremiumsMatchSeal(swapped, seal)).toThrow(expect.objectContaining({ code: 'quote_mismatch', param: 'items' }));
+    // A token signed before each premium was sealed is held to its total alone.
+    expect(() => assertPremiumsMatchSeal(swapped, { ...seal, premiums_digest: undefined })).not.toThrow();
+  });
+
+  it('refuses a total that differs', () => {
+    expect(() => assertPremiumsMatchSeal([{ ...quoted[0]!, premium: 1_501 }, quoted[1]!], seal)).toThrow(expect.objectContaining({ code: 'quote_mismatch' }));
   });
 });

@@ -27,9 +27,10 @@ export interface ItemToPrice {
 
 /**
  * What a quote token vouches for. Not the items themselves — a token must stay small whatever the
- * cart (≤ 1 KB) — but a digest of their canonical form: the order that redeems the token must
+ * cart (≤ 1 KB) — but digests of their canonical form: the order that redeems the token must
  * carry exactly the quoted reference numbers and costs, and its premiums, priced under the sealed
- * terms version as of the quote's time, must add up to the sealed total.
+ * terms version as of the quote's time, must be each item's quoted premium (and add up to the
+ * sealed total).
  */
 export interface QuoteSeal {
   quote_id: string;
@@ -42,6 +43,12 @@ export interface QuoteSeal {
   items_digest: string;
   /** The sum of the quoted premiums: what the shopper was shown, so the merchant can check it without the items. */
   premium_total: Minor;
+  /**
+   * Each item's quoted premium, by reference number (premiumsDigest): two items of one cost whose
+   * events swap rate bands keep the total but not their premiums. Absent from tokens signed before
+   * it was sealed (they live 7 days): those are held to the total alone.
+   */
+  premiums_digest?: string;
 }
 
 /** Each item's premium under a terms version, its rate band chosen by the days from `soldAt` to its event. */
@@ -69,6 +76,12 @@ export function itemsDigest(items: readonly { reference_number: string; cost: Mi
   return hash('sha256', JSON.stringify(pairs), 'base64url'); // one call: a third of createHash's cost
 }
 
+/** SHA-256 of the items as (reference_number, premium in minor units) pairs sorted by reference number. */
+export function premiumsDigest(items: readonly { reference_number: string; premium: Minor }[]): string {
+  const pairs = items.map((item) => [item.reference_number, item.premium] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return hash('sha256', JSON.stringify(pairs), 'base64url');
+}
+
 export function sealOf(quote: PricedQuote, quotedAt: Date): QuoteSeal {
   return {
     quote_id: quote.quote_id,
@@ -79,6 +92,7 @@ export function sealOf(quote: PricedQuote, quotedAt: Date): QuoteSeal {
     item_count: quote.items.length,
     items_digest: itemsDigest(quote.items),
     premium_total: premiumTotal(quote.items),
+    premiums_digest: premiumsDigest(quote.items),
   };
 }
 
@@ -95,6 +109,8 @@ export interface QuoteClaims {
   items: string;
   /** The premium total, as the API writes money in the quote's currency ("12.34" USD, "1049" JPY). */
   pt: string;
+  /** Each item's premium (premiumsDigest); tokens signed before it was sealed have none. */
+  pd?: string;
 }
 
 export function quoteClaims(seal: QuoteSeal, optIn: boolean): QuoteClaims {
@@ -106,6 +122,7 @@ export function quoteClaims(seal: QuoteSeal, optIn: boolean): QuoteClaims {
     n: seal.item_count,
     items: seal.items_digest,
     pt: formatMoney(seal.premium_total, seal.currency),
+    ...(seal.premiums_digest === undefined ? {} : { pd: seal.premiums_digest }),
   };
 }
 
@@ -122,10 +139,11 @@ export function assertItemsMatchSeal(items: readonly { reference_number: string;
 
 /**
  * Throws 422 `quote_mismatch` unless the items, priced under the sealed version as of the quote's
- * time, add up to the sealed total: an item's event moved to another rate band since the quote.
+ * time, are each at its quoted premium and add up to the sealed total: an item's event moved to
+ * another rate band since the quote (also when two items of one cost swapped bands).
  */
 export function assertPremiumsMatchSeal(priced: readonly PricedItem[], seal: QuoteSeal): void {
-  if (premiumTotal(priced) !== seal.premium_total) {
+  if (premiumTotal(priced) !== seal.premium_total || (seal.premiums_digest !== undefined && premiumsDigest(priced) !== seal.premiums_digest)) {
     throw new ValidationError(
       "items must price as the quote did: an item's event date puts it in another rate band than when it was quoted; ask for a new quote.",
       'items',
