@@ -33,8 +33,8 @@ export class DynamoAuditLog implements AuditLog {
    * The record, with a reservation of `reservation.name` until `reservation.until` in the same
    * transaction, only if no other request has it reserved now: false (nothing written) when one
    * does. For a change outside DynamoDB that two requests must not both record (two adds of one
-   * e-mail at once). The reservation is
-   * keyed by the name's hash and expires (TTL), so a failed change does not block the next try.
+   * e-mail at once). The reservation is keyed by the name's hash and expires (TTL), so a failed
+   * change does not block the next try.
    */
   async writeReserving(record: AuditRecord, reservation: { name: string; until: Date }): Promise<boolean> {
     const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
