@@ -45,7 +45,7 @@ describe('pricing under a terms version', () => {
     );
   });
 
-  it("rounds half-up at every currency's minor unit and never goes below the currency's minimum", () => {
+  it("rounds half-up at every currency's minor unit, never below the currency's minimum nor one minor unit, never above the cost", () => {
     fc.assert(
       fc.property(pricingArb, fc.nat(), ({ bands, currency, days, minimumShare }, seed) => {
         const cost = seed % (maxItemCost(currency) + 1);
@@ -54,10 +54,19 @@ describe('pricing under a terms version', () => {
         const rate = (days === undefined ? bands.at(-1)! : (bands.find((band) => band.up_to_days !== undefined && days <= band.up_to_days) ?? bands.at(-1)!))
           .rate_ppm;
         const premium = premiumUnder(terms, cost, currency, days);
-        expect(premium).toBe(Math.max(halfUp(cost, rate), minimum ?? 0));
+        expect(premium).toBe(cost === 0 ? 0 : Math.min(Math.max(halfUp(cost, rate), minimum ?? 0, 1), cost));
         expect(Number.isSafeInteger(premium)).toBe(true);
       }),
     );
+  });
+
+  it('sells no cover for nothing and no protection dearer than its item (found from outside)', () => {
+    const rate = { rate_bands: [{ rate_ppm: 85_000 }], minimum_premium: {} };
+    expect(premiumUnder(rate, 5, 'USD', undefined)).toBe(1); // 0.05 × 8.5 % = 0.00425 → 0.01, not 0.00
+    expect(premiumUnder(rate, 1, 'USD', undefined)).toBe(1);
+    expect(premiumUnder(rate, 0, 'USD', undefined)).toBe(0);
+    expect(premiumUnder({ rate_bands: [{ rate_ppm: 85_000 }], minimum_premium: { JPY: 150 } }, 7, 'JPY', undefined)).toBe(7); // ¥7 ticket, ¥150 minimum
+    expect(premiumUnder({ rate_bands: [{ rate_ppm: 85_000 }], minimum_premium: { JPY: 150 } }, 1_000, 'JPY', undefined)).toBe(150);
   });
 
   it('takes a minimum only in its own currency', () => {

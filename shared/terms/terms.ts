@@ -75,11 +75,17 @@ export function bandFor(terms: Pick<TermsVersion, 'rate_bands'>, days: number | 
   return bands[bands.length - 1]!;
 }
 
-/** An item's premium under a version: cost × its band's rate, half-up at the minor unit, and never below the currency's minimum. */
+/**
+ * An item's premium under a version: cost × its band's rate, half-up at the minor unit, never below
+ * the currency's minimum nor one minor unit (no cover is sold for nothing: a 0.05 item at 8.5 %
+ * rounded to 0.00), and never above the item's cost (a minimum larger than a cheap item's price
+ * does not make its protection cost more than the item). An item that costs nothing has no premium.
+ */
 export function premiumUnder(terms: Pick<TermsVersion, 'rate_bands' | 'minimum_premium'>, cost: Minor, currency: string, days: number | undefined): Minor {
+  if (cost <= 0) return 0;
   const premium = premiumFor(cost, bandFor(terms, days).rate_ppm);
   const minimum = Object.hasOwn(terms.minimum_premium, currency) ? terms.minimum_premium[currency]! : 0;
-  return Math.max(premium, minimum);
+  return Math.min(Math.max(premium, minimum, 1), cost);
 }
 
 /** The merchant's commission on a premium: premium × commission rate, half-up at the minor unit; never above the premium. */
