@@ -7,7 +7,8 @@ import { formatMoney, maxItemCost, minorUnit } from '../platform/money/index.js'
 import { premiumUnder } from '../terms/index.js';
 
 /** A premium at a flat rate, as terms without a minimum price it (shared/terms: never below one minor unit, never above the cost). */
-const premiumFor = (cost: number, ratePpm: number): number => premiumUnder({ rate_bands: [{ rate_ppm: ratePpm }], minimum_premium: {} }, cost, 'USD', undefined);
+const premiumFor = (cost: number, ratePpm: number): number =>
+  premiumUnder({ rate_bands: [{ rate_ppm: ratePpm }], minimum_premium: {} }, cost, 'USD', undefined);
 import { MINOR_UNITS } from '../platform/money/currencies.generated.js';
 import { isCurrent, type Order, type OrderItem } from './order.js';
 import { ChangeRejectedError } from '../platform/errors.js';
