@@ -121,11 +121,14 @@ export async function createFixtures(): Promise<Fixtures> {
  */
 async function quoteOfItsOwn(token: string): Promise<() => string> {
   const { secret } = await keySet('quote');
-  const [header, payload] = token.split('.') as [string, string];
-  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { qid: string };
+  const header = token.split('.')[0]!;
+  const claims = quoteClaimsOf(token);
   let made = 0;
   return () => {
     const body = Buffer.from(JSON.stringify({ ...claims, qid: `${claims.qid}_${made++}` })).toString('base64url');
     return `${header}.${body}.${createHmac('sha256', secret).update(`${header}.${body}`).digest('base64url')}`;
   };
 }
+
+/** The claims a quote token carries (its payload, unverified: the bench made it). */
+export const quoteClaimsOf = (token: string): { qid: string } => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { qid: string };

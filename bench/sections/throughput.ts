@@ -4,7 +4,7 @@ import { hashOrderNumber } from '#shared/platform/keys/order-number-hash.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { countRoundTrips, type RoundTripCounter } from '../meters/round-trips.js';
 import { retryOnConflict } from '#shared/platform/dynamo/transactions.js';
-import { lambdaContext, type Fixtures, type HandlerAnswer, type OrderRequest } from '../fixtures.js';
+import { lambdaContext, quoteClaimsOf, type Fixtures, type HandlerAnswer, type OrderRequest } from '../fixtures.js';
 import { pinApart } from '../machine.js';
 import type { Recorder } from '../report.js';
 import { fullRange, interquartileRange } from '../stats.js';
@@ -181,7 +181,7 @@ async function rawWriter(fixtures: Fixtures, makeRequest: () => OrderRequest): P
   let template = JSON.stringify(input)
     .replaceAll(marker, 'RAW-{n}')
     .replaceAll(await hashOrderNumber(fixtures.client.client_id, marker), 'RAW-{n}');
-  const quoteId = request.body.token && (JSON.parse(Buffer.from(request.body.token.split('.')[1]!, 'base64url').toString('utf8')) as { qid: string }).qid;
+  const quoteId = request.body.token && quoteClaimsOf(request.body.token).qid;
   if (quoteId) template = template.replaceAll(`#QUOTE#${quoteId}`, `#QUOTE#${quoteId}_RAW-{n}`);
   if (response.body) template = template.replaceAll((JSON.parse(response.body) as { service_order_id: string }).service_order_id, 'ord_raw{n}');
   let made = 0;
