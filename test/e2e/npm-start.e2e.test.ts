@@ -90,7 +90,8 @@ function npmStart(env: Record<string, string>) {
   const tsxLoader = pathToFileURL(join(process.cwd(), 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
   const server = spawn(process.execPath, ['--import', tsxLoader, join(process.cwd(), 'scripts', 'local', 'local-server.ts')], {
     cwd,
-    env: { ...inherited, ...env },
+    // The sign-in provider on any free port: another npm start of the run (the client's tests) may hold 3100.
+    env: { ...inherited, OIDC_PORT: '0', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true, // its own process group, like a terminal's
   });

@@ -25,7 +25,7 @@ export interface LocalServer {
 }
 
 /**
- * `npm start` on free ports (PORT, DYNAMODB_PORT, S3_PORT) in a temporary directory, with none of
+ * `npm start` on free ports (PORT, DYNAMODB_PORT, S3_PORT, OIDC_PORT) in a temporary directory, with none of
  * the variables the test run set for its own DynamoDB; answers once it serves and wrote the demo keys.
  */
 export async function startLocalServer(): Promise<LocalServer> {
@@ -36,7 +36,8 @@ export async function startLocalServer(): Promise<LocalServer> {
   );
   const server: ChildProcess = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'scripts', 'local', 'local-server.ts')], {
     cwd,
-    env: { ...inherited, PORT: String(port), DYNAMODB_PORT: String(dynamoPort), S3_PORT: String(s3Port) },
+    // OIDC_PORT 0: the sign-in provider on any free port (the run's other npm starts may hold 3100).
+    env: { ...inherited, PORT: String(port), DYNAMODB_PORT: String(dynamoPort), S3_PORT: String(s3Port), OIDC_PORT: '0' },
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true, // its own process group, so that stopping it stops DynamoDB Local too
   });
