@@ -220,8 +220,8 @@ describe('least privilege', () => {
     authorizer: { Main: ['GetItem'] },
     'auth-token': { Main: ['GetItem', 'UpdateItem'] },
     'quotes-create': { Main: ['GetItem'] },
-    'quotes-decode': {},
-    'orders-create': { Main: ['DeleteItem', 'GetItem', 'PutItem'], Metrics: ['PutItem'] },
+    'quotes-decode': { Main: ['GetItem'] },
+    'orders-create': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query'], Metrics: ['GetItem', 'PutItem'] },
     'orders-read': { Main: ['Query'] },
     'orders-change': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
     'metrics-conversion': { Metrics: ['Query'] },
@@ -232,7 +232,7 @@ describe('least privilege', () => {
     'orders-cancel': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
     'cancellations-confirm': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'Query', 'UpdateItem'] }, // the order's partition, and the policy-number index
     'orders-list': { Main: ['Query', 'Query'], Metrics: ['GetItem'] }, // the order itself (by order_number) and the list index
-    'policies-list': { Main: ['Query'] },
+    'policies-list': { Main: ['GetItem', 'Query'] }, // the list index, and an old item's order header
     'webhook-endpoints': { Main: ['ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'Query', 'UpdateItem'] }, // the table and the retry index (a delete cancels pending deliveries)
     // Plus the main table's stream-read actions on its stream ARN.
     'webhooks-dispatch': {

@@ -7,6 +7,7 @@ import { createS3Client } from '#shared/platform/s3/s3-client.js';
 import { CLAMSCAN } from '../ensure-test-tools.js';
 import type { LocalS3 } from './local-s3.js';
 import { logger } from '#shared/platform/http/logger.js';
+import { asFunction } from './local-grants.js';
 
 /**
  * The evidence bucket's events locally, as EventBridge carries them deployed: the local S3 tells of
@@ -83,7 +84,10 @@ const EVIDENCE_CHECK = 'evidence-check';
 type EvidenceCheck = (event: ReturnType<typeof objectCreatedEvent> | ReturnType<typeof scanResultEvent>) => Promise<{ outcome: string }>;
 let check: Promise<EvidenceCheck> | undefined;
 const evidenceCheck = (): Promise<EvidenceCheck> =>
-  (check ??= import(`../../functions/${EVIDENCE_CHECK}/handler.ts`).then((module: { handler: EvidenceCheck }) => module.handler));
+  (check ??= import(`../../functions/${EVIDENCE_CHECK}/handler.ts`).then(
+    // Held to the function's grants, as its role holds it deployed (local-grants.ts).
+    (module: { handler: EvidenceCheck }) => (event) => asFunction(EVIDENCE_CHECK, () => module.handler(event)),
+  ));
 
 /**
  * What the bucket's events do to an upload: S3's Object Created event, then ClamAV's scan of the

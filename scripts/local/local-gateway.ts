@@ -9,6 +9,7 @@ import { describeFailure, MAX_BODY_BYTES } from '#shared/platform/http/middlewar
 import { routes, type FunctionName, type Route } from '#shared/platform/functions.js';
 import { apiEvent, decodePath, matchRoute, type ApiEventInput } from './api-events.js';
 import { staffIssuerFromEnv, staffTokenVerifier } from '#shared/identity/index.js';
+import { asFunction } from './local-grants.js';
 
 /**
  * What API Gateway does in front of the functions, for local runs: match the route, run the real
@@ -129,7 +130,7 @@ async function invoke(
     // Loaded on first use, like the handlers: a function module may build its clients when it
     // loads, and the local server sets DYNAMODB_ENDPOINT only once DynamoDB Local answers.
     const { handler: authorizer } = await import('../../functions/authorizer/handler.js');
-    const answer = await authorizer({ headers, routeKey: `${route.method} ${route.path}` });
+    const answer = await asFunction('authorizer', () => authorizer({ headers, routeKey: `${route.method} ${route.path}` }));
     if (!answer.isAuthorized) return { statusCode: 403, headers: { 'content-type': 'application/json' }, body: '{"message":"Forbidden"}' };
     authorizerAnswer = { clientId: answer.context.client_id, authError: answer.context.auth_error };
   }
@@ -145,7 +146,7 @@ async function invoke(
   });
   event.requestContext.requestId = requestId;
   const handler = await loadHandler(route.function);
-  return handler(event, lambdaContext(route.function, requestId));
+  return asFunction(route.function, () => handler(event, lambdaContext(route.function, requestId)));
 }
 
 /** The query as API Gateway's 2.0 payload gives it: a parameter given more than once, its values joined with commas. */

@@ -10,13 +10,14 @@ import { generateKeySet } from '#shared/platform/keys/signing-keys.js';
 import { loadConfig } from '#shared/platform/config.js';
 import { logger } from '#shared/platform/http/logger.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
-import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { createDocumentClient, sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { demoSiteRoutes } from './demo-site.js';
 import { startSchedules, startStreamConsumers } from './local-streams.js';
 import { answerClientError, localGateway, type StaticRoute } from './local-gateway.js';
 import { startLocalStack, type LocalDynamo } from './local-stack.js';
 import { startLocalS3 } from './local-s3.js';
 import { evidenceEvents } from './local-evidence.js';
+import { holdToGrants } from './local-grants.js';
 import { claimLocalFolder, stackFilePath, type StackFile } from './local-stack-file.js';
 import { demoUsers, startLocalOidc, type StaffFile } from './local-oidc.js';
 import { readStaffFile, writeStaffFile } from './staff-file.js';
@@ -153,6 +154,8 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     tables: { main: config.tableName, metrics: config.metricsTableName },
   });
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  // Each function's calls held to the grants its role has deployed (a missing one is refused here, not first in production).
+  holdToGrants(sharedDocumentClient());
   // S3 for the bordereaux: s3rver on 127.0.0.1, reached by the same SDK client as deployed (S3_ENDPOINT, path-style).
   let s3;
   try {

@@ -13,6 +13,7 @@ import { scheduledFunctions, streamFunctions, type FunctionDefinition, type Stre
 import { logger } from '#shared/platform/http/logger.js';
 import type { TableNames } from '#shared/platform/dynamo/table-admin.js';
 import type { StreamWindowEvent } from '#shared/platform/dynamo/stream-events.js';
+import { asFunction } from './local-grants.js';
 
 /**
  * The local stand-in for Lambda's DynamoDB stream event source mapping: reads a table's stream on
@@ -313,7 +314,9 @@ export async function startStreamConsumers(
   const pumps = await Promise.all(
     streamFunctions.map(async ({ name, stream }) => {
       const { handler: own } = (await import(`../../functions/${name}/handler.ts`)) as { handler: Handler };
-      const handler = options.wrap ? options.wrap(name, own) : own;
+      const wrapped = options.wrap ? options.wrap(name, own) : own;
+      // Held to the consumer's grants, as its role holds it deployed (local-grants.ts).
+      const handler: Handler = (event) => asFunction(name, () => wrapped(event));
       const watcher = watchers.get(stream.table) === name;
       const pump = await startStreamPump({
         dynamo: dynamo.client,
@@ -365,7 +368,7 @@ export function startSchedules(options: { idleEverySeconds?: number; idleAfterMs
       if (idle && Date.now() - last < (options.idleEverySeconds ?? schedule.localEverySeconds) * 1000) return;
       last = Date.now();
       const run: Promise<unknown> = import(`../../functions/${name}/handler.ts`)
-        .then((module: { handler: () => Promise<unknown> }) => module.handler())
+        .then((module: { handler: () => Promise<unknown> }) => asFunction(name, module.handler))
         .catch((err: unknown) => logger.warn(`${name}: a scheduled run failed`, { error: (err as Error).name }))
         .finally(() => {
           busy = undefined;

@@ -115,7 +115,8 @@ export const FUNCTIONS = {
     tables: { main: ['GetItem'] },
     keys: ['quote'],
   },
-  // The merchant back-end checks a widget token (and its cart) before charging. Verifies only: no table.
+  // The merchant back-end checks a widget token (and its cart) before charging. GetItem: the quote's
+  // redemption (an opt-in token), and for a cart the sealed terms version (or, before versions, the client).
   // `/quote/decode` is Teak's spelling of the same request.
   'quotes-decode': {
     routes: [
@@ -123,12 +124,14 @@ export const FUNCTIONS = {
       { method: 'GET', path: '/api/v2/quote/decode', auth: 'access-token' },
       { method: 'POST', path: '/api/v2/quotes/decode', auth: 'access-token' },
     ],
+    tables: { main: ['GetItem'] },
     keys: ['quote'],
   },
-  // GetItem: the client's rate and idempotency records; DeleteItem: releasing an idempotency key.
+  // GetItem: the client's terms and idempotency records; Query: the order a keyed request replays;
+  // DeleteItem: releasing an idempotency key. Metrics GetItem: what holds a repeated opt-out's order number.
   'orders-create': {
     routes: [{ method: 'POST', path: '/api/v2/orders', auth: 'access-token' }],
-    tables: { main: ['GetItem', 'PutItem', 'DeleteItem'], metrics: ['PutItem'] },
+    tables: { main: ['GetItem', 'PutItem', 'DeleteItem', 'Query'], metrics: ['PutItem', 'GetItem'] },
     keys: ['quote', 'order-number'],
   },
   'orders-read': {
@@ -176,8 +179,10 @@ export const FUNCTIONS = {
     indexes: { main: [ORDER_LIST_INDEX] },
     keys: ['order-number'],
   },
+  // GetItem: the currency of an item written before items carried it (from its order's header).
   'policies-list': {
     routes: [{ method: 'GET', path: '/api/v2/policies', auth: 'access-token' }],
+    tables: { main: ['GetItem'] },
     indexes: { main: [POLICY_LIST_INDEX] },
     keys: ['order-number'],
   },

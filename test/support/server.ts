@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { startLocalServer, type LocalServerOptions } from '../../scripts/local/local-server.js';
+import { refusals } from '../../scripts/local/local-grants.js';
 import { testEndpoint } from './dynamo.js';
 import { accessToken } from './http.js';
 
@@ -13,7 +14,12 @@ export async function startTestServer(options: Pick<LocalServerOptions, 'staticR
   process.env.TABLE_NAME = `e2e-main-${suffix}`;
   process.env.METRICS_TABLE_NAME = `e2e-metrics-${suffix}`;
   const local = await startLocalServer({ port: 0, dynamoEndpoint: testEndpoint(), ...options });
-  return { baseUrl: local.baseUrl, demo: local.demo, operatorKey: local.operatorKey, staff: local.staff, seeded: local.seeded, stop: local.stop };
+  const stop = async () => {
+    await local.stop();
+    // A call a deployed function's role would refuse fails the file, even where the code caught it (local-grants.ts).
+    if (refusals.length > 0) throw new Error(`calls the deployed roles would refuse: ${JSON.stringify(refusals)}`);
+  };
+  return { baseUrl: local.baseUrl, demo: local.demo, operatorKey: local.operatorKey, staff: local.staff, seeded: local.seeded, stop };
 }
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 

@@ -9,6 +9,8 @@ import { apiEvent, type ApiEventInput } from './events.js';
 import { freshTables } from './dynamo.js';
 import { localClient } from '../../scripts/local/local-stack.js';
 import { startStreamConsumers, type StreamPump } from '../../scripts/local/local-streams.js';
+import { asFunction, holdToGrants, refusals } from '../../scripts/local/local-grants.js';
+import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 
 /**
  * The real handlers over fresh DynamoDB Local tables, called in-process with v2 events —
@@ -44,12 +46,14 @@ export async function startService() {
     'order-number': generateKeySet('order-number'),
   });
   forgetKeySets();
+  // Each function's calls are held to its grants, as its role holds them deployed (scripts/local/local-grants.ts).
+  holdToGrants(sharedDocumentClient());
   const clients = new DynamoClientStore(tables.doc, tables.main);
 
   const handlers = new Map<FunctionName, (event: unknown, context: Context) => Promise<APIGatewayProxyStructuredResultV2>>();
   async function call(name: FunctionName, input: ApiEventInput): Promise<HandlerResult> {
     if (!handlers.has(name)) handlers.set(name, (await import(`../../functions/${name}/handler.ts`)).handler);
-    const result = await handlers.get(name)!(apiEvent(input), lambdaContext());
+    const result = await asFunction(name, () => handlers.get(name)!(apiEvent(input), lambdaContext()));
     const body = result.body ?? '';
     assertContract(input.method, input.path, result.statusCode ?? 200, body); // every answer is one openapi.yaml documents
     return { status: result.statusCode ?? 200, headers: (result.headers ?? {}) as Record<string, string>, body, json: body ? JSON.parse(body) : undefined };
@@ -83,7 +87,8 @@ export async function startService() {
 
   /** One run of a scheduled function (the webhook retry sweep), as EventBridge or npm start's interval runs it. */
   async function runScheduled(name: 'webhooks-retry'): Promise<unknown> {
-    return ((await import(`../../functions/${name}/handler.ts`)) as { handler: () => Promise<unknown> }).handler();
+    const { handler } = (await import(`../../functions/${name}/handler.ts`)) as { handler: () => Promise<unknown> };
+    return asFunction(name, handler);
   }
 
   return {
@@ -104,6 +109,8 @@ export async function startService() {
       if (pumps) await (await pumps).stop();
       streamClient.destroy();
       await tables.cleanup();
+      // A call a deployed function's role would refuse fails the file, even where the code caught it.
+      if (refusals.length > 0) throw new Error(`calls the deployed roles would refuse: ${JSON.stringify(refusals)}`);
     },
   };
 }
