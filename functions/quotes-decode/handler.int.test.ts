@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '#shared/platform/keys/tokens.js';
-import { cartItems, quoteFor, startService, type Service } from '../../test/support/service.js';
+import { cartItems, quoteFor, startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
 
 /** GET and POST /api/v2/quotes/decode over DynamoDB Local: what a widget token vouches for, checked before charging. */
 let service: Service;
@@ -36,7 +36,7 @@ describe('GET /quotes/decode', () => {
       premium_total: quote.premium_total,
       expires_at: quote.expires_at,
     };
-    expect(optIn.json).toEqual({ ...sealed, opt_in: true });
+    expect(optIn.json).toEqual({ ...sealed, opt_in: true, redeemed_by: null });
     expect(optOut.status).toBe(200);
     expect(optOut.json).toEqual({ ...sealed, opt_in: false });
     expect(quote.premium_total).toBe('13.23'); // 10.20 + 3.02 + 0.01
@@ -104,6 +104,32 @@ describe('GET /quotes/decode', () => {
     const res = await decode(old);
 
     expect([res.status, res.json.terms_version, res.json.premium_total]).toEqual([200, 1, '6.80']);
+  });
+
+  it("names the order that redeemed an opt-in token's quote, as soon as it is sold; an opt-out token, never spent, names none", async () => {
+    const items = cartItems('45.00', '12.50');
+    const quote = await quoteFor(service, client.public_key, items);
+    const before = await decode(quote.tokens.opt_in);
+
+    const order = await service.call('orders-create', {
+      method: 'POST',
+      path: '/api/v2/orders',
+      clientId: client.client_id,
+      body: { token: quote.tokens.opt_in, order_number: uniqueOrderNumber('decode'), currency: 'USD', items },
+    });
+    const [after, cart, optOut] = await Promise.all([
+      decode(quote.tokens.opt_in),
+      check({ token: quote.tokens.opt_in, items: items.map(({ reference_number, cost }) => ({ reference_number, cost })) }),
+      decode(quote.tokens.opt_out),
+    ]);
+
+    expect([before.status, before.json.redeemed_by]).toEqual([200, null]);
+    expect(order.status, order.body).toBe(201);
+    const redeemedBy = { service_order_id: order.json.service_order_id, redeemed_at: order.json.created };
+    expect([after.status, after.json.redeemed_by]).toEqual([200, redeemedBy]);
+    expect([cart.status, cart.json.redeemed_by, cart.json.items.length]).toEqual([200, redeemedBy, 2]);
+    expect(optOut.status).toBe(200);
+    expect(optOut.json).not.toHaveProperty('redeemed_by');
   });
 
   it('answers 401 without an access token', async () => {

@@ -6,6 +6,7 @@ import { loadConfig } from '#shared/platform/config.js';
 import { systemClock } from '#shared/platform/clock.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
+import { DynamoQuoteRedemptions } from '#shared/quotes/dynamo-quote-redemptions.js';
 import { DynamoTermsStore } from '#shared/terms/dynamo-terms-store.js';
 import { cachedTermsVersions } from '#shared/terms/index.js';
 import { jsonResponse } from '#shared/platform/http/envelope.js';
@@ -18,10 +19,14 @@ const deps = {
   quotes: quoteTokenReader,
   terms: cachedTermsVersions(new DynamoTermsStore(sharedDocumentClient(), config.tableName), systemClock),
   clients: new DynamoClientStore(sharedDocumentClient(), config.tableName),
+  redemptions: new DynamoQuoteRedemptions(sharedDocumentClient(), config.tableName),
 };
 
-/** The sealed facts of the quote (never its items: the token holds only their digest), and the checked cart when one was sent. */
-const view = ({ quote, optIn, expiresAt, items }: DecodedQuote) =>
+/**
+ * The sealed facts of the quote (never its items: the token holds only their digest), the checked
+ * cart when one was sent, and for an opt-in token the order that redeemed its quote (null while none has).
+ */
+const view = ({ quote, optIn, expiresAt, items, redeemedBy }: DecodedQuote) =>
   jsonResponse(200, {
     quote_id: quote.quote_id,
     opt_in: optIn,
@@ -39,6 +44,7 @@ const view = ({ quote, optIn, expiresAt, items }: DecodedQuote) =>
           })),
         }
       : {}),
+    ...(redeemedBy !== undefined ? { redeemed_by: redeemedBy && { service_order_id: redeemedBy.serviceOrderId, redeemed_at: redeemedBy.redeemedAt } } : {}),
   });
 
 /** GET /api/v2/quotes/decode?token= (and Teak's GET /api/v2/quote/decode). */

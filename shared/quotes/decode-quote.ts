@@ -1,5 +1,5 @@
 import { amountOrRefuse, maxItemCost } from '../platform/money/index.js';
-import type { QuoteReader } from './ports.js';
+import type { QuoteReader, QuoteRedemption, QuoteRedemptions } from './ports.js';
 import { assertItemsMatchSeal, assertPremiumsMatchSeal, priceItems, type PricedItem, type QuoteSeal } from './quote.js';
 import { sealedTerms, type SealedTermsDeps } from '../clients/index.js';
 
@@ -15,7 +15,11 @@ export interface DecodedQuote {
   expiresAt: Date;
   /** The given items, in the order given, priced under the sealed terms version (only when items were given). */
   items?: PricedItem[];
+  /** An opt-in token's quote: the order that redeemed it, or null while none has (absent for an opt-out token, which is never spent). */
+  redeemedBy?: QuoteRedemption | null;
 }
+
+export type DecodeQuoteDeps = { quotes: QuoteReader; redemptions: QuoteRedemptions } & SealedTermsDeps;
 
 /**
  * GET/POST /quotes/decode: what a quote token vouches for, read exactly as POST /orders reads it
@@ -23,14 +27,24 @@ export interface DecodedQuote {
  * items, so it cannot list them; given the cart, it checks it is exactly the quoted one (422
  * `quote_mismatch`, as POST /orders answers) and prices it as the quote did: under the sealed terms
  * version, each item's band by the days from the quote to its event (give the items' `event`s).
+ * An opt-in token says which order redeemed its quote, if one has: POST /orders would answer
+ * another order 409 `quote_redeemed`.
  */
-export async function decodeQuote(deps: { quotes: QuoteReader } & SealedTermsDeps, clientId: string, input: DecodeQuoteInput): Promise<DecodedQuote> {
+export async function decodeQuote(deps: DecodeQuoteDeps, clientId: string, input: DecodeQuoteInput): Promise<DecodedQuote> {
   const { quote, optIn, expiresAt } = await deps.quotes.read(input.token, clientId);
-  if (input.items === undefined) return { quote, optIn, expiresAt };
-  const max = maxItemCost(quote.currency);
-  const items = input.items.map((item, index) => ({ ...item, cost: amountOrRefuse(item.cost, quote.currency, max, `items[${index}].cost`) }));
-  assertItemsMatchSeal(items, quote);
-  const priced = priceItems(items, await sealedTerms(deps, clientId, quote.terms_version), quote.currency, quote.quoted_at);
-  assertPremiumsMatchSeal(priced, quote);
-  return { quote, optIn, expiresAt, items: priced };
+  let items: PricedItem[] | undefined;
+  if (input.items !== undefined) {
+    const max = maxItemCost(quote.currency);
+    const given = input.items.map((item, index) => ({ ...item, cost: amountOrRefuse(item.cost, quote.currency, max, `items[${index}].cost`) }));
+    assertItemsMatchSeal(given, quote);
+    items = priceItems(given, await sealedTerms(deps, clientId, quote.terms_version), quote.currency, quote.quoted_at);
+    assertPremiumsMatchSeal(items, quote);
+  }
+  return {
+    quote,
+    optIn,
+    expiresAt,
+    ...(items ? { items } : {}),
+    ...(optIn ? { redeemedBy: (await deps.redemptions.redeemedBy(clientId, quote.quote_id)) ?? null } : {}),
+  };
 }

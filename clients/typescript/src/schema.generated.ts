@@ -55,7 +55,8 @@ export interface paths {
      *     any token this client could not redeem (another client's, forged, an access token) and 422
      *     `quote_expired` for an expired one. The token seals a digest of the cart, not the items, so
      *     the answer cannot list them: it gives their count and the premium total the shopper saw.
-     *     To check the cart itself, POST it.
+     *     To check the cart itself, POST it. For an opt-in token, `redeemed_by` names the order that
+     *     redeemed its quote (null while none has).
      */
     get: operations['decodeQuote'];
     put?: never;
@@ -2100,6 +2101,16 @@ export interface components {
         cost: components['schemas']['Money'];
         premium: components['schemas']['Money'];
       }[];
+      /**
+       * @description Only for an opt-in token: the order that redeemed its quote, or null while none has (a
+       *     quote sells one order; POST /orders answers another order with it 409 `quote_redeemed`).
+       *     An opt-out token is never spent and carries no such field.
+       */
+      redeemed_by?: {
+        /** Format: uuid */
+        service_order_id: string;
+        redeemed_at: components['schemas']['Timestamp'];
+      } | null;
     };
     Customer: {
       id: string;
