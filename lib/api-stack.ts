@@ -22,6 +22,8 @@ import { COGNITO_STAFF_ACTIONS } from '#shared/identity/cognito-staff-directory.
 import { USER_POOL_VARIABLE } from '#shared/identity/staff-directory-deps.js';
 import type { TableDefinition } from '#shared/platform/dynamo/table-definitions.js';
 import {
+  BORDEREAUX_GRANTS,
+  EVIDENCE_GRANTS,
   FUNCTIONS,
   functionNames,
   routes,
@@ -58,20 +60,6 @@ export const apiFunctionNames = functionNames.filter((name): name is ApiFunction
 
 /** How long the pages' tokens last: an access token an hour (held in memory only), a refresh token a working day. */
 export const PAGES_TOKEN_VALIDITY = { access: Duration.hours(1), refresh: Duration.hours(12) } as const;
-
-/** S3 actions per bucket access of the catalogue, on the bordereaux/ prefix only. */
-const BUCKET_ACTIONS = { read: ['s3:GetObject'], write: ['s3:PutObject', 's3:AbortMultipartUpload'] } as const;
-export const BORDEREAUX_PREFIX = 'bordereaux/';
-/** S3 actions per evidence access of the catalogue, each on its prefixes only. */
-const EVIDENCE_ACTIONS: Record<'upload' | 'check' | 'link' | 'erase', readonly { actions: readonly string[]; prefixes: readonly string[] }[]> = {
-  upload: [{ actions: ['s3:PutObject'], prefixes: ['uploads/'] }],
-  check: [
-    { actions: ['s3:GetObject', 's3:DeleteObject'], prefixes: ['uploads/', 'files/'] },
-    { actions: ['s3:PutObject'], prefixes: ['files/'] },
-  ],
-  link: [{ actions: ['s3:GetObject'], prefixes: ['files/'] }],
-  erase: [{ actions: ['s3:DeleteObject'], prefixes: ['uploads/', 'files/'] }],
-};
 
 /** Stateless: the HTTP API, its authorizer and the functions. Holds no data. */
 export class ApiStack extends Stack {
@@ -120,8 +108,11 @@ export class ApiStack extends Stack {
         );
       }
       if (access.bucket) {
-        const objects = props.bordereaux.arnForObjects(`${BORDEREAUX_PREFIX}*`);
-        service.fn.addToRolePolicy(new PolicyStatement({ actions: access.bucket.flatMap((use) => BUCKET_ACTIONS[use]), resources: [objects] }));
+        for (const { actions, prefixes } of access.bucket.flatMap((use) => BORDEREAUX_GRANTS[use])) {
+          service.fn.addToRolePolicy(
+            new PolicyStatement({ actions: [...actions], resources: prefixes.map((prefix) => props.bordereaux.arnForObjects(`${prefix}*`)) }),
+          );
+        }
         NagSuppressions.addResourceSuppressions(
           service.fn.role!,
           [
@@ -136,7 +127,7 @@ export class ApiStack extends Stack {
         );
       }
       for (const use of access.evidence ?? []) {
-        for (const { actions, prefixes } of EVIDENCE_ACTIONS[use]) {
+        for (const { actions, prefixes } of EVIDENCE_GRANTS[use]) {
           service.fn.addToRolePolicy(
             new PolicyStatement({ actions: [...actions], resources: prefixes.map((prefix) => props.evidence.arnForObjects(`${prefix}*`)) }),
           );

@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand 
 import { describe, expect, it } from 'vitest';
 import { FUNCTIONS } from '#shared/platform/functions.js';
 import { ORDER_LIST_INDEX, POLICY_INDEX } from '#shared/platform/dynamo/table-definitions.js';
-import { accessesOf, asFunction, granted, holdToGrants, refusals, type CallInput } from './local-grants.js';
+import { accessesOf, asFunction, granted, holdToGrants, objectAccessesOf, objectGranted, refusals, type CallInput } from './local-grants.js';
 
 /** Each function's calls held to its catalogue entry, as its deployed role holds them. */
 const tables = { main: 'main-t', metrics: 'metrics-t' };
@@ -47,6 +47,34 @@ describe('granted', () => {
     expect(granted('orders-list', { action: 'Query', table: 'main-t', index: ORDER_LIST_INDEX }, tables)).toBe(true);
     expect(granted('orders-list', { action: 'Query', table: 'main-t', index: POLICY_INDEX }, tables)).toBe(false);
     expect(granted('orders-list', { action: 'Scan', table: 'main-t', index: ORDER_LIST_INDEX }, tables)).toBe(false);
+  });
+});
+
+describe('objects', () => {
+  const buckets = { bordereaux: 'b-bucket', evidence: 'e-bucket' };
+
+  it('names a multipart upload by PutObject, and a copy by the object it reads and the one it writes', () => {
+    expect(objectAccessesOf('UploadPartCommand', { Bucket: 'b-bucket', Key: 'bordereaux/2026-11/x.csv' })).toEqual([
+      { action: 's3:PutObject', bucket: 'b-bucket', key: 'bordereaux/2026-11/x.csv' },
+    ]);
+    expect(objectAccessesOf('CopyObjectCommand', { Bucket: 'e-bucket', Key: 'files/c/f', CopySource: 'e-bucket/uploads/c/f%20x' })).toEqual([
+      { action: 's3:GetObject', bucket: 'e-bucket', key: 'uploads/c/f x' },
+      { action: 's3:PutObject', bucket: 'e-bucket', key: 'files/c/f' },
+    ]);
+  });
+
+  it('grants each use its actions under its prefixes of its own bucket only', () => {
+    const check = (name: Parameters<typeof objectGranted>[0], action: string, bucket: string, key: string) =>
+      objectGranted(name, { action, bucket, key }, buckets);
+    expect(check('evidence-check', 's3:GetObject', 'e-bucket', 'uploads/c/f')).toBe(true);
+    expect(check('evidence-check', 's3:PutObject', 'e-bucket', 'files/c/f/1')).toBe(true);
+    expect(check('evidence-check', 's3:PutObject', 'e-bucket', 'uploads/c/f')).toBe(false);
+    expect(check('evidence-admin', 's3:GetObject', 'e-bucket', 'uploads/c/f')).toBe(false);
+    expect(check('evidence-erase', 's3:DeleteObject', 'e-bucket', 'files/c/f/1')).toBe(true);
+    expect(check('bordereaux-export', 's3:PutObject', 'b-bucket', 'bordereaux/2026-11/x.csv')).toBe(true);
+    expect(check('bordereaux-export', 's3:PutObject', 'b-bucket', 'elsewhere/x.csv')).toBe(false);
+    expect(check('bordereaux-export', 's3:PutObject', 'e-bucket', 'bordereaux/x.csv')).toBe(false);
+    expect(check('orders-create', 's3:GetObject', 'e-bucket', 'files/c/f/1')).toBe(false);
   });
 });
 

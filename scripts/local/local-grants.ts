@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { FUNCTIONS, type FunctionDefinition, type FunctionName } from '#shared/platform/functions.js';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { BORDEREAUX_GRANTS, EVIDENCE_GRANTS, FUNCTIONS, type FunctionDefinition, type FunctionName } from '#shared/platform/functions.js';
 import type { TableDefinition } from '#shared/platform/dynamo/table-definitions.js';
 import { loadConfig } from '#shared/platform/config.js';
 
@@ -80,31 +81,94 @@ export function granted(name: FunctionName, access: Access, tables: Record<Table
   return (definition.tables?.[table] ?? []).includes(access.action);
 }
 
-const held = new WeakSet<DynamoDBDocumentClient>();
+/** What one S3 call asks for: its IAM action on each object it names (a copy reads one and writes another). */
+export type ObjectAccess = { action: string; bucket: string; key: string };
+export interface ObjectCallInput {
+  Bucket?: string;
+  Key?: string;
+  CopySource?: string;
+}
+/** The IAM action of each S3 operation (a multipart upload's parts are PutObject's, as IAM checks them). */
+const OBJECT_ACTION: Record<string, string> = {
+  PutObject: 's3:PutObject',
+  CreateMultipartUpload: 's3:PutObject',
+  UploadPart: 's3:PutObject',
+  CompleteMultipartUpload: 's3:PutObject',
+  AbortMultipartUpload: 's3:AbortMultipartUpload',
+  GetObject: 's3:GetObject',
+  HeadObject: 's3:GetObject',
+  DeleteObject: 's3:DeleteObject',
+};
 
-/** Holds every call made on `doc` while a function runs (asFunction) to that function's grants; once per client. */
-export function holdToGrants(doc: DynamoDBDocumentClient): void {
-  if (held.has(doc)) return;
-  held.add(doc);
-  doc.middlewareStack.add(
+export function objectAccessesOf(commandName: string, input: ObjectCallInput): ObjectAccess[] {
+  const operation = commandName.replace(/Command$/, '');
+  const target = { bucket: String(input.Bucket), key: String(input.Key ?? '') };
+  if (operation === 'CopyObject') {
+    const source = decodeURIComponent(String(input.CopySource)).replace(/^\//, '');
+    const slash = source.indexOf('/');
+    return [
+      { action: 's3:GetObject', bucket: source.slice(0, slash), key: source.slice(slash + 1) },
+      { action: 's3:PutObject', ...target },
+    ];
+  }
+  return [{ action: OBJECT_ACTION[operation] ?? `s3:${operation}`, ...target }];
+}
+
+/** Whether `name`'s catalogue entry grants the access: its uses of the bucket, each action on its prefixes only. */
+export function objectGranted(name: FunctionName, access: ObjectAccess, buckets = configuredBuckets()): boolean {
+  const definition: FunctionDefinition = FUNCTIONS[name];
+  const grants =
+    access.bucket === buckets.bordereaux
+      ? (definition.bucket ?? []).flatMap((use) => BORDEREAUX_GRANTS[use])
+      : access.bucket === buckets.evidence
+        ? (definition.evidence ?? []).flatMap((use) => EVIDENCE_GRANTS[use])
+        : [];
+  return grants.some((grant) => grant.actions.includes(access.action) && grant.prefixes.some((prefix) => access.key.startsWith(prefix)));
+}
+
+const configuredBuckets = () => {
+  const config = loadConfig();
+  return { bordereaux: config.bordereauxBucket, evidence: config.evidenceBucket };
+};
+
+/** The middleware stack both SDK clients have; the check sees each call's command name and input. */
+type HeldClient = Pick<DynamoDBDocumentClient | S3Client, 'middlewareStack'>;
+const held = new WeakSet<HeldClient>();
+
+function hold(client: HeldClient, refusalOf: (name: FunctionName, commandName: string, input: unknown) => Refusal | undefined): void {
+  if (held.has(client)) return;
+  held.add(client);
+  (client.middlewareStack as DynamoDBDocumentClient['middlewareStack']).add(
     (next, context) => async (args) => {
       const name = running.getStore();
       if (name === undefined) return next(args); // a script's or a test's own call, not a function's
-      for (const access of accessesOf(context.commandName ?? '', args.input as CallInput)) {
-        if (granted(name, access)) continue;
-        const refusal = {
-          function: name,
-          action: `dynamodb:${access.action}`,
-          resource: access.index ? `${access.table}/index/${access.index}` : access.table,
-        };
-        refusals.push(refusal);
-        throw Object.assign(
-          new Error(`${name} is not granted ${refusal.action} on ${refusal.resource}: its entry in shared/platform/functions.ts does not list it`),
-          { name: 'AccessDeniedException', $metadata: { httpStatusCode: 400 } },
-        );
-      }
-      return next(args);
+      const refusal = refusalOf(name, context.commandName ?? '', args.input);
+      if (!refusal) return next(args);
+      refusals.push(refusal);
+      throw Object.assign(
+        new Error(`${name} is not granted ${refusal.action} on ${refusal.resource}: its entry in shared/platform/functions.ts does not list it`),
+        { name: 'AccessDeniedException', $metadata: { httpStatusCode: 403 } },
+      );
     },
     { step: 'initialize', name: 'localGrants', override: true, priority: 'high' },
   );
+}
+
+/** Holds every call made on `doc` while a function runs (asFunction) to that function's table grants; once per client. */
+export function holdToGrants(doc: DynamoDBDocumentClient): void {
+  hold(doc, (name, commandName, input) => {
+    const access = accessesOf(commandName, input as CallInput).find((each) => !granted(name, each));
+    return access && { function: name, action: `dynamodb:${access.action}`, resource: access.index ? `${access.table}/index/${access.index}` : access.table };
+  });
+}
+
+/**
+ * Likewise for S3 (the bordereaux and evidence buckets), once per client. A presigned URL is not a
+ * call of the function's: it carries the signer's grants to whoever uses it, and s3rver does not check them.
+ */
+export function holdObjectsToGrants(s3: S3Client): void {
+  hold(s3, (name, commandName, input) => {
+    const access = objectAccessesOf(commandName, input as ObjectCallInput).find((each) => !objectGranted(name, each));
+    return access && { function: name, action: access.action, resource: `${access.bucket}/${access.key}` };
+  });
 }

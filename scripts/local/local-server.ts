@@ -11,13 +11,14 @@ import { loadConfig } from '#shared/platform/config.js';
 import { logger } from '#shared/platform/http/logger.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { createDocumentClient, sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
+import { sharedS3Client } from '#shared/platform/s3/s3-client.js';
 import { demoSiteRoutes } from './demo-site.js';
 import { startSchedules, startStreamConsumers } from './local-streams.js';
 import { answerClientError, localGateway, type StaticRoute } from './local-gateway.js';
 import { startLocalStack, type LocalDynamo } from './local-stack.js';
 import { startLocalS3 } from './local-s3.js';
 import { evidenceEvents } from './local-evidence.js';
-import { holdToGrants } from './local-grants.js';
+import { holdObjectsToGrants, holdToGrants } from './local-grants.js';
 import { claimLocalFolder, stackFilePath, type StackFile } from './local-stack-file.js';
 import { demoUsers, startLocalOidc, type StaffFile } from './local-oidc.js';
 import { readStaffFile, writeStaffFile } from './staff-file.js';
@@ -165,6 +166,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     throw err;
   }
   Object.assign(process.env, s3.env); // S3_ENDPOINT and this start's own random S3 credentials (never logged)
+  holdObjectsToGrants(sharedS3Client()); // the functions' S3 client held to their grants, as the DynamoDB one
   // The evidence bucket's events, as EventBridge carries them deployed: each upload checked, then scanned by ClamAV (GuardDuty's stand-in).
   const evidence = evidenceEvents(s3, config.evidenceBucket);
   if (evidence.note) logger.warn(evidence.note);

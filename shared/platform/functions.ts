@@ -44,6 +44,29 @@ export interface RouteDefinition {
   cors?: boolean;
 }
 
+export type BordereauxUse = 'read' | 'write';
+export type EvidenceUse = 'upload' | 'check' | 'link' | 'erase';
+/** S3 actions a use of a bucket grants, each on its key prefixes only. */
+export type ObjectGrant = { readonly actions: readonly string[]; readonly prefixes: readonly string[] };
+
+/** The bordereaux' objects are all under this prefix of their bucket. */
+export const BORDEREAUX_PREFIX = 'bordereaux/';
+/** What each use of the bordereaux bucket grants (the stack's statements, and npm start's check of them). */
+export const BORDEREAUX_GRANTS: Record<BordereauxUse, readonly ObjectGrant[]> = {
+  read: [{ actions: ['s3:GetObject'], prefixes: [BORDEREAUX_PREFIX] }],
+  write: [{ actions: ['s3:PutObject', 's3:AbortMultipartUpload'], prefixes: [BORDEREAUX_PREFIX] }],
+};
+/** What each use of the evidence bucket grants. */
+export const EVIDENCE_GRANTS: Record<EvidenceUse, readonly ObjectGrant[]> = {
+  upload: [{ actions: ['s3:PutObject'], prefixes: ['uploads/'] }],
+  check: [
+    { actions: ['s3:GetObject', 's3:DeleteObject'], prefixes: ['uploads/', 'files/'] },
+    { actions: ['s3:PutObject'], prefixes: ['files/'] },
+  ],
+  link: [{ actions: ['s3:GetObject'], prefixes: ['files/'] }],
+  erase: [{ actions: ['s3:DeleteObject'], prefixes: ['uploads/', 'files/'] }],
+};
+
 export interface FunctionDefinition {
   routes: readonly RouteDefinition[];
   /** DynamoDB actions per table (a TransactWriteItems needs the action of each of its parts). */
@@ -74,13 +97,13 @@ export interface FunctionDefinition {
    * The bordereaux bucket, under its `bordereaux/` prefix only: `read` (GetObject, which a presigned
    * link carries), `write` (PutObject and the multipart upload's parts, AbortMultipartUpload).
    */
-  bucket?: readonly ('read' | 'write')[];
+  bucket?: readonly BordereauxUse[];
   /**
    * The evidence bucket: `upload` (PutObject under `uploads/`, which a presigned POST carries),
    * `check` (GetObject and DeleteObject under `uploads/` and `files/`, PutObject under `files/`),
    * `link` (GetObject under `files/`, which a presigned GET carries), `erase` (DeleteObject under both).
    */
-  evidence?: readonly ('upload' | 'check' | 'link' | 'erase')[];
+  evidence?: readonly EvidenceUse[];
   /** Told by EventBridge (no route): `evidence`, the evidence bucket's Object Created events and GuardDuty's scan results on it. */
   events?: 'evidence';
   /** Seconds a run may take (default 10). */

@@ -1,6 +1,7 @@
 import { type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { createS3Client, LOCAL_S3_KEY_ENV, LOCAL_S3_SECRET_ENV } from '#shared/platform/s3/s3-client.js';
+import { createS3Client, LOCAL_S3_KEY_ENV, LOCAL_S3_SECRET_ENV, sharedS3Client } from '#shared/platform/s3/s3-client.js';
+import { holdObjectsToGrants } from '../../scripts/local/local-grants.js';
 import { randomBytes } from 'node:crypto';
 import { localClient } from '../../scripts/local/local-stack.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
@@ -56,5 +57,6 @@ export async function freshBucket(): Promise<{ endpoint: string; bucket: string 
   process.env[LOCAL_S3_KEY_ENV] = accessKeyId;
   process.env[LOCAL_S3_SECRET_ENV] = secretAccessKey;
   process.env.BORDEREAUX_BUCKET = bucket;
+  holdObjectsToGrants(sharedS3Client()); // the functions' client, now that it can be made: held to their grants (local-grants.ts)
   return { endpoint, bucket };
 }

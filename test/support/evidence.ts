@@ -1,6 +1,7 @@
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
-import { createS3Client, LOCAL_S3_KEY_ENV, LOCAL_S3_SECRET_ENV } from '#shared/platform/s3/s3-client.js';
+import { createS3Client, LOCAL_S3_KEY_ENV, LOCAL_S3_SECRET_ENV, sharedS3Client } from '#shared/platform/s3/s3-client.js';
+import { holdObjectsToGrants } from '../../scripts/local/local-grants.js';
 import { clamavScanner, evidenceObjectWritten } from '../../scripts/local/local-evidence.js';
 
 /**
@@ -18,6 +19,7 @@ export async function evidenceBucket() {
   const s3: S3Client = createS3Client(endpoint, 'us-east-1', { accessKeyId, secretAccessKey });
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));
   Object.assign(process.env, { S3_ENDPOINT: endpoint, [LOCAL_S3_KEY_ENV]: accessKeyId, [LOCAL_S3_SECRET_ENV]: secretAccessKey, EVIDENCE_BUCKET: bucket });
+  holdObjectsToGrants(sharedS3Client()); // the functions' client, now that it can be made: held to their grants (local-grants.ts)
   const scanner = clamavScanner();
   if (!scanner) throw new Error('ClamAV is not installed: npm test installs it (scripts/ensure-test-tools.ts), or: sudo apt-get install clamav');
   const keys = async (prefix: string): Promise<string[]> =>
