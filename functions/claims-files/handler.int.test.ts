@@ -100,6 +100,19 @@ describe('evidence uploaded straight to S3, checked and scanned', () => {
     expect(await bucket.keys(`files/${claimId}/${infected.json.file_id}`)).toEqual([]);
     const refused = await asStaff(`/api/v2/admin/claims/${claimId}/files/${infected.json.file_id}/link`);
     expect([refused.status, refused.json.error.code]).toEqual([409, 'file_not_clean']);
+    // Opening a customer's file is on the record (who, which file, when); a refused link is not an opening.
+    const audit = await service.call('admin-audit', {
+      method: 'GET',
+      path: '/api/v2/admin/audit',
+      staffClaims: { sub: 'u-ada', email: 'ada@insurer.example', token_use: 'access', 'cognito:groups': ['admin'] },
+    });
+    const opened = (audit.json.data as { action: string; actor: unknown; target: unknown }[]).filter((record) => record.action === 'evidence.opened');
+    expect(opened.map(({ actor, target }) => [actor, target])).toEqual([
+      [
+        { sub: 'u-cara', email: 'cara@insurer.example' },
+        { type: 'claim', id: claimId, detail: asked.json.file_id },
+      ],
+    ]);
   });
 
   it('a PNG declared as a PDF is rejected; a JPEG and a PNG open without their metadata', async () => {
@@ -158,9 +171,70 @@ describe('evidence uploaded straight to S3, checked and scanned', () => {
     expect(await fileLanded(evidenceObjectsDeps(), asked.json.upload.fields.key)).toBe('pending');
     const link = await asStaff(`/api/v2/admin/claims/${claimId}/files/${asked.json.file_id}/link`);
     expect([link.status, link.json.error?.code]).toEqual([409, 'file_not_clean']);
-    expect(await bucket.keys(`files/${claimId}/${asked.json.file_id}/`)).toEqual([]);
+    // The earlier copy is kept, never served, until the new bytes' verdict (a decision in between keeps it).
+    expect(await bucket.keys(`files/${claimId}/${asked.json.file_id}/`)).toEqual([`files/${claimId}/${asked.json.file_id}/1`]);
     await bucket.settle();
     expect(await statusOf(asked.json.file_id)).toMatchObject({ status: 'infected' });
+    expect(await bucket.keys(`files/${claimId}/${asked.json.file_id}/`)).toEqual([]);
+  });
+
+  it('the same bytes posted again over bytes already judged are not judged again: a double-clicked upload never leaves the file waiting', async () => {
+    const { fileLanded, fileScanned } = await import('#shared/evidence/index.js');
+    const { evidenceObjectsDeps } = await import('#shared/evidence/evidence-objects-deps.js');
+    const asked = await ask('twice.pdf', 'application/pdf', pdf.length);
+    const key = asked.json.upload.fields.key as string;
+    await postUpload(asked.json.upload, pdf);
+    await bucket.settle();
+    expect(await statusOf(asked.json.file_id)).toMatchObject({ status: 'clean' });
+
+    expect((await postUpload(asked.json.upload, pdf)).status).toBe(204);
+    const again = await bucket.read(key);
+    const told = await fileLanded(evidenceObjectsDeps(), key);
+    const late = await fileScanned(evidenceObjectsDeps(), key, again!.etag, 'NO_THREATS_FOUND');
+
+    expect([told, late]).toEqual(['ignored', 'ignored']);
+    expect(await bucket.keys(key)).toEqual([]);
+    expect(await statusOf(asked.json.file_id)).toMatchObject({ status: 'clean' });
+    const link = await asStaff(`/api/v2/admin/claims/${claimId}/files/${asked.json.file_id}/link`);
+    const served = await fetch(link.json.url);
+    expect(served.headers.get('cache-control')).toBe('private, no-store'); // no cache keeps a customer's document
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(pdf);
+  });
+
+  it('bytes that landed before the decision and were judged after it change nothing: the decided claim keeps what staff could open', async () => {
+    const { fileLanded } = await import('#shared/evidence/index.js');
+    const { evidenceObjectsDeps } = await import('#shared/evidence/evidence-objects-deps.js');
+    const { id, ask } = await claimToFileOn('Swap Hall');
+    const seen = await ask('note.pdf');
+    const first = await ask('first.pdf');
+    await postUpload(seen.json.upload, pdf);
+    await bucket.settle();
+    const swapped = new Uint8Array(pdf);
+    swapped.set(new TextEncoder().encode('%PDF-1.4\nSWAPPED'), 0);
+    await postUpload(seen.json.upload, swapped);
+    await postUpload(first.json.upload, pdf);
+    expect(await fileLanded(evidenceObjectsDeps(), seen.json.upload.fields.key)).toBe('pending');
+    expect(await fileLanded(evidenceObjectsDeps(), first.json.upload.fields.key)).toBe('pending');
+
+    const decided = await service.call('claims-admin', {
+      method: 'POST',
+      path: `/api/v2/admin/claims/${id}/decision`,
+      pathParameters: { id },
+      operator: 'test-operator',
+      body: { decision: 'deny', note: 'Not covered.' },
+    });
+    await bucket.settle(); // the scans' verdicts come after the decision
+
+    expect(decided.status, decided.body).toBe(200);
+    const files = (await asStaff(`/api/v2/admin/claims/${id}/files`)).json.data as { file_id: string; status: string; rejection: string | null }[];
+    expect(files.map((file) => [file.file_id, file.status, file.rejection])).toEqual([
+      [seen.json.file_id, 'clean', null],
+      [first.json.file_id, 'rejected', 'claim_decided'],
+    ]);
+    const link = await asStaff(`/api/v2/admin/claims/${id}/files/${seen.json.file_id}/link`);
+    expect(new Uint8Array(await (await fetch(link.json.url)).arrayBuffer())).toEqual(pdf); // what staff could open, not the swap
+    expect(await bucket.keys(`uploads/${id}/`)).toEqual([]);
+    expect(await bucket.keys(`files/${id}/`)).toEqual([`files/${id}/${seen.json.file_id}/1`]);
   });
 
   it('limits: 10 files that hold a place, 10 MiB, the claim’s own files only, staff only with the claims role', async () => {

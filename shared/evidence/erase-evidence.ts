@@ -35,7 +35,9 @@ export async function eraseDueEvidence(deps: Pick<EvidenceDeps, 'files' | 'objec
       const files = await deps.files.list(due.claimId);
       for (const file of files) {
         await deps.objects.remove(uploadKey(file.claim_id, file.file_id));
-        if (file.landings > 0) await deps.objects.remove(storedKey(file.claim_id, file.file_id, file.landings));
+        // The latest landing's copy, and the one kept for staff while newer bytes awaited their verdict.
+        for (const landing of new Set([file.landings, file.clean_landing ?? 0]))
+          if (landing > 0) await deps.objects.remove(storedKey(file.claim_id, file.file_id, landing));
       }
       await deps.files.eraseRecords(
         due.claimId,

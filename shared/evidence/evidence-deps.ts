@@ -7,12 +7,13 @@ import { dynamoClaimFacts } from './claim-facts.js';
 import { DynamoEvidenceStore } from './dynamo-evidence-store.js';
 import { S3EvidenceSigner } from './s3-evidence-signer.js';
 import type { EvidenceDeps } from './evidence-files.js';
+import { DynamoAuditLog, newAuditId } from '../identity/index.js';
 
 /**
  * The evidence's adapters for the customer's and staff's routes, once per cold start: they sign
  * forms and links and never hold an S3 client (evidence-objects-deps.ts has the checks' one).
  */
-export function evidenceDeps(): Pick<EvidenceDeps, 'claims' | 'files' | 'signer' | 'now' | 'fileId'> {
+export function evidenceDeps(): Pick<EvidenceDeps, 'claims' | 'files' | 'signer' | 'now' | 'fileId' | 'audit' | 'auditId'> {
   const config = loadConfig();
   const doc = sharedDocumentClient();
   const credentials = signingCredentials(config.s3Endpoint);
@@ -26,5 +27,7 @@ export function evidenceDeps(): Pick<EvidenceDeps, 'claims' | 'files' | 'signer'
     ),
     now: () => systemClock.now(),
     fileId: () => prefixedId('fi'),
+    audit: new DynamoAuditLog(doc, config.tableName),
+    auditId: newAuditId,
   };
 }

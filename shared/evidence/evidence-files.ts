@@ -1,12 +1,16 @@
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import type { Claim } from '../claims/index.js';
+import { auditRecordOf, type AuditRecord } from '../identity/index.js';
+import type { StaffIdentity } from '../platform/staff.js';
 import {
+  BYTES_REJECTIONS,
   LINK_TTL_SECONDS,
   MAX_FILES_PER_CLAIM,
   MAX_FILE_BYTES,
   MAX_LANDINGS,
   OPEN_FOR_FILES,
   UPLOAD_TTL_SECONDS,
+  cleanCopyOf,
   downloadName,
   filesErased,
   objectOf,
@@ -22,6 +26,9 @@ import type { UploadRequest } from './schemas.js';
 
 export interface EvidenceDeps {
   claims: ClaimFacts;
+  /** Who opened which customer's file (staff's links). */
+  audit: { write(record: AuditRecord): Promise<void> };
+  auditId: () => string;
   files: EvidenceStore;
   /** Signs the customer's POSTs and staff's links (the routes' functions). */
   signer: EvidenceSigner;
@@ -96,15 +103,22 @@ export async function listFiles(deps: Pick<EvidenceDeps, 'claims' | 'files' | 'n
 /**
  * GET /api/v2/admin/claims/{id}/files/{file_id}/link (role claims): a presigned GET of the copy
  * scanned clean, valid LINK_TTL_SECONDS, as an attachment with its stored type; 409 file_not_clean
- * for any other status.
+ * for any other status. A customer's document (a doctor's note) is opened on the record: the audit
+ * log keeps who opened which file before the link is given (no record, no link).
  */
-export async function staffLink(deps: Pick<EvidenceDeps, 'claims' | 'files' | 'signer' | 'now'>, claimId: string, fileId: string) {
+export async function staffLink(
+  deps: Pick<EvidenceDeps, 'claims' | 'files' | 'signer' | 'now' | 'audit' | 'auditId'>,
+  actor: StaffIdentity,
+  claimId: string,
+  fileId: string,
+) {
   const claim = await claimFor(deps, claimId);
   const file = filesErased(claim, deps.now()) ? undefined : await deps.files.get(claimId, fileId);
   if (!file) throw fileNotFound();
   if (file.status !== 'clean') throw new ConflictError('file_not_clean', `This file is ${file.status}: only a file scanned clean can be opened.`, 'file_id');
+  await deps.audit.write(auditRecordOf(actor, 'evidence.opened', { type: 'claim', id: claimId, detail: fileId }, deps.now(), deps.auditId));
   const url = await deps.signer.link(
-    storedKey(claimId, fileId, file.landings),
+    storedKey(claimId, fileId, cleanCopyOf(file)),
     downloadName(file.filename, file.content_type),
     file.content_type,
     LINK_TTL_SECONDS,
@@ -131,8 +145,15 @@ export function judgeBytes(file: EvidenceFile, bytes: Uint8Array): Landing {
 function moved(file: EvidenceFile, status: EvidenceFile['status'], at: Date, extra: Partial<EvidenceFile> = {}): EvidenceFile {
   const next: EvidenceFile = { ...file, status, updated: at.toISOString(), ...extra };
   if (status !== 'rejected') delete next.rejection;
+  // Only a clean file, or one pending over a clean copy, has a copy for staff.
+  if (status !== 'clean' && status !== 'pending') delete next.clean_landing;
   return next;
 }
+
+/** Bytes already judged, posted again (a double-clicked or retried upload): their verdict stands. */
+const judgedAlready = (file: EvidenceFile, etag: string): boolean =>
+  file.landed_etag === etag &&
+  (file.status === 'clean' || file.status === 'infected' || (file.status === 'rejected' && BYTES_REJECTIONS.includes(file.rejection!)));
 
 /**
  * Bytes landed under `uploads/` (S3's Object Created event; locally the same from s3rver): what S3
@@ -152,6 +173,12 @@ export async function fileLanded(deps: Pick<EvidenceDeps, 'claims' | 'files' | '
     return 'ignored';
   }
   if (file.status === 'pending' && file.landed_etag === landed.etag) return 'ignored'; // this landing, told again
+  if (judgedAlready(file, landed.etag)) {
+    // Not judged again: a scan's clean-up (If-Match on the ETag) could remove these bytes under a
+    // second verdict, and the file would wait for one that never comes.
+    await deps.objects.remove(key, landed.etag);
+    return 'ignored';
+  }
   const now = deps.now();
   // Once the claim is decided its evidence stands as staff saw it: bytes posted after that change nothing.
   const claim = await deps.claims.claimOf(file.claim_id);
@@ -166,18 +193,22 @@ export async function fileLanded(deps: Pick<EvidenceDeps, 'claims' | 'files' | '
   if (uploadExpired(file, now)) rejection = 'upload_expired';
   else if (landed.size !== file.size || landed.size > MAX_FILE_BYTES) rejection = 'size_mismatch';
   else if (landed.contentType !== file.content_type) rejection = 'type_mismatch';
+  // Pending over a clean file, its checked copy is kept (never served while pending) until these bytes' verdict.
+  const kept = file.status === 'clean' ? cleanCopyOf(file) : file.status === 'pending' ? file.clean_landing : undefined;
   let outcome = await deps.files.move(
     file,
-    rejection ? moved(file, 'rejected', now, { ...landing, rejection, counted: false }) : moved(file, 'pending', now, { ...landing, counted: true }),
+    rejection
+      ? moved(file, 'rejected', now, { ...landing, rejection, counted: false })
+      : moved(file, 'pending', now, { ...landing, counted: true, ...(kept !== undefined ? { clean_landing: kept } : {}) }),
   );
   if (outcome === 'full') {
     rejection = 'too_many_files';
     outcome = await deps.files.move(file, moved(file, 'rejected', now, { ...landing, rejection, counted: false }));
   }
   if (outcome === 'stale') return 'ignored'; // another telling moved it first
-  // The checked copy of an earlier landing is never served again.
-  if (file.status === 'clean') await deps.objects.remove(storedKey(file.claim_id, file.file_id, file.landings));
   if (rejection) {
+    // Bytes refused over a clean file: its earlier copy is never served again.
+    if (kept !== undefined) await deps.objects.remove(storedKey(file.claim_id, file.file_id, kept));
     await deps.objects.remove(key);
     return 'rejected';
   }
@@ -190,11 +221,13 @@ export async function fileLanded(deps: Pick<EvidenceDeps, 'claims' | 'files' | '
  * deleted at once. Clean: exactly those bytes are read (If-Match: bytes posted since are another
  * landing, judged by their own scan), checked (size, magic numbers, an image's metadata stripped)
  * and written as the checked copy under `files/`, the only bytes a link ever serves; the upload is
- * removed. `UNSUPPORTED` is rejected as unreadable; `FAILED` and `ACCESS_DENIED` leave it pending
- * for the operator (the scan is alarmed deployed).
+ * removed, and so is the copy of the bytes these replace. `UNSUPPORTED` is rejected as unreadable;
+ * `FAILED` and `ACCESS_DENIED` leave it pending for the operator (the scan is alarmed deployed).
+ * Once the claim is decided its evidence stands as staff saw it: bytes whose verdict comes after
+ * the decision change nothing (the file keeps the copy it had, or is rejected `claim_decided`).
  */
 export async function fileScanned(
-  deps: Pick<EvidenceDeps, 'files' | 'objects' | 'now'>,
+  deps: Pick<EvidenceDeps, 'claims' | 'files' | 'objects' | 'now'>,
   key: string,
   etag: string,
   verdict: ScanVerdict,
@@ -205,8 +238,12 @@ export async function fileScanned(
   if (verdict === 'THREATS_FOUND') await deps.objects.remove(key, etag);
   if (!file || file.status !== 'pending' || file.landed_etag !== etag) return 'ignored';
   const now = deps.now();
+  const kept = file.clean_landing;
+  const claim = await deps.claims.claimOf(file.claim_id);
   let next: EvidenceFile;
-  if (verdict === 'THREATS_FOUND') next = moved(file, 'infected', now, { counted: false });
+  if (!claim || !OPEN_FOR_FILES.includes(claim.status)) {
+    next = kept !== undefined ? moved(file, 'clean', now) : moved(file, 'rejected', now, { rejection: 'claim_decided', counted: false });
+  } else if (verdict === 'THREATS_FOUND') next = moved(file, 'infected', now, { counted: false });
   else if (verdict === 'UNSUPPORTED') next = moved(file, 'rejected', now, { rejection: 'unreadable', counted: false });
   else if (verdict !== 'NO_THREATS_FOUND') return 'pending';
   else {
@@ -214,10 +251,14 @@ export async function fileScanned(
     if (!bytes) return 'ignored'; // replaced since the scan: that landing's own scan decides
     const judged = judgeBytes(file, bytes);
     if (judged.ok) await deps.objects.write(storedKey(file.claim_id, file.file_id, file.landings), judged.bytes, file.content_type);
-    next = judged.ok ? moved(file, 'clean', now) : moved(file, 'rejected', now, { rejection: judged.rejection, counted: false });
+    next = judged.ok
+      ? moved(file, 'clean', now, { clean_landing: file.landings })
+      : moved(file, 'rejected', now, { rejection: judged.rejection, counted: false });
   }
   const outcome = await deps.files.move(file, next);
   if (outcome !== 'moved') return 'ignored';
-  if (next.status !== 'infected') await deps.objects.remove(key, etag);
+  if (verdict !== 'THREATS_FOUND') await deps.objects.remove(key, etag);
+  // The copy these bytes replace (or that a refusal ends) is never served again.
+  if (kept !== undefined && next.clean_landing !== kept) await deps.objects.remove(storedKey(file.claim_id, file.file_id, kept));
   return next.status;
 }

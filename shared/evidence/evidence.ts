@@ -65,7 +65,19 @@ export interface EvidenceFile {
   counted: boolean;
   /** The ETag of the bytes of the latest landing (the scan names the bytes it scanned by it). */
   landed_etag?: string;
+  /**
+   * The landing whose checked copy staff open: set when bytes are judged clean, and kept while
+   * newer bytes over it await their verdict, so that a claim decided in between keeps the evidence
+   * staff could see. Absent on records from before it (their copy is `landings`').
+   */
+  clean_landing?: number;
 }
+
+/** The landing whose checked copy a clean file serves. */
+export const cleanCopyOf = (file: Pick<EvidenceFile, 'landings' | 'clean_landing'>): number => file.clean_landing ?? file.landings;
+
+/** Rejections the bytes alone decide: the same bytes posted again would get the same one. */
+export const BYTES_REJECTIONS: readonly Rejection[] = ['type_mismatch', 'size_mismatch', 'unreadable'];
 
 /** The name a file is downloaded under: its own, ending with its type's extension (so `invoice.html` stored as a PDF opens as one). */
 export function downloadName(filename: string, type: AcceptedType): string {
