@@ -1,7 +1,7 @@
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { describe, expect, it } from 'vitest';
-import { disposition, S3Links } from './s3-links.js';
+import { disposition, PRIVATE_NO_STORE, S3Links } from './s3-links.js';
 
 /** The links the operator routes sign without an S3 client are the links the SDK's S3 client signs (configured as ours), byte for byte. */
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'session/token+' };
@@ -10,10 +10,19 @@ const key = 'bordereaux/2026-11/premium-bx_123.csv';
 const fileName = 'premium-bordereau-2026-11.csv';
 
 const sdkLink = (client: S3Client, bucket: string) =>
-  getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: key, ResponseContentDisposition: `attachment; filename="${fileName}"` }), {
-    expiresIn: 900,
-    signingDate,
-  });
+  getSignedUrl(
+    client,
+    new GetObjectCommand({
+      Bucket: bucket,
+      Key: key,
+      ResponseCacheControl: PRIVATE_NO_STORE,
+      ResponseContentDisposition: `attachment; filename="${fileName}"`,
+    }),
+    {
+      expiresIn: 900,
+      signingDate,
+    },
+  );
 
 describe('bordereau links', () => {
   it('deployed: a virtual-hosted URL, equal to the S3 client’s presigned GET', async () => {

@@ -13,6 +13,9 @@ export function disposition(fileName: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
+/** How every linked object is served: for the one who asked, kept by no cache. */
+export const PRIVATE_NO_STORE = 'private, no-store';
+
 /**
  * Presigned GETs (the bordereaux, the claims' evidence), without an S3 client: a link is a SigV4 query signature over
  * the object's URL (the SDK's own S3RequestPresigner), so the operator routes' function does not
@@ -29,7 +32,7 @@ export class S3Links {
     this.presigner = new S3RequestPresigner({ credentials, region: where.region, sha256: Hash.bind(null, 'sha256') });
   }
 
-  /** A GET of `key` for `seconds`, as an attachment named `fileName` (and served as `contentType` when given). */
+  /** A GET of `key` for `seconds`, as an attachment named `fileName`, never cached (and served as `contentType` when given). */
   async presign(key: string, seconds: number, fileName: string, signingDate?: Date, contentType?: string): Promise<string> {
     const base = new URL(this.where.endpoint ?? `https://${this.where.bucket}.s3.${this.where.region}.amazonaws.com`);
     const path = `${this.where.endpoint ? `/${this.where.bucket}` : ''}/${key.split('/').map(encodeURIComponent).join('/')}`;
@@ -42,6 +45,8 @@ export class S3Links {
         path,
         // As the S3 client writes a GetObject link (its `x-id` marker included), so that a test can compare the two.
         query: {
+          // Private bytes (a doctor's note, a bordereau): no cache keeps them past the link's minutes.
+          'response-cache-control': PRIVATE_NO_STORE,
           'response-content-disposition': disposition(fileName),
           ...(contentType ? { 'response-content-type': contentType } : {}),
           'x-id': 'GetObject',
