@@ -264,7 +264,7 @@ describe('least privilege', () => {
     },
     'test-helpers': { Main: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
     'claims-files': { Main: ['GetItem', 'PutItem', 'Query', 'UpdateItem'] }, // the claim, its files and their count
-    'evidence-admin': { Main: ['GetItem', 'Query'] }, // the claim and its files
+    'evidence-admin': { Main: ['GetItem', 'PutItem', 'Query'] }, // the claim and its files, and the audit record of a file opened
     'evidence-check': { Main: ['GetItem', 'PutItem', 'Query', 'UpdateItem'] }, // the claim, a file and its claim's count
     // Closed claims' erasures noted from the main stream (plus its read actions), then done hourly.
     'evidence-erase': { Main: ['DeleteItem', 'DescribeStream', 'GetItem', 'GetRecords', 'GetShardIterator', 'ListStreams', 'PutItem', 'Query'] },

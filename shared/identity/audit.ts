@@ -1,7 +1,7 @@
 import { prefixedId } from '../platform/ids.js';
 import type { StaffIdentity } from '../platform/staff.js';
 
-/** The staff actions the audit log records (api.md: decision, payout, export, terms, remittance, suspension, clients). */
+/** The staff actions the audit log records (api.md: decision, payout, export, terms, remittance, suspension, clients, and a customer's file opened). */
 export const AUDIT_ACTIONS = [
   'claim.decided',
   'claim.paid',
@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'remittance.reversed',
   'client.suspended',
   'client.resumed',
+  'evidence.opened',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -355,7 +355,8 @@ export const FUNCTIONS = {
       { method: 'GET', path: '/api/v2/admin/claims/{id}/files', auth: 'staff', roles: CLAIMS },
       { method: 'GET', path: '/api/v2/admin/claims/{id}/files/{file_id}/link', auth: 'staff', roles: CLAIMS },
     ],
-    tables: { main: ['Query', 'GetItem'] },
+    // PutItem: the audit record of a file opened.
+    tables: { main: ['Query', 'GetItem', 'PutItem'] },
     evidence: ['link'],
   },
   // Bytes landed, and scans' verdicts (EventBridge): the claim (Query: still open?), the file's

@@ -1409,7 +1409,8 @@ export interface components {
         | 'remittance.recorded'
         | 'remittance.reversed'
         | 'client.suspended'
-        | 'client.resumed';
+        | 'client.resumed'
+        | 'evidence.opened';
       target: {
         /** @enum {unknown} */
         type: 'claim' | 'bordereau' | 'client' | 'staff';

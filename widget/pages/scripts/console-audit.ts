@@ -22,6 +22,7 @@ const ACTIONS: { [action in Record['action']]: string } = {
   'remittance.reversed': 'Remittance reversed',
   'client.suspended': 'Quotes suspended',
   'client.resumed': 'Quotes resumed',
+  'evidence.opened': 'Evidence file opened',
 };
 
 export function auditLog({ announce, api, run }: ReturnType<typeof signedInPagesKit>) {
