@@ -4,9 +4,14 @@ import { prefixedIdPattern } from '../platform/ids.js';
 import { maxCharacters } from '../platform/http/schemas.js';
 import { ACCEPTED_TYPES, MAX_FILE_BYTES, MAX_FILENAME_LENGTH } from './evidence.js';
 
+/** What a file name holds: no slash, backslash or quote, and nothing invisible but the joiners (below). */
+const FILE_NAME = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}/\\"]*$/u;
+/** The zero-width non-joiner and joiner: invisible, but Persian and Hindi words and emoji (👨‍👩‍👧) are spelled with them. */
+const JOINERS = /[\u200C\u200D]/gu;
+
 /**
  * POST /api/v2/claims/{id}/files: the file the customer is about to upload. Its name is what staff
- * download it as: printable, no path, no quotes; its type one of ACCEPTED_TYPES; its size in bytes,
+ * download it as: printable, no path, no quotes, no invisible formatting but the joiners; its type one of ACCEPTED_TYPES; its size in bytes,
  * exactly (the POST's policy pins it).
  */
 export const UploadRequest = v.strictObject({
@@ -15,8 +20,11 @@ export const UploadRequest = v.strictObject({
     v.trim(),
     v.minLength(1, 'must not be empty'),
     maxCharacters(MAX_FILENAME_LENGTH),
-    v.regex(/^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}/\\"]*$/u, 'must be a file name: no slashes, quotes, control or invisible formatting characters'),
-    v.regex(/[^.\s]/u, 'must be a file name, not only dots and spaces'),
+    v.check(
+      (name) => FILE_NAME.test(name.replace(JOINERS, '')),
+      'must be a file name: no slashes, quotes, control or invisible formatting characters (but the joiners words and emoji need)',
+    ),
+    v.check((name) => /[^.\s]/u.test(name.replace(JOINERS, '')), 'must be a file name, not only dots and spaces'),
   ),
   content_type: v.picklist(ACCEPTED_TYPES, `must be one of ${ACCEPTED_TYPES.join(', ')}`),
   size: v.pipe(

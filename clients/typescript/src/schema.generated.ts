@@ -3614,7 +3614,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description What staff download it as (no slashes, quotes or control characters). */
+          /** @description What staff download it as (no slashes, quotes, control characters or invisible formatting but the zero-width joiner and non-joiner). */
           filename: string;
           /** @enum {string} */
           content_type: 'application/pdf' | 'image/jpeg' | 'image/png';
