@@ -6,8 +6,8 @@ import type { TableDefinition } from '#shared/platform/dynamo/table-definitions.
 import { loadConfig } from '#shared/platform/config.js';
 
 /**
- * Each function's DynamoDB grants, held locally as IAM holds them deployed. The CDK stack grants a
- * function exactly the actions and indexes its entry in the function catalogue lists
+ * Each function's DynamoDB and S3 grants, held locally as IAM holds them deployed. The CDK stack grants a
+ * function exactly the actions, indexes and object prefixes its entry in the function catalogue lists
  * (shared/platform/functions.ts); npm start and the tests run every function in one process on one
  * client, where nothing would refuse a call the deployed role lacks, so a missing grant would show
  * first as AccessDeniedException in production. Here a call made while a function runs is checked
@@ -40,8 +40,9 @@ export interface Refusal {
   action: string;
   resource: string;
 }
-/** Every call refused so far (the tests fail on any). */
+/** The calls refused so far, the first MAX_REFUSALS_KEPT of them (the tests fail on any; npm start logs each as a 500). */
 export const refusals: Refusal[] = [];
+const MAX_REFUSALS_KEPT = 100;
 
 type Access = { action: string; table: string; index?: string };
 /** The fields of a DynamoDB request that name what it touches. */
@@ -144,7 +145,7 @@ function hold(client: HeldClient, refusalOf: (name: FunctionName, commandName: s
       if (name === undefined) return next(args); // a script's or a test's own call, not a function's
       const refusal = refusalOf(name, context.commandName ?? '', args.input);
       if (!refusal) return next(args);
-      refusals.push(refusal);
+      if (refusals.length < MAX_REFUSALS_KEPT) refusals.push(refusal);
       throw Object.assign(
         new Error(`${name} is not granted ${refusal.action} on ${refusal.resource}: its entry in shared/platform/functions.ts does not list it`),
         { name: 'AccessDeniedException', $metadata: { httpStatusCode: 403 } },
