@@ -33,6 +33,16 @@ export async function countOperationRoundTrips(record: Recorder, fixtures: Fixtu
     await trips('authorizer (warm, cached status)', 0, authorize);
     await trips('auth token', 1, () => call('auth-token', requests.authToken()));
     await trips('quote', 1, () => call('quotes-create', requests.quote()));
+    // The merchant's check before charging: an opt-in token reads whether its quote sold an order already.
+    const decode = (order: { body?: unknown }) =>
+      call('quotes-decode', {
+        method: 'GET',
+        path: '/api/v2/quotes/decode',
+        query: { token: (order.body as { token: string }).token },
+        clientId: client.client_id,
+      });
+    await trips('decode (opt-in token: its redemption)', 1, () => decode(requests.optIn()));
+    await trips('decode (opt-out token)', 0, () => decode(requests.optOut()));
     await trips('opt-out order', 1, () => call('orders-create', requests.optOut()));
     // An order with a quote token reads the terms version its quote sealed, kept per container
     // (versions never change): the first order of a client's version in a container reads it, the
