@@ -308,10 +308,16 @@ describe('least privilege', () => {
     expect(readers('QuoteTokenKeys')).toEqual(['orders-create', 'quotes-create', 'quotes-decode']);
     // The order-number key hashes order numbers and seals list cursors; the webhook senders open an opt-out's sealed number.
     expect(readers('OrderNumberKeys')).toEqual([
+      'admin-audit',
+      'admin-clients',
+      'admin-staff',
+      'admin-terms',
+      'bordereaux-admin',
       'claims-admin',
       'claims-customer',
       'claims-session',
       'events',
+      'ledger-read',
       'orders-create',
       'orders-list',
       'policies-list',

@@ -3,7 +3,8 @@ import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand 
 import { describe, expect, it } from 'vitest';
 import { FUNCTIONS } from '#shared/platform/functions.js';
 import { ORDER_LIST_INDEX, POLICY_INDEX } from '#shared/platform/dynamo/table-definitions.js';
-import { accessesOf, asFunction, granted, holdToGrants, objectAccessesOf, objectGranted, refusals, type CallInput } from './local-grants.js';
+import { accessesOf, asFunction, granted, holdKeysToGrants, holdToGrants, objectAccessesOf, objectGranted, refusals, type CallInput } from './local-grants.js';
+import { checkKeyReads, forgetKeySets, generateKeySet, keySet } from '#shared/platform/keys/signing-keys.js';
 
 /** Each function's calls held to its catalogue entry, as its deployed role holds them. */
 const tables = { main: 'main-t', metrics: 'metrics-t' };
@@ -116,5 +117,31 @@ describe('a client held to the grants', () => {
     for (const [name, value] of Object.entries(saved))
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
+  });
+});
+
+describe('keys', () => {
+  it('refuses a function the keys of a kind its entry does not list, as IAM refuses the secret; a read outside a function is not checked', async () => {
+    const saved = process.env.SIGNING_KEYS;
+    process.env.SIGNING_KEYS = JSON.stringify({ 'order-number': generateKeySet('order-number'), quote: generateKeySet('quote') });
+    forgetKeySets();
+    holdKeysToGrants();
+    const before = refusals.length;
+    try {
+      await expect(asFunction('orders-list', () => keySet('order-number'))).resolves.toBeDefined();
+      await expect(asFunction('orders-read', () => keySet('order-number'))).rejects.toMatchObject({ name: 'AccessDeniedException' });
+      await expect(asFunction('orders-list', () => keySet('quote'))).rejects.toMatchObject({ name: 'AccessDeniedException' });
+      await expect(keySet('quote')).resolves.toBeDefined();
+      expect(refusals.slice(before)).toEqual([
+        { function: 'orders-read', action: 'secretsmanager:GetSecretValue', resource: 'order-number keys' },
+        { function: 'orders-list', action: 'secretsmanager:GetSecretValue', resource: 'quote keys' },
+      ]);
+    } finally {
+      refusals.splice(before);
+      checkKeyReads(() => undefined); // unit files share a worker: no check left behind
+      if (saved === undefined) delete process.env.SIGNING_KEYS;
+      else process.env.SIGNING_KEYS = saved;
+      forgetKeySets();
+    }
   });
 });

@@ -4,6 +4,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { BORDEREAUX_GRANTS, EVIDENCE_GRANTS, FUNCTIONS, type FunctionDefinition, type FunctionName } from '#shared/platform/functions.js';
 import type { TableDefinition } from '#shared/platform/dynamo/table-definitions.js';
 import { loadConfig } from '#shared/platform/config.js';
+import { checkKeyReads } from '#shared/platform/keys/signing-keys.js';
 
 /**
  * Each function's DynamoDB and S3 grants, held locally as IAM holds them deployed. The CDK stack grants a
@@ -153,6 +154,22 @@ function hold(client: HeldClient, refusalOf: (name: FunctionName, commandName: s
     },
     { step: 'initialize', name: 'localGrants', override: true, priority: 'high' },
   );
+}
+
+/**
+ * Holds every read of a key kind while a function runs to the kinds its catalogue entry lists
+ * (deployed, the secrets it may read): refused as IAM would refuse GetSecretValue.
+ */
+export function holdKeysToGrants(): void {
+  checkKeyReads((kind) => {
+    const name = running.getStore();
+    if (name === undefined || (FUNCTIONS[name] as FunctionDefinition).keys?.includes(kind)) return;
+    const refusal = { function: name, action: 'secretsmanager:GetSecretValue', resource: `${kind} keys` };
+    if (refusals.length < MAX_REFUSALS_KEPT) refusals.push(refusal);
+    throw Object.assign(new Error(`${name} is not granted the ${kind} keys: its entry in shared/platform/functions.ts does not list them`), {
+      name: 'AccessDeniedException',
+    });
+  });
 }
 
 /** Holds every call made on `doc` while a function runs (asFunction) to that function's table grants; once per client. */

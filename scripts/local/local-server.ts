@@ -18,7 +18,7 @@ import { answerClientError, localGateway, type StaticRoute } from './local-gatew
 import { startLocalStack, type LocalDynamo } from './local-stack.js';
 import { startLocalS3 } from './local-s3.js';
 import { evidenceEvents } from './local-evidence.js';
-import { holdObjectsToGrants, holdToGrants } from './local-grants.js';
+import { holdKeysToGrants, holdObjectsToGrants, holdToGrants } from './local-grants.js';
 import { claimLocalFolder, stackFilePath, type StackFile } from './local-stack-file.js';
 import { demoUsers, startLocalOidc, type StaffFile } from './local-oidc.js';
 import { readStaffFile, writeStaffFile } from './staff-file.js';
@@ -157,6 +157,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   // Each function's calls held to the grants its role has deployed (a missing one is refused here, not first in production).
   holdToGrants(sharedDocumentClient());
+  holdKeysToGrants();
   // S3 for the bordereaux: s3rver on 127.0.0.1, reached by the same SDK client as deployed (S3_ENDPOINT, path-style).
   let s3;
   try {

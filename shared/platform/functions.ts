@@ -189,6 +189,7 @@ export const FUNCTIONS = {
     ],
     // GetItem: a closed month's close (its balances and standing).
     tables: { main: ['Query', 'GetItem'] },
+    keys: ['order-number'], // its list's cursors are sealed with it
   },
   'metrics-conversion': {
     routes: [{ method: 'GET', path: '/api/v2/metrics/conversion', auth: 'access-token', portal: true }],
@@ -386,6 +387,7 @@ export const FUNCTIONS = {
   'admin-clients': {
     routes: [{ method: 'GET', path: '/api/v2/admin/clients', auth: 'staff', roles: STAFF }],
     tables: { main: ['Query', 'BatchGetItem'] },
+    keys: ['order-number'], // its list's cursors are sealed with it
   },
   // A client's terms (finance): its versions newest first (GetItem: the head on the client's item;
   // Query: the versions), and a new version published with both heads and its audit record
@@ -398,6 +400,7 @@ export const FUNCTIONS = {
     ],
     // PutItem, GetItem and DeleteItem also keep an Idempotency-Key's answer (the publisher's own).
     tables: { main: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    keys: ['order-number'], // its list's cursors are sealed with it
   },
   // Collections (finance): a client's remittances, recorded (TransactWriteItems: the payment, its
   // reference's claim and the audit record, PutItem), reversed (the payment's UpdateItem with its
@@ -430,6 +433,7 @@ export const FUNCTIONS = {
   'admin-audit': {
     routes: [{ method: 'GET', path: '/api/v2/admin/audit', auth: 'staff', roles: ADMIN }],
     tables: { main: ['Query'] },
+    keys: ['order-number'], // its list's cursors are sealed with it
   },
   // People who may sign in (admin): the staff directory, deployed the Cognito user pool
   // (`staffDirectory`: its id in the environment and exactly its cognito-idp actions), under npm start
@@ -442,6 +446,7 @@ export const FUNCTIONS = {
     ],
     tables: { main: ['GetItem', 'PutItem'] },
     staffDirectory: true,
+    keys: ['order-number'], // its list's cursors are sealed with it
   },
   // No route: the staff user pool's pre-token-generation trigger (deployed beside the pool, in
   // lib/identity-stack.ts, not by the API stack): a person's e-mail and a merchant user's client
@@ -459,6 +464,7 @@ export const FUNCTIONS = {
     tables: { main: ['PutItem', 'GetItem', 'Query'] },
     indexes: { main: [BORDEREAU_LIST_INDEX] },
     bucket: ['read'],
+    keys: ['order-number'], // its list's cursors are sealed with it
   },
   // An export record's INSERT → the export: the month's clients, entries and claim marks (Query), the
   // clients (GetItem), the claims (BatchGetItem), an older entry's policy (the policy-number index,

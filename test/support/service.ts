@@ -9,7 +9,7 @@ import { apiEvent, type ApiEventInput } from './events.js';
 import { freshTables } from './dynamo.js';
 import { localClient } from '../../scripts/local/local-stack.js';
 import { startStreamConsumers, type StreamPump } from '../../scripts/local/local-streams.js';
-import { asFunction, holdToGrants, refusals } from '../../scripts/local/local-grants.js';
+import { asFunction, holdKeysToGrants, holdToGrants, refusals } from '../../scripts/local/local-grants.js';
 import { sharedDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 
 /**
@@ -48,6 +48,7 @@ export async function startService() {
   forgetKeySets();
   // Each function's calls are held to its grants, as its role holds them deployed (scripts/local/local-grants.ts).
   holdToGrants(sharedDocumentClient());
+  holdKeysToGrants();
   const clients = new DynamoClientStore(tables.doc, tables.main);
 
   const handlers = new Map<FunctionName, (event: unknown, context: Context) => Promise<APIGatewayProxyStructuredResultV2>>();

@@ -78,8 +78,23 @@ async function fetchKeySet(kind: KeyKind): Promise<KeySet> {
 const KEY_CACHE_MS = 5 * 60_000;
 const cache = new Map<KeyKind, { loaded: number; keys: Promise<KeySet> }>();
 
+/**
+ * What is asked before each read of a kind, cached or not: nothing deployed (IAM refuses a function
+ * the secret of a kind it is not granted); under npm start and the tests, where every function shares
+ * one process and one cache, the check of the function catalogue's `keys` (scripts/local/local-grants.ts).
+ */
+let beforeRead: ((kind: KeyKind) => void) | undefined;
+export function checkKeyReads(check: (kind: KeyKind) => void): void {
+  beforeRead = check;
+}
+
 /** Read once and cached (per warm instance, for KEY_CACHE_MS); a failed read is retried on the next call. */
 export function keySet(kind: KeyKind): Promise<KeySet> {
+  try {
+    beforeRead?.(kind);
+  } catch (err) {
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+  }
   const entry = cache.get(kind);
   if (entry && Date.now() - entry.loaded < KEY_CACHE_MS) return entry.keys;
   const keys = fetchKeySet(kind).catch((err: unknown) => {
