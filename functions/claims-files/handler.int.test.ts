@@ -59,13 +59,28 @@ async function claimToFileOn(shopName: string) {
       headers: { authorization: `Bearer ${bearer}` },
       body: { filename, content_type: 'application/pdf', size: pdf.length },
     });
-  return { shop, order, id, ask };
+  /** Staff deny the claim (a decision: its evidence stands from then). */
+  const deny = () =>
+    service.call('claims-admin', {
+      method: 'POST',
+      path: `/api/v2/admin/claims/${id}/decision`,
+      pathParameters: { id },
+      operator: 'test-operator',
+      body: { decision: 'deny', note: 'Not covered.' },
+    });
+  return { shop, order, id, ask, deny };
 }
 const ask = (filename: string, content_type: string, size: number) => asCustomer('POST', filesPath(), { filename, content_type, size });
 const statusOf = async (fileId: string) =>
   ((await asCustomer('GET', filesPath())).json.data as { file_id: string; status: string; rejection: string | null }[]).find((file) => file.file_id === fileId);
 
 const pdf = new Uint8Array(DOCTOR_NOTE);
+/** Other bytes of the same size, still a PDF: what a customer might post over a judged file. */
+const swappedPdf = () => {
+  const swapped = new Uint8Array(pdf);
+  swapped.set(new TextEncoder().encode('%PDF-1.4\nSWAPPED'), 0);
+  return swapped;
+};
 const png = () => onePixelPng();
 
 describe('evidence uploaded straight to S3, checked and scanned', () => {
@@ -204,25 +219,18 @@ describe('evidence uploaded straight to S3, checked and scanned', () => {
   it('bytes that landed before the decision and were judged after it change nothing: the decided claim keeps what staff could open', async () => {
     const { fileLanded } = await import('#shared/evidence/index.js');
     const { evidenceObjectsDeps } = await import('#shared/evidence/evidence-objects-deps.js');
-    const { id, ask } = await claimToFileOn('Swap Hall');
+    const { id, ask, deny } = await claimToFileOn('Swap Hall');
     const seen = await ask('note.pdf');
     const first = await ask('first.pdf');
     await postUpload(seen.json.upload, pdf);
     await bucket.settle();
-    const swapped = new Uint8Array(pdf);
-    swapped.set(new TextEncoder().encode('%PDF-1.4\nSWAPPED'), 0);
+    const swapped = swappedPdf();
     await postUpload(seen.json.upload, swapped);
     await postUpload(first.json.upload, pdf);
     expect(await fileLanded(evidenceObjectsDeps(), seen.json.upload.fields.key)).toBe('pending');
     expect(await fileLanded(evidenceObjectsDeps(), first.json.upload.fields.key)).toBe('pending');
 
-    const decided = await service.call('claims-admin', {
-      method: 'POST',
-      path: `/api/v2/admin/claims/${id}/decision`,
-      pathParameters: { id },
-      operator: 'test-operator',
-      body: { decision: 'deny', note: 'Not covered.' },
-    });
+    const decided = await deny();
     await bucket.settle(); // the scans' verdicts come after the decision
 
     expect(decided.status, decided.body).toBe(200);
@@ -264,21 +272,14 @@ describe('evidence uploaded straight to S3, checked and scanned', () => {
   });
 
   it('once the claim is decided its evidence stands: bytes posted again change nothing; a POST never used is then rejected', async () => {
-    const { id, ask } = await claimToFileOn('Decided Hall');
+    const { id, ask, deny } = await claimToFileOn('Decided Hall');
     const seen = await ask('note.pdf');
     const unused = await ask('later.pdf');
     await postUpload(seen.json.upload, pdf);
     await bucket.settle();
-    const decided = await service.call('claims-admin', {
-      method: 'POST',
-      path: `/api/v2/admin/claims/${id}/decision`,
-      pathParameters: { id },
-      operator: 'test-operator',
-      body: { decision: 'deny', note: 'Not covered.' },
-    });
+    const decided = await deny();
     expect(decided.status, decided.body).toBe(200);
-    const swapped = new Uint8Array(pdf);
-    swapped.set(new TextEncoder().encode('%PDF-1.4\nSWAPPED'), 0);
+    const swapped = swappedPdf();
     expect((await postUpload(seen.json.upload, swapped)).status).toBe(204); // S3 takes it: the form is still valid
     expect((await postUpload(unused.json.upload, pdf)).status).toBe(204);
     await bucket.settle();
