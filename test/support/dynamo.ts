@@ -7,10 +7,22 @@ import { localClient } from '../../scripts/local/local-stack.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { createTables, deleteTables, type TableNames } from '#shared/platform/dynamo/table-admin.js';
 
-/** This worker's DynamoDB Local, of those `test/support/global-setup.ts` started for the run (one per worker). */
+/**
+ * This file's database, named once per file (each test file loads this module afresh). DynamoDB
+ * Local never frees a deleted table's stream records, and every later call to the same database
+ * slows with them; a database per file starts clean. Its clients name it by their access key
+ * (localDynamoCredentials), so processes this file starts, which inherit the environment, too.
+ */
+const fileDatabase = `testfile${randomBytes(6).toString('hex')}`;
+
+/**
+ * This worker's DynamoDB Local, of those `test/support/global-setup.ts` started for the run (one per
+ * worker), with this file's clients pointed at a database of its own there.
+ */
 export function testEndpoint(): string {
   const endpoints = process.env.TEST_DYNAMODB_ENDPOINT?.split(',');
   if (!endpoints?.[0]) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests through vitest (global setup starts DynamoDB Local)');
+  process.env.DYNAMODB_LOCAL_DATABASE = fileDatabase;
   const worker = Number(process.env.VITEST_POOL_ID ?? '1') - 1;
   return endpoints[worker % endpoints.length]!;
 }

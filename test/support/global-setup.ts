@@ -8,6 +8,8 @@ import { TEST_WORKERS } from './workers.js';
  * makes its own tables and bucket in them. One DynamoDB Local keeps every table in one in-memory
  * database, so two workers' heaviest files queued behind each other there; with one each, a
  * worker's writes wait only for its own (test/support/dynamo.ts picks a worker's by VITEST_POOL_ID).
+ * Each runs without -sharedDb: a test file's clients name a database of the file's own there
+ * (test/support/dynamo.ts), so no file pays for the stream records the files before it left.
  */
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -30,7 +32,7 @@ export async function setup(): Promise<void> {
     process.env.TEST_S3_SECRET_ACCESS_KEY = s3.credentials.secretAccessKey;
   }
   if (process.env.TEST_DYNAMODB_ENDPOINT) return; // an outer run already started them
-  dynamos = await Promise.all(Array.from({ length: TEST_WORKERS }, async () => startLocalDynamo({ port: await freePort() })));
+  dynamos = await Promise.all(Array.from({ length: TEST_WORKERS }, async () => startLocalDynamo({ port: await freePort(), sharedDb: false })));
   process.env.TEST_DYNAMODB_ENDPOINT = dynamos.map((dynamo) => dynamo.endpoint).join(',');
 }
 
