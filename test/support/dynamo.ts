@@ -16,15 +16,14 @@ import { createTables, deleteTables, type TableNames } from '#shared/platform/dy
 const fileDatabase = `testfile${randomBytes(6).toString('hex')}`;
 
 /**
- * This worker's DynamoDB Local, of those `test/support/global-setup.ts` started for the run (one per
- * worker), with this file's clients pointed at a database of its own there.
+ * The run's DynamoDB Local (`test/support/global-setup.ts` starts it), with this file's clients
+ * pointed at a database of its own there.
  */
 export function testEndpoint(): string {
-  const endpoints = process.env.TEST_DYNAMODB_ENDPOINT?.split(',');
-  if (!endpoints?.[0]) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests through vitest (global setup starts DynamoDB Local)');
+  const endpoint = process.env.TEST_DYNAMODB_ENDPOINT;
+  if (!endpoint) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests through vitest (global setup starts DynamoDB Local)');
   process.env.DYNAMODB_LOCAL_DATABASE = fileDatabase;
-  const worker = Number(process.env.VITEST_POOL_ID ?? '1') - 1;
-  return endpoints[worker % endpoints.length]!;
+  return endpoint;
 }
 
 /**

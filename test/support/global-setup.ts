@@ -1,15 +1,14 @@
 import { createServer } from 'node:net';
 import { startLocalDynamo, type LocalDynamo } from '../../scripts/local/local-stack.js';
 import { startLocalS3, type LocalS3 } from '../../scripts/local/local-s3.js';
-import { TEST_WORKERS } from './workers.js';
 
 /**
- * A DynamoDB Local per test worker and one local S3 (s3rver) for the whole run; each test file
- * makes its own tables and bucket in them. One DynamoDB Local keeps every table in one in-memory
- * database, so two workers' heaviest files queued behind each other there; with one each, a
- * worker's writes wait only for its own (test/support/dynamo.ts picks a worker's by VITEST_POOL_ID).
- * Each runs without -sharedDb: a test file's clients name a database of the file's own there
- * (test/support/dynamo.ts), so no file pays for the stream records the files before it left.
+ * One DynamoDB Local and one local S3 (s3rver) for the whole run; each test file makes its own
+ * tables and bucket in them. DynamoDB Local runs without -sharedDb: each file's clients name a
+ * database of the file's own there (test/support/dynamo.ts), so no file pays for the stream
+ * records the files before it left, and each database has its own SQLite thread, so the workers'
+ * files never queue behind each other's writes (as they did in one shared database). One JVM
+ * compiles DynamoDB Local's code once for the run, not once per worker.
  */
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -20,7 +19,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-let dynamos: LocalDynamo[] = [];
+let dynamo: LocalDynamo | undefined;
 let s3: LocalS3 | undefined;
 
 export async function setup(): Promise<void> {
@@ -31,12 +30,12 @@ export async function setup(): Promise<void> {
     process.env.TEST_S3_ACCESS_KEY_ID = s3.credentials.accessKeyId;
     process.env.TEST_S3_SECRET_ACCESS_KEY = s3.credentials.secretAccessKey;
   }
-  if (process.env.TEST_DYNAMODB_ENDPOINT) return; // an outer run already started them
-  dynamos = await Promise.all(Array.from({ length: TEST_WORKERS }, async () => startLocalDynamo({ port: await freePort(), sharedDb: false })));
-  process.env.TEST_DYNAMODB_ENDPOINT = dynamos.map((dynamo) => dynamo.endpoint).join(',');
+  if (process.env.TEST_DYNAMODB_ENDPOINT) return; // an outer run already started it
+  dynamo = await startLocalDynamo({ port: await freePort(), sharedDb: false });
+  process.env.TEST_DYNAMODB_ENDPOINT = dynamo.endpoint;
 }
 
 export async function teardown(): Promise<void> {
-  await Promise.all(dynamos.map((dynamo) => dynamo.stop()));
+  await dynamo?.stop();
   await s3?.stop();
 }

@@ -1,2 +1,2 @@
-/** Test files run at once (vitest's maxWorkers): the machine's two cores. Each gets a DynamoDB Local of its own (global-setup.ts). */
+/** Test files run at once (vitest's maxWorkers): the machine's two cores. */
 export const TEST_WORKERS = 2;
