@@ -12,8 +12,9 @@ import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
  * builds `new org.eclipse.jetty.server.Server(port)`, whose connector has no host and so binds the
  * wildcard address. Before the server starts, its connector is given the loopback host. The Jetty
  * server is a private field: if a future jar renames it, this fails at start instead of exposing
- * the database. `java -cp DynamoDBLocal.jar dynamodb-local-loopback.java <options>` runs it from
- * source (a JDK compiles it in memory), so there is nothing to build. It exits when its stdin ends
+ * the database. local-stack.ts compiles it once (javac, kept in node_modules/.cache) and runs the
+ * class; `java -cp DynamoDBLocal.jar dynamodb-local-loopback.java <options>` runs it from source
+ * too (a JDK compiles it in memory at each start), which local-stack.ts falls back to. It exits when its stdin ends
  * (its parent died), so a crashed npm start leaves no database behind.
  */
 public class DynamoDbLocalLoopback {
