@@ -1,12 +1,10 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
 import { createClient } from '#shared/clients/manage-clients.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
-import { accessibilityViolations, launchChromium, cspViolations, overflowingTables, signInThroughForm, staffUser } from '../support/browser.js';
+import { accessibilityViolations, cspViolations, launchChromium, overflowingTables, screenshot, signInThroughForm, staffUser } from '../support/browser.js';
 import { testEndpoint } from '../support/dynamo.js';
 import { accessToken, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -24,11 +22,9 @@ let page: Page;
 let refused: string[];
 let policyNumber = '';
 let earlierId = '';
-const shots = join(process.cwd(), 'test-results');
 const month = new Date().toISOString().slice(0, 7);
 
 beforeAll(async () => {
-  mkdirSync(shots, { recursive: true });
   server = await startTestServer({ staticRoutes: demoSiteRoutes });
   browser = await launchChromium();
   page = await browser.newPage();
@@ -115,7 +111,7 @@ describe('the bordereaux page', () => {
     ]);
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(await overflowingTables(page)).toEqual([]);
-    await page.screenshot({ path: join(shots, 'console-bordereaux-done.png'), fullPage: true });
+    await screenshot(page, 'console-bordereaux-done', { fullPage: true });
   });
 
   it('gets the link of an export started earlier from the list of past exports, by keyboard, at a desktop and a phone width', async () => {
@@ -137,7 +133,7 @@ describe('the bordereaux page', () => {
       await page.setViewportSize(viewport);
       expect(await accessibilityViolations(page)).toEqual([]);
       expect(await overflowingTables(page)).toEqual([]);
-      await page.screenshot({ path: join(shots, `console-bordereaux-past-${viewport.width}.png`), fullPage: true });
+      await screenshot(page, `console-bordereaux-past-${viewport.width}`, { fullPage: true });
     }
     await page.setViewportSize({ width: 1280, height: 800 });
   });

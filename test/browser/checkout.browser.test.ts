@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
-import { accessibilityViolations, cspViolations, launchChromium, notFound } from '../support/browser.js';
+import { accessibilityViolations, cspViolations, launchChromium, notFound, screenshot } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -16,10 +14,8 @@ let browser: Browser;
 let page: Page;
 let refusedByCsp: string[];
 let missing: string[];
-const shots = join(process.cwd(), 'test-results');
 
 beforeAll(async () => {
-  mkdirSync(shots, { recursive: true });
   server = await startTestServer({ staticRoutes: demoSiteRoutes });
   browser = await launchChromium();
   page = await browser.newPage();
@@ -62,7 +58,7 @@ describe('demo checkout', () => {
     expect(await no().isChecked()).toBe(true);
     await no().focus();
     await page.keyboard.press('Space');
-    await page.screenshot({ path: join(shots, 'widget-declined.png') });
+    await screenshot(page, 'widget-declined');
     await page.keyboard.press('Tab'); // Place order
     await page.keyboard.press('Space');
 
@@ -78,7 +74,7 @@ describe('demo checkout', () => {
 
     await yes().focus();
     await page.keyboard.press('Space');
-    await page.screenshot({ path: join(shots, 'widget-protected.png') });
+    await screenshot(page, 'widget-protected');
     await page.getByRole('button', { name: 'Place order' }).click();
 
     await expect.poll(() => result().textContent()).toContain('placed with refund protection (201)');
@@ -94,7 +90,7 @@ describe('demo checkout', () => {
     const link = page.getByRole('link', { name: 'Claim a refund for this order' });
     expect(await link.getAttribute('href')).toBe(`/claim?order_number=${encodeURIComponent(orderNumber)}`);
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(shots, 'checkout-claim-link.png'), fullPage: true });
+    await screenshot(page, 'checkout-claim-link', { fullPage: true });
 
     // From Place order: Tab to New cart, Tab to the link, Enter.
     await page.getByRole('button', { name: 'Place order' }).focus();
@@ -110,7 +106,7 @@ describe('demo checkout', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByRole('group', { name: 'Tickets to claim for' }).getByRole('checkbox').count()).toBe(2);
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(shots, 'claim-from-checkout.png'), fullPage: true });
+    await screenshot(page, 'claim-from-checkout', { fullPage: true });
   });
 
   it("draws the dashboard with the day counted and the recent orders with their policies' statuses", async () => {
@@ -155,7 +151,7 @@ describe('demo checkout', () => {
       .toEqual(['USD', '$13.22', '$0.00', '$0.00', '$13.22', '$0.00', '$0.00', '2', '0']);
     expect(await page.locator('#statement-status').textContent()).toMatch(/^\d{4}-\d{2}, open/);
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(shots, 'dashboard.png'), fullPage: true });
+    await screenshot(page, 'dashboard', { fullPage: true });
     // The pages' Content-Security-Policy let the widget, its API calls and every page's own script through.
     expect(refusedByCsp).toEqual([]);
   });

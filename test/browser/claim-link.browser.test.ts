@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
@@ -8,7 +6,7 @@ import { createClient, type NewClientKeys } from '#shared/clients/manage-clients
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { claimPage } from '../../widget/pages/claim-page.js';
-import { accessibilityViolations, cspViolations, launchChromium } from '../support/browser.js';
+import { accessibilityViolations, cspViolations, launchChromium, screenshot } from '../support/browser.js';
 import { testEndpoint } from '../support/dynamo.js';
 import { accessToken, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -24,12 +22,10 @@ let browser: Browser;
 let page: Page;
 let refused: string[];
 let venue: NewClientKeys;
-const shots = join(process.cwd(), 'test-results');
 const email = 'Claire.Mant@example.org';
 const orderNumber = `LNK-${Date.now().toString(36).toUpperCase()} #7`;
 
 beforeAll(async () => {
-  mkdirSync(shots, { recursive: true });
   server = await startTestServer({ staticRoutes: demoSiteRoutes });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -75,11 +71,11 @@ describe('the claim link', () => {
     expect(text).not.toMatch(/public key|pk_test/i);
     expect(await page.locator('#no-shop').isHidden()).toBe(true);
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(shots, 'claim-link-1280.png'), fullPage: true });
+    await screenshot(page, 'claim-link-1280', { fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await page.screenshot({ path: join(shots, 'claim-link-390.png'), fullPage: true });
+    await screenshot(page, 'claim-link-390', { fullPage: true });
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 

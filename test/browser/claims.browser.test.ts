@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
-import { accessibilityViolations, launchChromium, cspViolations, notFound, signInThroughForm, staffUser } from '../support/browser.js';
+import { accessibilityViolations, cspViolations, launchChromium, notFound, screenshot, signInThroughForm, staffUser } from '../support/browser.js';
 import { accessToken, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { DOCTOR_NOTE, onePixelPng } from '../support/evidence-files.js';
@@ -20,7 +18,6 @@ let server: TestServer;
 let browser: Browser;
 let customer: Page;
 let operator: Page;
-const shots = join(process.cwd(), 'test-results');
 const email = 'claire.mant@example.org';
 const orderNumber = `CLM-${Date.now().toString(36).toUpperCase()}`;
 const note = 'Please send the doctor’s note.';
@@ -30,7 +27,6 @@ let refusedByCsp: { customer: string[]; operator: string[] };
 let missing: { customer: string[]; operator: string[] };
 
 beforeAll(async () => {
-  mkdirSync(shots, { recursive: true });
   server = await startTestServer({ staticRoutes: demoSiteRoutes });
   browser = await launchChromium();
   customer = await browser.newPage();
@@ -90,7 +86,7 @@ describe('claims', () => {
     expect(await customer.locator('#announce').textContent()).toBe('Order found. 2 tickets can be claimed.');
     expect(await customer.locator('#no-claims').isVisible()).toBe(true);
     expect(await accessibilityViolations(customer)).toEqual([]);
-    await customer.screenshot({ path: join(shots, 'claim-order-found.png'), fullPage: true });
+    await screenshot(customer, 'claim-order-found', { fullPage: true });
 
     // Step 2 by keyboard too: Space on the first ticket, type-ahead in the reason, type the description, Enter on Submit.
     expect(await focusedId(customer)).toBe('order-title');
@@ -120,7 +116,7 @@ describe('claims', () => {
     expect(await customer.getByRole('button', { name: 'Withdraw claim' }).isVisible()).toBe(true);
     expect(await customer.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]); // the claim token stays in memory
     expect(await accessibilityViolations(customer)).toEqual([]);
-    await customer.screenshot({ path: join(shots, 'claim-submitted.png'), fullPage: true });
+    await screenshot(customer, 'claim-submitted', { fullPage: true });
   });
 
   it('the customer uploads two documents by keyboard, each with its progress bar, and sees them checked and received', async () => {
@@ -148,10 +144,10 @@ describe('claims', () => {
       ['Upload of ticket.png', 100],
     ]);
     expect(await accessibilityViolations(customer)).toEqual([]);
-    await customer.screenshot({ path: join(shots, 'claim-documents.png'), fullPage: true });
+    await screenshot(customer, 'claim-documents', { fullPage: true });
     await customer.setViewportSize({ width: 390, height: 844 });
     expect(await accessibilityViolations(customer)).toEqual([]);
-    await customer.screenshot({ path: join(shots, 'claim-documents-phone.png'), fullPage: true });
+    await screenshot(customer, 'claim-documents-phone', { fullPage: true });
     await customer.setViewportSize({ width: 1280, height: 800 });
   });
 
@@ -260,10 +256,10 @@ describe('claims', () => {
     expect(Buffer.from(await (await fetch(download.url())).arrayBuffer())).toEqual(DOCTOR_NOTE);
     await expect.poll(() => operator.locator('#announce').textContent()).toMatch(/^doctor-note\.pdf is downloading \(the link works until .+ UTC\)\.$/);
     expect(await accessibilityViolations(operator)).toEqual([]);
-    await operator.screenshot({ path: join(shots, 'console-claims-review.png'), fullPage: true });
+    await screenshot(operator, 'console-claims-review', { fullPage: true });
     await operator.setViewportSize({ width: 390, height: 844 });
     expect(await accessibilityViolations(operator)).toEqual([]);
-    await operator.screenshot({ path: join(shots, 'console-claims-evidence-phone.png'), fullPage: true });
+    await screenshot(operator, 'console-claims-evidence-phone', { fullPage: true });
     await operator.setViewportSize({ width: 1280, height: 800 });
 
     await operator.getByRole('radio', { name: 'Request documents' }).check();
@@ -291,7 +287,7 @@ describe('claims', () => {
     expect(await operator.locator('#review-history li').last().textContent()).toBe(`Documents requested, ${asked} UTC, by the operator`);
     expect(Date.parse(`${from}Z`) - Date.parse(`${asked}Z`)).toBe(14 * 24 * 3600 * 1000);
     expect(await accessibilityViolations(operator)).toEqual([]);
-    await operator.screenshot({ path: join(shots, 'console-claims-documents-requested.png'), fullPage: true });
+    await screenshot(operator, 'console-claims-documents-requested', { fullPage: true });
 
     // Within the 14 days the API refuses the deny: its message in the alert, with the focus.
     await operator.getByRole('button', { name: 'Submit decision' }).click();
@@ -358,7 +354,7 @@ describe('claims', () => {
     ]);
     expect(await customer.getByRole('button', { name: 'Withdraw claim' }).isVisible()).toBe(false);
     expect(await accessibilityViolations(customer)).toEqual([]);
-    await customer.screenshot({ path: join(shots, 'claim-approved.png'), fullPage: true });
+    await screenshot(customer, 'claim-approved', { fullPage: true });
   });
 
   it('an ended session is said plainly, and the order can be found again with the fields kept', async () => {

@@ -1,10 +1,17 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StaffUser } from '../../scripts/local/local-oidc.js';
 import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
-import { accessibilityViolations, cspViolations, launchChromium, notFound, overflowingTables, signInThroughForm, staffUser } from '../support/browser.js';
+import {
+  accessibilityViolations,
+  cspViolations,
+  launchChromium,
+  notFound,
+  overflowingTables,
+  screenshot,
+  signInThroughForm,
+  staffUser,
+} from '../support/browser.js';
 import { accessToken, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -18,7 +25,6 @@ import { startTestServer, type TestServer } from '../support/server.js';
  */
 let server: TestServer;
 let browser: Browser;
-const shots = join(process.cwd(), 'test-results');
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const orderNumber = `CON-${Date.now().toString(36).toUpperCase()}`;
@@ -56,7 +62,7 @@ async function signIn(page: Page, person: StaffUser, { checkLoginForm = false } 
     expect(new URL(page.url()).origin).toBe(new URL(server.staff.issuer).origin);
     expect(await focused(page)).toBe('email'); // the form's first field has the focus
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(shots, 'console-login.png') });
+    await screenshot(page, 'console-login');
     await page.setViewportSize(PHONE);
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.setViewportSize(DESKTOP);
@@ -75,17 +81,16 @@ const alertText = (page: Page) => page.getByRole('alert').first().textContent();
 async function accessible(page: Page, name: string): Promise<void> {
   expect(await accessibilityViolations(page)).toEqual([]);
   expect(await overflowingTables(page)).toEqual([]);
-  await page.screenshot({ path: join(shots, `console-${name}.png`), fullPage: true });
+  await screenshot(page, `console-${name}`, { fullPage: true });
   await page.setViewportSize(PHONE);
   expect(await accessibilityViolations(page)).toEqual([]);
   expect(await overflowingTables(page)).toEqual([]); // a table's rows stack into cards on a phone
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PHONE.width); // nor does the page scroll sideways
-  await page.screenshot({ path: join(shots, `console-${name}-phone.png`), fullPage: true });
+  await screenshot(page, `console-${name}-phone`, { fullPage: true });
   await page.setViewportSize(DESKTOP);
 }
 
 beforeAll(async () => {
-  mkdirSync(shots, { recursive: true });
   server = await startTestServer({ staticRoutes: demoSiteRoutes });
   browser = await launchChromium();
 

@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
-import { accessibilityViolations, cspViolations, launchChromium } from '../support/browser.js';
+import { accessibilityViolations, cspViolations, launchChromium, screenshot } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -15,10 +13,8 @@ let server: TestServer;
 let browser: Browser;
 let page: Page;
 let refused: string[];
-const shots = join(process.cwd(), 'test-results');
 
 beforeAll(async () => {
-  mkdirSync(shots, { recursive: true });
   server = await startTestServer({ staticRoutes: demoSiteRoutes });
   browser = await launchChromium();
   page = await browser.newPage();
@@ -66,6 +62,6 @@ describe('the dashboard', () => {
 
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(refused).toEqual([]);
-    await page.screenshot({ path: join(shots, 'dashboard-test-event.png'), fullPage: true });
+    await screenshot(page, 'dashboard-test-event', { fullPage: true });
   });
 });

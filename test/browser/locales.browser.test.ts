@@ -1,10 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
 import { localeBuild, readCatalogue, surfaceOf, type Surface } from '../../widget/locale-files.js';
 import { LOCALES, isRightToLeft, type Catalogue, type Locale } from '../../widget/src/i18n.js';
-import { accessibilityViolations, cspViolations, launchChromium, notFound } from '../support/browser.js';
+import { accessibilityViolations, cspViolations, launchChromium, notFound, screenshot } from '../support/browser.js';
 import { accessToken, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -15,7 +14,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
  * file that cannot load means English, and the loading text is the customer's while it loads; the
  * merchant's texts and terms link. The claim page (`/claim?lang=<tag>`) likewise, found order and
  * open claim, its dates and amounts by Intl; the API's errors by their code; the language switch
- * by keyboard, keeping the customer's place. Screenshots to /tmp/locale-shots/<page>-<tag>.png.
+ * by keyboard, keeping the customer's place. Screenshots (with SCREENSHOTS set) as <page>-<tag>.png.
  */
 let server: TestServer;
 let browser: Browser;
@@ -24,13 +23,11 @@ let refused: string[];
 let missing: string[];
 const email = 'lena.locale@example.org';
 const orderNumber = `LOC-${Date.now().toString(36).toUpperCase()}`;
-const shots = '/tmp/locale-shots';
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const english = readCatalogue('en');
 
 beforeAll(async () => {
-  mkdirSync(shots, { recursive: true });
   server = await startTestServer({ staticRoutes: demoSiteRoutes });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: DESKTOP });
@@ -122,7 +119,7 @@ describe('the widget in every locale', () => {
     // Only the locale's own file, once; English is built in.
     expect(fetched).toEqual(locale === 'en' ? [] : [`/${localeBuild().widget.files[locale]}`]);
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.locator('#protection').screenshot({ path: `${shots}/widget-${locale}.png` });
+    await screenshot(page.locator('#protection'), `widget-${locale}`);
     await page.setViewportSize(PHONE);
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
@@ -219,7 +216,7 @@ async function checkClaimPage(locale: Locale, name: string): Promise<void> {
   expect(await page.evaluate(() => document.title)).toBe(readCatalogue(locale)['claim.title']);
   expect(await textSide('h1')).toBe(isRightToLeft(locale) ? 'right' : 'left');
   expect(await accessibilityViolations(page), name).toEqual([]);
-  await page.screenshot({ path: `${shots}/${name}-${locale}.png`, fullPage: true });
+  await screenshot(page, `${name}-${locale}`, { fullPage: true });
   await page.setViewportSize(PHONE);
   expect(await accessibilityViolations(page), `${name} on a phone`).toEqual([]);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
@@ -254,7 +251,7 @@ describe('the claim page in every locale', () => {
     if (locale === 'en-GB') expect(label).toContain('10 Apr 2027');
     const one = (key: string) => (t[`${key}#one`] ?? t[`${key}#other`]!).replace('{count}', new Intl.NumberFormat(locale).format(1));
     expect(await page.locator('#announce').textContent()).toBe(t.twoSentences!.replace('{first}', one('orderFound')).replace('{second}', one('claimsOnFile')));
-    await page.locator('#policy-list').screenshot({ path: `${shots}/claim-ticket-${locale}.png` });
+    await screenshot(page.locator('#policy-list'), `claim-ticket-${locale}`);
     await checkClaimPage(locale, 'claim-order');
 
     await page.locator('#claim-list button').click();

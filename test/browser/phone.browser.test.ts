@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
-import { accessibilityViolations, launchChromium } from '../support/browser.js';
+import { accessibilityViolations, launchChromium, screenshot } from '../support/browser.js';
 import { accessToken, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
  * The pages on a phone (390 CSS pixels wide, mobile viewport) and on a desktop, measured in Debian's
  * Chromium: the dashboard chart's labels keep a legible size and do not overlap, dates stay on one
  * line, /docs' menu button covers no text, the cart's Price header sits over its amounts, and axe
- * finds nothing at either width. Screenshots go to /tmp/phone-*.png.
+ * finds nothing at either width. Screenshots (with SCREENSHOTS set) as phone-*.png and desktop-*.png.
  */
 let server: TestServer;
 let browser: Browser;
@@ -86,7 +86,7 @@ describe('the dashboard', () => {
     for (const date of dates) expect(date.box.height, date.text).toBeLessThanOrEqual(date.lineHeight);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390); // the page itself never scrolls sideways
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: '/tmp/phone-dashboard.png', fullPage: true });
+    await screenshot(page, 'phone-dashboard', { fullPage: true });
   });
 
   it('on a desktop: every day labelled, and axe finds nothing', async () => {
@@ -94,7 +94,7 @@ describe('the dashboard', () => {
     await expect.poll(() => page.locator('#chart .x-axis text').count()).toBe(15);
     await expect.poll(() => page.locator('#orders tbody tr').count()).toBeGreaterThan(0);
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: '/tmp/desktop-dashboard.png', fullPage: true });
+    await screenshot(page, 'desktop-dashboard', { fullPage: true });
   });
 });
 
@@ -111,7 +111,7 @@ describe('the checkout', () => {
       for (const amount of amounts) expect(Math.abs(header.box.x + header.box.width - (amount.box.x + amount.box.width)), amount.text).toBeLessThanOrEqual(1);
       await page.locator('#protection input').first().waitFor();
       expect(await accessibilityViolations(page)).toEqual([]);
-      await page.screenshot({ path: `/tmp/${name}-checkout.png`, fullPage: true });
+      await screenshot(page, `${name}-checkout`, { fullPage: true });
     });
 });
 
@@ -147,9 +147,9 @@ describe('the API reference', () => {
     expect(bar.background).toMatch(/^rgb\(/); // rgb(), not rgba(): nothing shows through
     const below = (await textLines(page, DOCS_TEXT)).filter((text) => text.box.height > 0 && text.box.y >= bar.bottom && text.box.y < 844);
     expect(below.length).toBeGreaterThan(2);
-    await page.screenshot({ path: '/tmp/phone-docs.png' });
+    await screenshot(page, 'phone-docs');
     await button.click(); // it still opens the menu
     await expect.poll(() => page.locator('[data-testid="floating-button"]').getAttribute('aria-expanded')).toBe('true');
-    await page.screenshot({ path: '/tmp/phone-docs-menu.png' });
+    await screenshot(page, 'phone-docs-menu');
   }, 150_000); // the reference is built on the first /docs (Redocly, tens of seconds on a busy machine)
 });

@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StaffUser } from '../../scripts/local/local-oidc.js';
@@ -7,7 +5,7 @@ import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
 import { createClient } from '#shared/clients/manage-clients.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
-import { accessibilityViolations, cspViolations, launchChromium, notFound } from '../support/browser.js';
+import { accessibilityViolations, cspViolations, launchChromium, notFound, screenshot } from '../support/browser.js';
 import { testEndpoint } from '../support/dynamo.js';
 import { accessToken, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -28,7 +26,6 @@ let refused: string[];
 let missing: string[];
 /** Every API path the page asked for. */
 const apiCalls: string[] = [];
-const shots = join(process.cwd(), 'test-results');
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const stamp = Date.now().toString(36).toUpperCase();
@@ -43,7 +40,6 @@ const focusedId = () => page.evaluate(() => document.activeElement?.id ?? '');
 const shown = (section: string) => page.locator(`#${section}`).isVisible();
 
 beforeAll(async () => {
-  mkdirSync(shots, { recursive: true });
   server = await startTestServer({ staticRoutes: demoSiteRoutes });
   browser = await launchChromium();
   context = await browser.newContext({ viewport: DESKTOP });
@@ -112,11 +108,11 @@ async function openSection(name: string, section: string): Promise<void> {
 /** axe at the desktop and the phone width (no sideways scroll on the phone), with a screenshot of each. */
 async function accessible(name: string): Promise<void> {
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: join(shots, `portal-${name}-1280.png`), fullPage: true });
+  await screenshot(page, `portal-${name}-1280`, { fullPage: true });
   await page.setViewportSize(PHONE);
   expect(await accessibilityViolations(page)).toEqual([]);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-  await page.screenshot({ path: join(shots, `portal-${name}-390.png`), fullPage: true });
+  await screenshot(page, `portal-${name}-390`, { fullPage: true });
   await page.setViewportSize(DESKTOP);
 }
 

@@ -1,11 +1,20 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readStaffFile } from '#shared/identity/staff-file.js';
 import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
-import { accessibilityViolations, cspViolations, launchChromium, notFound, overflowingTables, signInThroughForm, staffUser } from '../support/browser.js';
+import {
+  accessibilityViolations,
+  cspViolations,
+  launchChromium,
+  notFound,
+  overflowingTables,
+  screenshot,
+  signInThroughForm,
+  staffUser,
+} from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -20,14 +29,12 @@ let server: TestServer;
 let browser: Browser;
 const dir = mkdtempSync(join(tmpdir(), 'staff-browser-'));
 const staffFile = join(dir, 'staff.json');
-const shots = join(process.cwd(), 'test-results');
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const NEW_EMAIL = 'nina.new@insurer.example';
 const watched: { refused: string[]; missing: string[] }[] = [];
 
 beforeAll(async () => {
-  mkdirSync(shots, { recursive: true });
   server = await startTestServer({ staticRoutes: demoSiteRoutes, staffFile });
   browser = await launchChromium();
 }, 120_000);
@@ -59,12 +66,12 @@ async function tabTo(page: Page, selector: string): Promise<void> {
 async function accessible(page: Page, name: string): Promise<void> {
   expect(await accessibilityViolations(page)).toEqual([]);
   expect(await overflowingTables(page)).toEqual([]);
-  await page.screenshot({ path: join(shots, `console-${name}.png`), fullPage: true });
+  await screenshot(page, `console-${name}`, { fullPage: true });
   await page.setViewportSize(PHONE);
   expect(await accessibilityViolations(page)).toEqual([]);
   expect(await overflowingTables(page)).toEqual([]);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PHONE.width);
-  await page.screenshot({ path: join(shots, `console-${name}-phone.png`), fullPage: true });
+  await screenshot(page, `console-${name}-phone`, { fullPage: true });
   await page.setViewportSize(DESKTOP);
 }
 

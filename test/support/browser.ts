@@ -1,5 +1,7 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import axe from 'axe-core';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { CHROMIUM } from '../../scripts/ensure-test-tools.js';
 
 /**
@@ -16,8 +18,24 @@ export const launchChromium = (): Promise<Browser> =>
 export async function accessibilityViolations(page: Page): Promise<string[]> {
   // Evaluated, not added as a <script>: the pages' Content-Security-Policy (script-src 'self') refuses every inline script.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source); // once per document
-  const results = await page.evaluate(async () => (window as unknown as { axe: typeof axe }).axe.run(document));
+  // Every violation with every node it hits; the other kinds of result (passes, incomplete, inapplicable)
+  // keep one node each instead of a selector built for each, which is most of axe's time on a large page.
+  const results = await page.evaluate(async () => (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }));
   return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * A picture of the page (or of one element) for a person to look at, never compared: written to
+ * `$SCREENSHOTS/<name>.png` when SCREENSHOTS names a directory (`SCREENSHOTS=/tmp/shots npm test --
+ * test/browser`), and skipped otherwise, since drawing whole pages to PNG is a tenth of a browser
+ * file's time in Chromium (docs/performance.md, "Browser files").
+ */
+export async function screenshot(target: Page | Locator, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  const dir = process.env.SCREENSHOTS;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${name}.png`);
+  await ('goto' in target ? target.screenshot({ path, fullPage: options.fullPage ?? false }) : target.screenshot({ path }));
 }
 
 /** What the page's Content-Security-Policy refused, as Chromium reports it on the console; collected from now on. */
