@@ -9,6 +9,14 @@ import { TEST_WORKERS } from './test/support/workers.js';
  */
 
 const shared = { testTimeout: 30_000, hookTimeout: 60_000 };
+/**
+ * The files that start servers and call DynamoDB Local: a worker runs one file after another in one
+ * process, so the packages (the AWS SDK, Playwright, oidc-provider, aws-cdk-lib) are loaded once per
+ * worker instead of once per file; the project's own modules are loaded fresh for each file
+ * (test/support/fresh-modules.ts), so that each file's handlers read its own tables from the
+ * environment as before. docs/performance.md, "Modules once per worker".
+ */
+const freshModules = { isolate: false, setupFiles: ['test/support/fresh-modules.ts'] };
 
 export default defineConfig({
   test: {
@@ -36,16 +44,23 @@ export default defineConfig({
           exclude: ['**/*.int.test.ts', '**/*.e2e.test.ts', '**/node_modules/**'],
         },
       },
-      { extends: true, test: { ...shared, name: 'integration', include: ['**/*.int.test.ts'], exclude: ['**/node_modules/**'] } },
-      { extends: true, test: { ...shared, name: 'infra', include: ['lib/**/*.test.ts'], testTimeout: 120_000 } },
-      { extends: true, test: { ...shared, name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/security/**/*.test.ts'] } },
+      { extends: true, test: { ...shared, ...freshModules, name: 'integration', include: ['**/*.int.test.ts'], exclude: ['**/node_modules/**'] } },
+      { extends: true, test: { ...shared, ...freshModules, name: 'infra', include: ['lib/**/*.test.ts'], testTimeout: 120_000 } },
+      { extends: true, test: { ...shared, ...freshModules, name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/security/**/*.test.ts'] } },
       // The TypeScript client (clients/typescript) against its own npm start.
-      { extends: true, test: { ...shared, name: 'client', include: ['clients/**/*.e2e.test.ts'], testTimeout: 60_000 } },
+      { extends: true, test: { ...shared, ...freshModules, name: 'client', include: ['clients/**/*.e2e.test.ts'], testTimeout: 60_000 } },
       // A page's waits (expect.poll) allow 10 s: on a busy 2-core machine Chromium and the stream pump
       // take longer than the default second. Waits, not speed goals (those are npm run bench's).
       {
         extends: true,
-        test: { ...shared, name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 60_000, expect: { poll: { timeout: 10_000 } } },
+        test: {
+          ...shared,
+          ...freshModules,
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          testTimeout: 60_000,
+          expect: { poll: { timeout: 10_000 } },
+        },
       },
     ],
   },
