@@ -4,8 +4,9 @@ import { TEST_WORKERS } from './test/support/workers.js';
 /**
  * Test projects, by where a test lives and what it needs:
  * unit (pure code), integration (handlers and stores over DynamoDB Local), infra (CDK templates),
- * e2e (HTTP against the local server) and browser (the widget in Debian's Chromium).
- * A DynamoDB Local per worker serves the whole run (test/support/global-setup.ts).
+ * e2e (HTTP against the local server) and browser (the pages in Debian's Chromium).
+ * One DynamoDB Local serves the whole run, a database of its own for each test file
+ * (test/support/global-setup.ts, test/support/dynamo.ts).
  */
 
 const shared = { testTimeout: 30_000, hookTimeout: 60_000 };
