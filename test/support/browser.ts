@@ -28,7 +28,7 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
  * A picture of the page (or of one element) for a person to look at, never compared: written to
  * `$SCREENSHOTS/<name>.png` when SCREENSHOTS names a directory (`SCREENSHOTS=/tmp/shots npm test --
  * test/browser`), and skipped otherwise, since drawing whole pages to PNG is a tenth of a browser
- * file's time in Chromium (docs/performance.md, "Browser files").
+ * file's time in Chromium (docs/performance.md, "Fewer CPU-seconds per file").
  */
 export async function screenshot(target: Page | Locator, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   const dir = process.env.SCREENSHOTS;
