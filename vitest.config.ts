@@ -15,7 +15,7 @@ const shared = { testTimeout: 30_000, hookTimeout: 60_000 };
  * process, so the packages (the AWS SDK, Playwright, oidc-provider, aws-cdk-lib) are loaded once per
  * worker instead of once per file; the project's own modules are loaded fresh for each file
  * (test/support/fresh-modules.ts), so that each file's handlers read its own tables from the
- * environment as before. docs/performance.md, "Modules once per worker".
+ * environment as before. docs/performance.md, "Fewer CPU-seconds per file".
  */
 const freshModules = { isolate: false, setupFiles: ['test/support/fresh-modules.ts'] };
 

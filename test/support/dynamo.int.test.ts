@@ -4,8 +4,8 @@ import { localDynamoCredentials } from '#shared/platform/dynamo/dynamo-client.js
 import { freshTables, testEndpoint } from './dynamo.js';
 
 /**
- * Each test file has a database of its own in its worker's DynamoDB Local (global-setup.ts starts
- * them without -sharedDb; dynamo.ts names the file's database): a deleted table's stream records
+ * Each test file has a database of its own in the run's DynamoDB Local (global-setup.ts starts it
+ * without -sharedDb; dynamo.ts names the file's database): a deleted table's stream records
  * stay in its database for good and slow every later call there, so no file may inherit another's.
  */
 let tables: Awaited<ReturnType<typeof freshTables>>;
