@@ -1,10 +1,10 @@
 import { App, Aspects, type Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { functionNames, routes } from '#shared/platform/functions.js';
 import { SCOPE_PREFIX, STAFF_ROLES } from '#shared/platform/staff.js';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
@@ -27,9 +27,19 @@ let edge: Template;
 let stacks: Stack[];
 let widgetCode: string;
 
+/**
+ * Where this file's apps write their assemblies: a folder of its own, removed after the file. An
+ * App without an `outdir` makes a `cdk.out…` folder in the system's temporary directory and leaves
+ * it there (about 23 MB each, the bucket deployment's layer).
+ */
+const work = mkdtempSync(join(tmpdir(), 'op-stacks-test-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const testApp = (context: Record<string, unknown>) =>
+  new App({ outdir: mkdtempSync(join(work, 'cdk.out-')), context: { 'aws:cdk:bundling-stacks': [], ...context } });
+
 /** The app as bin/app.ts makes it (without the pages' folder: the web stack's own test gives one). */
 function makeApp(context: Record<string, unknown> = {}, site: ReturnType<typeof siteFrom> = { widgetCode }) {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  const app = testApp(context);
   const dataStack = new DataStack(app, 'Data');
   const identityStack = new IdentityStack(app, 'Identity');
   const edgeStack = new EdgeStack(app, 'Edge');
@@ -188,7 +198,7 @@ describe('tables', () => {
 
   it('are pre-warmed for an on-sale only when asked (context warmWriteUnitsPerSecond)', () => {
     expect(JSON.stringify(data.toJSON())).not.toContain('WarmThroughput');
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], warmWriteUnitsPerSecond: 80000 } });
+    const app = testApp({ warmWriteUnitsPerSecond: 80000 });
     const warmed = Template.fromStack(new DataStack(app, 'Warm'));
     const tables = resources(warmed, 'AWS::DynamoDB::GlobalTable').map(([, table]) => table.Properties.WarmThroughput as unknown);
     expect(tables).toEqual(expect.arrayContaining([{ WriteUnitsPerSecond: 80000 }, undefined]));
@@ -825,7 +835,7 @@ describe('the pages (bucket, CloudFront, web ACL)', () => {
   });
 
   it("gives the API reference its own headers when the site holds one: npm start's, with its inline scripts' hashes", async () => {
-    const site = mkdtempSync(join(tmpdir(), 'site-'));
+    const site = mkdtempSync(join(work, 'site-'));
     mkdirSync(join(site, 'docs'));
     const html = '<!doctype html><title>API</title><script>console.log("redoc")</script>';
     writeFileSync(join(site, 'docs', 'index.html'), html);

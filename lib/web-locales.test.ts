@@ -1,7 +1,10 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Template } from 'aws-cdk-lib/assertions';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { LOCALE_FILE_HEADERS } from '../widget/locale-files.js';
 import { LOCALE_PATH_PATTERN, Web } from './web.js';
 
@@ -10,9 +13,13 @@ import { LOCALE_PATH_PATTERN, Web } from './web.js';
  * /locales/* cached for good and readable from a merchant's page on any origin, as npm start serves
  * them. A Web construct in a stack of its own (lib/stacks.test.ts tests the whole app).
  */
+/** The app's assembly in a folder of its own, removed after the file (an App left alone leaves a `cdk.out…` in /tmp). */
+const outdir = mkdtempSync(join(tmpdir(), 'op-web-locales-test-'));
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
 describe('the locale files behind CloudFront', () => {
   it('routes /locales/* at the edge as npm start serves them: cached for good, readable from any origin', () => {
-    const stack = new Stack(new App(), 'Locales', { env: { account: '111122223333', region: 'us-east-1' } });
+    const stack = new Stack(new App({ outdir }), 'Locales', { env: { account: '111122223333', region: 'us-east-1' } });
     new Web(stack, 'Web', { api: new HttpApi(stack, 'Api'), widgetCode: 'widget', connectSources: [] });
     const template = Template.fromStack(stack);
     const [distribution] = Object.values(template.findResources('AWS::CloudFront::Distribution')) as { Properties: { DistributionConfig: any } }[];

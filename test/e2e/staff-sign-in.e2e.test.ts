@@ -9,7 +9,7 @@ import { accessToken, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { signInOverHttp } from '../support/sign-in.js';
 import { readStaffFile } from '#shared/identity/staff-file.js';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -22,13 +22,17 @@ import { join } from 'node:path';
 let server: TestServer;
 const tokens = {} as Record<StaffRole, string>;
 
-const staffFile = join(mkdtempSync(join(tmpdir(), 'staff-sign-in-')), 'staff.json');
+const staffDir = mkdtempSync(join(tmpdir(), 'staff-sign-in-'));
+const staffFile = join(staffDir, 'staff.json');
 
 beforeAll(async () => {
   server = await startTestServer({ staffFile });
   for (const user of server.staff.users) tokens[user.groups[0]!] = await signInOverHttp(server.staff, user);
 });
-afterAll(() => server.stop());
+afterAll(async () => {
+  await server.stop();
+  rmSync(staffDir, { recursive: true, force: true });
+});
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const get = (path: string, token?: string) => http('GET', `${server.baseUrl}${path}`, { headers: token ? bearer(token) : {} });
