@@ -65,3 +65,16 @@ describe('the dashboard', () => {
     await screenshot(page, 'dashboard-test-event', { fullPage: true });
   });
 });
+
+describe('the accessibility check every page passes', () => {
+  it('finds what axe finds: an image without a text alternative, a field without a label, text too faint to read', async () => {
+    // The control for every `accessibilityViolations(page)` that reads []: the build it loads runs its rules.
+    const broken = await browser.newPage();
+    await broken.setContent(
+      '<!doctype html><html lang="en"><title>Broken</title><main><img src="data:,"><input type="text"><p style="color:#eee;background:#fff">faint</p></main></html>',
+    );
+    const found = (await accessibilityViolations(broken)).map((violation) => violation.split(':')[0]);
+    expect(found).toEqual(expect.arrayContaining(['image-alt', 'label', 'color-contrast']));
+    await broken.close();
+  });
+});
