@@ -8,15 +8,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LOCALE_FILE_HEADERS } from '../widget/locale-files.js';
 import { LOCALE_PATH_PATTERN, Web } from './web.js';
 
+/** The app's assembly in a folder of its own, removed after the file (an App left alone leaves a `cdk.out…` in /tmp). */
+const outdir = mkdtempSync(join(tmpdir(), 'op-web-locales-test-'));
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
 /**
  * The locale files at the edge (widget/locale-files.ts; the site ships them: widget/build.test.ts):
  * /locales/* cached for good and readable from a merchant's page on any origin, as npm start serves
  * them. A Web construct in a stack of its own (lib/stacks.test.ts tests the whole app).
  */
-/** The app's assembly in a folder of its own, removed after the file (an App left alone leaves a `cdk.out…` in /tmp). */
-const outdir = mkdtempSync(join(tmpdir(), 'op-web-locales-test-'));
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
-
 describe('the locale files behind CloudFront', () => {
   it('routes /locales/* at the edge as npm start serves them: cached for good, readable from any origin', () => {
     const stack = new Stack(new App({ outdir }), 'Locales', { env: { account: '111122223333', region: 'us-east-1' } });

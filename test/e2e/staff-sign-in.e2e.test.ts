@@ -30,8 +30,11 @@ beforeAll(async () => {
   for (const user of server.staff.users) tokens[user.groups[0]!] = await signInOverHttp(server.staff, user);
 });
 afterAll(async () => {
-  await server.stop();
-  rmSync(staffDir, { recursive: true, force: true });
+  try {
+    await server.stop();
+  } finally {
+    rmSync(staffDir, { recursive: true, force: true });
+  }
 });
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
