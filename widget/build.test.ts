@@ -1,10 +1,14 @@
-import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { PAGE_INDEX_FUNCTION } from '../lib/web.js';
 import { buildSite, buildWidget, SITE_SCRIPTS, sitePages } from './build.js';
 import { localeBuild } from './locale-files.js';
+
+/** The sites this file builds go in a folder of its own, removed after the file. */
+const work = mkdtempSync(join(tmpdir(), 'op-site-build-test-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** Every file under a folder, by its path in it. */
 function filesIn(directory: string): string[] {
@@ -23,7 +27,7 @@ const servedFrom = (uri: string): string => {
 
 describe('npm run build:site', () => {
   it('writes every deployed page where the distribution looks for it, with their scripts, the widget and the icon', async () => {
-    const directory = join(mkdtempSync(join(tmpdir(), 'site-')), 'site');
+    const directory = join(mkdtempSync(join(work, 'site-')), 'site');
     const written = await buildSite(directory, { reference: false }); // the API reference (Redocly, seconds) is tested with docs:build
     expect(filesIn(directory)).toEqual(written);
     for (const path of [
@@ -58,7 +62,7 @@ describe('npm run build:site', () => {
   });
 
   it('ships every locale file the widget and the claim page name, next to /widget.js, and no English one (built in)', async () => {
-    const directory = join(mkdtempSync(join(tmpdir(), 'site-')), 'site');
+    const directory = join(mkdtempSync(join(work, 'site-')), 'site');
     const written = await buildSite(directory, { reference: false });
     const build = localeBuild();
     const locales = written.filter((path) => path.startsWith('locales/'));

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,6 +51,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
+const scratch = mkdtempSync(join(tmpdir(), 'op-guide-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
 describe('docs/guide.md', () => {
   it('runs as written, every shown answer is what the service answered, and the contract proxy saw no violation', async () => {
     const blocks = parseGuide(readFileSync(GUIDE, 'utf8'));
@@ -59,6 +63,8 @@ describe('docs/guide.md', () => {
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
+        // The guide's `mktemp` files (answers, headers, the receiver's log, the claim's PDF) in a folder of this test's own.
+        TMPDIR: scratch,
         BASE: proxyUrl,
         PK: server.demo.public_key,
         SK: server.demo.secret_key,
