@@ -1,16 +1,16 @@
 import { App, Aspects, type Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { functionNames, routes } from '#shared/platform/functions.js';
 import { SCOPE_PREFIX, STAFF_ROLES } from '#shared/platform/staff.js';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import { MERCHANT_CLIENT_ATTRIBUTE as TRIGGER_ATTRIBUTE } from '../functions/staff-token-claims/handler.js';
 import { apiReferenceSecurityHeaders, pageSecurityHeaders } from '../scripts/local/page-headers.js';
 import { buildWidget } from '../widget/build.js';
+import { scratchFolder } from '../test/support/scratch.js';
 import { COGNITO_STAFF_ACTIONS } from '#shared/identity/cognito-staff-directory.js';
 import { USER_POOL_VARIABLE } from '#shared/identity/staff-directory-deps.js';
 import { ApiStack, apiFunctionNames } from './api-stack.js';
@@ -27,13 +27,8 @@ let edge: Template;
 let stacks: Stack[];
 let widgetCode: string;
 
-/**
- * Where this file's apps write their assemblies: a folder of its own, removed after the file. An
- * App without an `outdir` makes a `cdk.out…` folder in the system's temporary directory and leaves
- * it there (about 23 MB each, the bucket deployment's layer).
- */
-const work = mkdtempSync(join(tmpdir(), 'op-stacks-test-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+/** Where this file's apps write their assemblies (each App a folder of its own in the file's). */
+const work = scratchFolder('stacks-test');
 const testApp = (context: Record<string, unknown>) =>
   new App({ outdir: mkdtempSync(join(work, 'cdk.out-')), context: { 'aws:cdk:bundling-stacks': [], ...context } });
 

@@ -1,16 +1,13 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Template } from 'aws-cdk-lib/assertions';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { scratchFolder } from '../test/support/scratch.js';
 import { LOCALE_FILE_HEADERS } from '../widget/locale-files.js';
 import { LOCALE_PATH_PATTERN, Web } from './web.js';
 
-/** The app's assembly in a folder of its own, removed after the file (an App left alone leaves a `cdk.out…` in /tmp). */
-const outdir = mkdtempSync(join(tmpdir(), 'op-web-locales-test-'));
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+/** The app's assembly in a folder of the file's own (an App left alone leaves a `cdk.out…` in /tmp). */
+const outdir = scratchFolder('web-locales-test');
 
 /**
  * The locale files at the edge (widget/locale-files.ts; the site ships them: widget/build.test.ts):

@@ -1,14 +1,13 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PAGE_INDEX_FUNCTION } from '../lib/web.js';
 import { buildSite, buildWidget, SITE_SCRIPTS, sitePages } from './build.js';
 import { localeBuild } from './locale-files.js';
+import { scratchFolder } from '../test/support/scratch.js';
 
-/** The sites this file builds go in a folder of its own, removed after the file. */
-const work = mkdtempSync(join(tmpdir(), 'op-site-build-test-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+/** The sites this file builds go in a folder of its own. */
+const work = scratchFolder('site-build-test');
 
 /** Every file under a folder, by its path in it. */
 function filesIn(directory: string): string[] {

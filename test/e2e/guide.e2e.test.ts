@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, GUIDE, parseGuide, runCommands } from '../../scripts/guide-runner.js';
 import { PREMIUM_COLUMNS } from '#shared/bordereaux/index.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { scratchFolder } from '../support/scratch.js';
 
 /**
  * Docs that cannot rot: docs/guide.md's command blocks, run in order against npm start's server
@@ -51,8 +51,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const scratch = mkdtempSync(join(tmpdir(), 'op-guide-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchFolder('guide');
 
 describe('docs/guide.md', () => {
   it('runs as written, every shown answer is what the service answered, and the contract proxy saw no violation', async () => {

@@ -7,10 +7,9 @@ import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { testEndpoint } from '../support/dynamo.js';
 import { accessToken, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { scratchFolder } from '../support/scratch.js';
 import { signInOverHttp } from '../support/sign-in.js';
 import { readStaffFile } from '#shared/identity/staff-file.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
@@ -22,20 +21,13 @@ import { join } from 'node:path';
 let server: TestServer;
 const tokens = {} as Record<StaffRole, string>;
 
-const staffDir = mkdtempSync(join(tmpdir(), 'staff-sign-in-'));
-const staffFile = join(staffDir, 'staff.json');
+const staffFile = join(scratchFolder('staff-sign-in'), 'staff.json');
 
 beforeAll(async () => {
   server = await startTestServer({ staffFile });
   for (const user of server.staff.users) tokens[user.groups[0]!] = await signInOverHttp(server.staff, user);
 });
-afterAll(async () => {
-  try {
-    await server.stop();
-  } finally {
-    rmSync(staffDir, { recursive: true, force: true });
-  }
-});
+afterAll(() => server.stop());
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const get = (path: string, token?: string) => http('GET', `${server.baseUrl}${path}`, { headers: token ? bearer(token) : {} });
