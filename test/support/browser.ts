@@ -5,7 +5,8 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { CHROMIUM } from '../../scripts/ensure-test-tools.js';
 
 /**
- * The browser suites' Chromium: Debian's, headless, without the background services that would
+ * The browser suites' Chromium: Debian's headless shell (the engine without the desktop browser
+ * around it; CHROMIUM_PATH may name a full Chromium instead), without the background services that would
  * try the (closed) network; Playwright gives each launch a fresh, empty profile.
  */
 export const launchChromium = (): Promise<Browser> =>
