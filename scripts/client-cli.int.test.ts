@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type Service } from '../test/support/service.js';
+import { runClientCli } from './client-cli.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { DynamoAuditLog, type AuditRecord } from '#shared/identity/index.js';
 import { firstVersionOf } from '#shared/terms/index.js';
@@ -23,13 +24,52 @@ beforeAll(async () => {
 });
 afterAll(() => service.stop());
 
-const cli = async (...args: string[]) =>
-  JSON.parse((await run('npm', ['run', '-s', 'client', '--', ...args, '--json'], { env: process.env })).stdout) as Record<string, unknown>;
-const failure = (...args: string[]) =>
+/**
+ * The CLI run in this process (runClientCli, what the script's entry calls): its exit code and what
+ * it wrote. Most tests run it so; the first describe runs it as a person does, `npm run client`,
+ * and the stack-file tests as a process of its own in another folder.
+ */
+async function inProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const code = await runClientCli(args, { log: (line) => stdout.push(line), error: (line) => stderr.push(line) });
+  return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
+}
+const cli = async (...args: string[]) => {
+  const answer = await inProcess([...args, '--json']);
+  if (answer.code !== 0) throw new Error(`client ${args.join(' ')}: exit ${answer.code}: ${answer.stderr}`);
+  return JSON.parse(answer.stdout) as Record<string, unknown>;
+};
+const failure = async (...args: string[]) => {
+  const { code, stderr } = await inProcess(args);
+  return { code, stderr };
+};
+const npmRunClient = (...args: string[]) =>
   run('npm', ['run', '-s', 'client', '--', ...args], { env: process.env }).then(
-    () => ({ code: 0, stderr: '' }),
-    (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
   );
+
+describe('npm run client', () => {
+  it('runs the CLI: the answer on standard output, exit 0; a failure 1; a usage error 2 with the usage', async () => {
+    const [created, unknown, usage] = await Promise.all([
+      npmRunClient('create', '--name', 'Scripted Shop', '--json'),
+      npmRunClient('disable', 'cl_nobody000000000000000000'),
+      npmRunClient('create', '--name', 'X', '--rate', 'lots'),
+    ]);
+
+    const keys = JSON.parse(created.stdout) as { client_id: string; secret_key: string };
+    expect(created.code).toBe(0);
+    expect((await store.get(keys.client_id))?.name).toBe('Scripted Shop');
+    expect(created.stdout).not.toContain('using DynamoDB'); // said on standard error, so --json stays clean
+    expect(created.stderr).toContain(`using DynamoDB at ${process.env.DYNAMODB_ENDPOINT}`);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('client: ');
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--rate must be a decimal above 0');
+    expect(usage.stderr).toContain('usage:\n  npm run client -- create');
+  });
+});
 
 describe('npm run client: look period', () => {
   it('is 14 days by default, set at creation with --look-period-days, and changed by set publishing the next terms version', async () => {
@@ -202,21 +242,12 @@ describe('npm run client: claim link', () => {
           (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
         );
 
-      const local = await cliIn(folder, 'claim-link', String(client_id));
-      const deployed = await cliIn(
-        folder,
-        'claim-link',
-        String(client_id),
-        '--base-url',
-        'https://pages.example.com',
-        '--order',
-        'A-1001',
-        '--email',
-        'c+d@example.org',
-        '--json',
-      );
-      const unknown = await cliIn(folder, 'claim-link', 'cl_nobody000000000000000000');
-      const noSite = await cliIn(tmpdir(), 'claim-link', String(client_id));
+      const [local, deployed, unknown, noSite] = await Promise.all([
+        cliIn(folder, 'claim-link', String(client_id)),
+        cliIn(folder, 'claim-link', String(client_id), '--base-url', 'https://pages.example.com', '--order', 'A-1001', '--email', 'c+d@example.org', '--json'),
+        cliIn(folder, 'claim-link', 'cl_nobody000000000000000000'),
+        cliIn(tmpdir(), 'claim-link', String(client_id)),
+      ]);
 
       expect(local.stdout.trim()).toBe(`http://localhost:3999/claim?shop=${String(client_id)}`);
       expect(JSON.parse(deployed.stdout)).toEqual({

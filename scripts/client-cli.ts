@@ -13,6 +13,8 @@ import { parseRate } from '#shared/platform/money/index.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { claimLink } from '#shared/claims/claim-link.js';
 import { localDynamo, stackFilePath, type StackFile } from './local/local-stack-file.js';
 
@@ -45,9 +47,11 @@ const USAGE = `usage:
   npm run client -- disable cl_... [--json] [--aws]     (or --client-id cl_...)
   npm run client -- claim-link cl_... [--base-url https://...] [--order 1001] [--email a@b.c] [--json] [--aws]`;
 
+/** A usage error: printed with the usage, exit code 2 (any other error: its message, exit code 1). */
+class UsageError extends Error {}
+
 function fail(message: string): never {
-  console.error(`${message}\n\n${USAGE}`);
-  process.exit(2);
+  throw new UsageError(message);
 }
 
 const OPTIONS = {
@@ -66,9 +70,9 @@ const OPTIONS = {
 } as const;
 
 /** The arguments; a malformed one (an unknown option, a value starting with '-') is a usage error. */
-function parseArguments() {
+function parseArguments(args: string[]) {
   try {
-    return parseArgs({ allowPositionals: true, options: OPTIONS });
+    return parseArgs({ args, allowPositionals: true, options: OPTIONS });
   } catch (err) {
     return fail((err as Error).message);
   }
@@ -83,19 +87,61 @@ function runningSite(): string | undefined {
   }
 }
 
-async function main(): Promise<void> {
-  const { positionals, values } = parseArguments();
+/** Where the CLI writes: its answer (stdout) and what it says about it (stderr). */
+export interface CliOutput {
+  log(line: string): void;
+  error(line: string): void;
+}
+
+/**
+ * The CLI with these arguments (without `node` and the script's path), writing to `out`; answers
+ * its exit code: 0 done, 1 failed (`client: …`), 2 a usage error (the message and the usage).
+ */
+export async function runClientCli(args: string[], out: CliOutput = console): Promise<number> {
+  try {
+    await main(args, out);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      out.error(`${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    out.error(`client: ${(err as Error).message}`);
+    return 1;
+  }
+}
+
+async function main(args: string[], out: CliOutput): Promise<void> {
+  const { positionals, values } = parseArguments(args);
   const [command, positionalClientId] = positionals;
   const clientId = values['client-id'] ?? positionalClientId;
   if (values.help || !command) fail('Order Protection operator CLI');
 
   const local = values.aws ? undefined : localDynamo();
   // On standard error, so that --json output stays clean.
-  if (local) console.error(`using DynamoDB at ${local.endpoint} (${local.source})`);
+  if (local) out.error(`using DynamoDB at ${local.endpoint} (${local.source})`);
   const endpoint = local?.endpoint;
   const config = loadConfig();
   const doc = createDocumentClient(endpoint, config.region);
-  const store = new DynamoClientStore(doc, config.tableName);
+  try {
+    await run(command, clientId, values, doc, config.tableName, out);
+  } finally {
+    doc.destroy();
+  }
+}
+
+type Values = ReturnType<typeof parseArguments>['values'];
+
+/** The command, on a document client the caller destroys. */
+async function run(
+  command: string,
+  clientId: string | undefined,
+  values: Values,
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  out: CliOutput,
+): Promise<void> {
+  const store = new DynamoClientStore(doc, tableName);
 
   if (command === 'claim-link') {
     if (!clientId) fail('claim-link needs a client id');
@@ -106,17 +152,15 @@ async function main(): Promise<void> {
       );
     if (!URL.canParse(site) || !/^https?:$/.test(new URL(site).protocol)) fail(`--base-url must be an http(s) URL (got "${site}")`);
     const client = await store.get(clientId);
-    doc.destroy();
     if (!client) throw new Error(`no client ${clientId}`);
     const link = claimLink(site, clientId, { orderNumber: values.order, email: values.email });
-    console.log(values.json ? JSON.stringify({ client_id: clientId, claim_link: link }) : link);
+    out.log(values.json ? JSON.stringify({ client_id: clientId, claim_link: link }) : link);
     return;
   }
   if (command === 'disable') {
     if (!clientId) fail('disable needs a client id');
     const disabled = await disableClient(store, clientId, CLI_AUDITING);
-    doc.destroy();
-    console.log(values.json ? JSON.stringify(disabled) : `client ${clientId} disabled: no new tokens or quotes, and its access tokens stop within a minute`);
+    out.log(values.json ? JSON.stringify(disabled) : `client ${clientId} disabled: no new tokens or quotes, and its access tokens stop within a minute`);
     return;
   }
   const lookPeriodText = values['look-period-days'];
@@ -127,7 +171,7 @@ async function main(): Promise<void> {
 
   if (command === 'set' || command === 'terms') {
     if (!clientId) fail(`${command} needs a client id`);
-    const terms = new DynamoTermsStore(doc, config.tableName);
+    const terms = new DynamoTermsStore(doc, tableName);
     let request: PublishTermsRequest | undefined;
     if (command === 'set') {
       if (lookPeriodDays === undefined) fail('set needs --look-period-days');
@@ -158,20 +202,17 @@ async function main(): Promise<void> {
     if (request === undefined) {
       if (!(await terms.head(clientId))) throw new Error(`no client ${clientId}`);
       const page = await terms.page(clientId, 100);
-      doc.destroy();
       const views = page.versions.map(termsView);
-      console.log(values.json ? JSON.stringify(views) : views.map(describeTerms).join('\n'));
+      out.log(values.json ? JSON.stringify(views) : views.map(describeTerms).join('\n'));
       return;
     }
     try {
       const published = await publishTerms({ store: terms, now: () => new Date(), newAuditId }, CLI_FINANCE, clientId, request);
-      console.log(values.json ? JSON.stringify(termsView(published)) : `client ${clientId}: ${describeTerms(termsView(published))}`);
+      out.log(values.json ? JSON.stringify(termsView(published)) : `client ${clientId}: ${describeTerms(termsView(published))}`);
     } catch (err) {
       if (err instanceof NotFoundError) throw new Error(`no client ${clientId}`, { cause: err });
       if (err instanceof AppError) fail(`${err.message}${err.param ? ` (${err.param})` : ''}`);
       throw err;
-    } finally {
-      doc.destroy();
     }
     return;
   }
@@ -189,10 +230,9 @@ async function main(): Promise<void> {
   } else {
     fail(`unknown command "${command}"`);
   }
-  doc.destroy();
 
-  if (values.json) console.log(JSON.stringify(keys));
-  else console.log(`client_id   ${keys.client_id}\npublic_key  ${keys.public_key}\nsecret_key  ${keys.secret_key}   (shown this once: store it now)`);
+  if (values.json) out.log(JSON.stringify(keys));
+  else out.log(`client_id   ${keys.client_id}\npublic_key  ${keys.public_key}\nsecret_key  ${keys.secret_key}   (shown this once: store it now)`);
 }
 
 /** One line a version: its number, when it takes effect, its bands, minimum, commission and look period. */
@@ -204,7 +244,7 @@ function describeTerms(view: TermsView): string {
   return `version ${view.version} from ${view.effective_from}: rate ${bands}; minimum ${minimum.join(', ') || 'none'}; commission ${view.commission_rate}; look period ${view.look_period_days} days`;
 }
 
-main().catch((err: unknown) => {
-  console.error(`client: ${(err as Error).message}`);
-  process.exit(1);
-});
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const code = await runClientCli(process.argv.slice(2));
+  if (code !== 0) process.exit(code);
+}
