@@ -183,6 +183,10 @@ describe('the operator console', () => {
     await expect.poll(() => page.locator('#review-status').textContent()).toBe('Approved');
     expect(await page.locator('#review-decided-by').textContent()).toMatch(/.+/);
     expect(await page.locator('#announce').textContent()).toMatch(/ approved\. Status: Approved\.$/);
+    // The row stays in the Submitted list, with its new status and why it will leave the list.
+    expect(await row.locator('.status').textContent()).toBe('Approved');
+    expect(await row.locator('.moved').textContent()).toBe('No longer submitted: it leaves this list when the list is loaded again.');
+    expect(await page.locator('#queue-title').textContent()).toBe('Submitted claims');
     await accessible(page, 'claims-decided');
 
     // The search by order number, by keyboard: the merchant (the list of clients), the number, Enter;

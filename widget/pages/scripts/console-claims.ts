@@ -75,6 +75,8 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
   // merchant and the claim id under the order number; the date under the age; the reason under the
   // status), stacked into a card a row on a phone (console-page.ts).
   let listed: { status: Status; cursor: string | null; count: number } = { status: 'Submitted', cursor: null, count: 0 };
+  /** The status the table lists, while it lists one (a search by order lists every status). */
+  let listing: Status | undefined;
   const span = (text: string, className: string) => {
     const node = el('span', text);
     node.className = className;
@@ -131,6 +133,7 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
     listed.cursor = page.next_cursor;
     $('load-more').hidden = !page.has_more;
     const what = label(STATUSES, listed.status);
+    listing = listed.status;
     $('queue-title').textContent = what + ' claims';
     $('queue-count').textContent =
       listed.count === 0 ? 'No ' + what.toLowerCase() + ' claims.' : listed.count + ' shown, oldest first' + (page.has_more ? '; more to load.' : '.');
@@ -183,6 +186,7 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
           '/api/v2/admin/claims?' + new URLSearchParams({ client_id: clientId, order_number: orderNumber }).toString(),
         );
         showRows(found.data.map(row), true);
+        listing = undefined;
         $('load-more').hidden = true;
         $('queue-title').textContent = 'Claims on order ' + orderNumber + ' at ' + shop;
         $('queue-count').textContent =
@@ -257,6 +261,13 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
     if (tr) {
       tr.querySelector('.status')!.textContent = label(STATUSES, claim.status);
       tr.querySelector('.decided-by')!.textContent = staffName(claim.decided_by);
+      // Decided here, a claim no longer has the status the table lists: its row stays until the list
+      // is loaded again (so the decision is seen), and says why it will go.
+      tr.querySelector('.moved')?.remove();
+      if (listing !== undefined && claim.status !== listing)
+        tr.querySelector('.status')!.after(
+          span('No longer ' + label(STATUSES, listing).toLowerCase() + ': it leaves this list when the list is loaded again.', 'sub moved'),
+        );
     }
     if (focus) $('review-title').focus();
   }
