@@ -185,7 +185,7 @@ describe('the operator console', () => {
     expect(await page.locator('#announce').textContent()).toMatch(/ approved\. Status: Approved\.$/);
     // The row stays in the Submitted list, with its new status and why it will leave the list.
     expect(await row.locator('.status').textContent()).toBe('Approved');
-    expect(await row.locator('.moved').textContent()).toBe('No longer submitted: it leaves this list when the list is loaded again.');
+    expect(await row.locator('.moved').textContent()).toBe('No longer submitted: leaves this list on the next load.');
     expect(await page.locator('#queue-title').textContent()).toBe('Submitted claims');
     await accessible(page, 'claims-decided');
 

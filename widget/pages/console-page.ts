@@ -70,6 +70,7 @@ ${CLAIM_PAGES_CSS}
   td.money, td.number { text-align: right; }
   code { font-size: .9rem; }
   .sub { display: block; color: #4a5366; font-size: .85rem; }
+  .moved { font-style: italic; }
   td ul { margin: 0; padding-left: 1.1rem; }
   td.items { min-width: 10rem; }
   td.created, td.age, td.nowrap { white-space: nowrap; }

@@ -265,9 +265,7 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
       // is loaded again (so the decision is seen), and says why it will go.
       tr.querySelector('.moved')?.remove();
       if (listing !== undefined && claim.status !== listing)
-        tr.querySelector('.status')!.after(
-          span('No longer ' + label(STATUSES, listing).toLowerCase() + ': it leaves this list when the list is loaded again.', 'sub moved'),
-        );
+        tr.querySelector('.reason')!.after(span('No longer ' + label(STATUSES, listing).toLowerCase() + ': leaves this list on the next load.', 'sub moved'));
     }
     if (focus) $('review-title').focus();
   }
