@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type Service } from '../test/support/service.js';
-import { runClientCli } from './client-cli.js';
+import { runClientCli } from './client-commands.js';
 import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { DynamoAuditLog, type AuditRecord } from '#shared/identity/index.js';
 import { firstVersionOf } from '#shared/terms/index.js';
@@ -99,6 +99,43 @@ describe('npm run client: look period', () => {
     expect(answers[0].stderr).toContain('--look-period-days must be a whole number of days from 0 to 60');
     expect(answers[3].stderr).toContain('no client cl_nobody');
     expect((await terms.head(String(client_id)))?.latest).toBe(1);
+  });
+});
+
+describe('npm run client: the arguments', () => {
+  it('refuses what it would otherwise ignore or store, changing nothing; --help prints the usage and exits 0', async () => {
+    const { client_id } = await cli('create', '--name', 'Strict Shop');
+    const id = String(client_id);
+
+    const answers = await Promise.all([
+      failure('disable', id, 'cl_other00000000000000000000'),
+      failure('claim-link', id, '--client-id', 'cl_other00000000000000000000', '--base-url', 'https://pages.example.com'),
+      failure('rotate-secret', id, '--look-period-days', '10'),
+      failure('disable', id, '--rate', '0.1'),
+      failure('create', id, '--name', 'Positional Shop'),
+      failure('create', '--name', 'Evil\nCorp'),
+      failure('create', '--name', 'Reversed \u202eShop'),
+      failure('create', '--name', 'x'.repeat(256)),
+      failure('launch', id),
+    ]);
+
+    expect(answers.map((answer) => answer.code)).toEqual([2, 2, 2, 2, 2, 2, 2, 2, 2]);
+    // The first line that is not where it looked for DynamoDB (said before a create checks its name).
+    expect(answers.map((answer) => answer.stderr.split('\n').find((line) => !line.startsWith('using DynamoDB')))).toEqual([
+      'disable takes one client id (got "' + id + ' cl_other00000000000000000000")',
+      'the client id is given twice, as ' + id + ' and --client-id cl_other00000000000000000000',
+      'rotate-secret takes no --look-period-days',
+      'disable takes no --rate',
+      'create takes no client id (got "' + id + '")',
+      '--name: must hold no control, line-separator or bidirectional-control characters',
+      '--name: must hold no control, line-separator or bidirectional-control characters',
+      '--name: must be at most 255 characters',
+      'unknown command "launch"',
+    ]);
+    expect((await store.status(id))?.disabled).toBe(false);
+    const help = await inProcess(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^usage:\n {2}npm run client -- create/);
   });
 });
 
@@ -204,13 +241,15 @@ describe('npm run client: which DynamoDB', () => {
     }
   });
 
-  it('says when it found no running stack and falls back to port 8000', async () => {
+  it('says when it found no running stack and falls back to port 8000, however it is started', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'cli-nostack-'));
     try {
       const { DYNAMODB_ENDPOINT: _endpoint, DYNAMODB_PORT: _port, ...env } = process.env;
       const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+      // Started as a deploy script might: through a symlinked folder, the path without `.ts`.
+      symlinkSync(process.cwd(), join(folder, 'release'));
       // Port 9 (discard) answers nothing: the command fails, after saying where it looked.
-      const answer = await run(tsx, [join(process.cwd(), 'scripts', 'client-cli.ts'), 'create', '--name', 'Lost Shop'], {
+      const answer = await run(tsx, [join(folder, 'release', 'scripts', 'client-cli'), 'create', '--name', 'Lost Shop'], {
         cwd: folder,
         env: { ...env, DYNAMODB_PORT: '9', AWS_MAX_ATTEMPTS: '1' },
       }).then(
