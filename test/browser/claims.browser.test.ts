@@ -277,7 +277,9 @@ describe('claims', () => {
     expect(await operator.getByRole('radio', { name: 'Approve' }).count()).toBe(0);
     expect(await operator.locator('input[name=decision][value=approve]').count()).toBe(0);
     expect(await decision.getByRole('radio').count()).toBe(1);
-    expect(await decision.getByRole('radio', { name: 'Deny (the customer has not answered)', exact: true }).isChecked()).toBe(true);
+    // A deny is never ticked for the operator: submitting without ticking it says so.
+    const deny = decision.getByRole('radio', { name: 'Deny (the customer has not answered)', exact: true });
+    expect(await deny.isChecked()).toBe(false);
     expect(await operator.getByLabel('Amount to approve').isVisible()).toBe(false);
     const hint =
       /^Documents were requested on (.+) UTC\. If the customer has not answered, the claim can be denied from (.+) UTC, 14 days after the request\.$/.exec(
@@ -289,7 +291,10 @@ describe('claims', () => {
     expect(await accessibilityViolations(operator)).toEqual([]);
     await screenshot(operator, 'console-claims-documents-requested', { fullPage: true });
 
+    await operator.getByRole('button', { name: 'Submit decision' }).click();
+    await expect.poll(() => operator.getByRole('alert').textContent()).toBe('Tick "Deny (the customer has not answered)" to submit it.');
     // Within the 14 days the API refuses the deny: its message in the alert, with the focus.
+    await deny.check();
     await operator.getByRole('button', { name: 'Submit decision' }).click();
     await expect
       .poll(() => operator.getByRole('alert').textContent())

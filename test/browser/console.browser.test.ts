@@ -185,8 +185,9 @@ describe('the operator console', () => {
     expect(await page.locator('#announce').textContent()).toMatch(/ approved\. Status: Approved\.$/);
     // The row stays in the Submitted list, with its new status and why it will leave the list.
     expect(await row.locator('.status').textContent()).toBe('Approved');
-    expect(await row.locator('.moved').textContent()).toBe('No longer submitted: leaves this list on the next load.');
+    expect(await row.locator('.moved').textContent()).toBe('No longer submitted: leaves this list at the next Load.');
     expect(await page.locator('#queue-title').textContent()).toBe('Submitted claims');
+    expect(await page.locator('#queue-count').textContent()).toMatch(/^\d+ shown, oldest first(; more to load)?\. 1 decided since\.$/);
     await accessible(page, 'claims-decided');
 
     // The search by order number, by keyboard: the merchant (the list of clients), the number, Enter;

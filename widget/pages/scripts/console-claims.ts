@@ -77,6 +77,8 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
   let listed: { status: Status; cursor: string | null; count: number } = { status: 'Submitted', cursor: null, count: 0 };
   /** The status the table lists, while it lists one (a search by order lists every status). */
   let listing: Status | undefined;
+  /** What the count says of the list as loaded (decisions made here since are added to it). */
+  let listedCount = '';
   const span = (text: string, className: string) => {
     const node = el('span', text);
     node.className = className;
@@ -135,8 +137,10 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
     const what = label(STATUSES, listed.status);
     listing = listed.status;
     $('queue-title').textContent = what + ' claims';
-    $('queue-count').textContent =
+    listedCount =
       listed.count === 0 ? 'No ' + what.toLowerCase() + ' claims.' : listed.count + ' shown, oldest first' + (page.has_more ? '; more to load.' : '.');
+    const decided = $<HTMLTableSectionElement>('rows').querySelectorAll('.moved').length;
+    $('queue-count').textContent = listedCount + (decided > 0 ? ' ' + decided + ' decided since.' : '');
     $('queue').hidden = false;
     announce(first ? '' : 'More claims loaded.');
   }
@@ -148,7 +152,16 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
       $('queue-title').focus();
     });
   });
-  $('load-more').addEventListener('click', () => void run(() => loadPage(false)));
+  $('load-more').addEventListener(
+    'click',
+    () =>
+      void run(async () => {
+        const before = listed.count;
+        await loadPage(false);
+        // The last page hides the button that had the focus: it goes to the first row loaded.
+        if ($('load-more').hidden) ($<HTMLTableSectionElement>('rows').rows[before]?.querySelector('button') ?? $('queue-title')).focus();
+      }),
+  );
 
   // The search: a merchant (the list of GET /api/v2/admin/clients, read when the section opens) and an order number.
   const merchantSelect = $<HTMLSelectElement>('search-client');
@@ -265,7 +278,11 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
       // is loaded again (so the decision is seen), and says why it will go.
       tr.querySelector('.moved')?.remove();
       if (listing !== undefined && claim.status !== listing)
-        tr.querySelector('.reason')!.after(span('No longer ' + label(STATUSES, listing).toLowerCase() + ': leaves this list on the next load.', 'sub moved'));
+        tr.querySelector('.reason')!.after(span('No longer ' + label(STATUSES, listing).toLowerCase() + ': leaves this list at the next Load.', 'sub moved'));
+      if (listing !== undefined) {
+        const decided = $<HTMLTableSectionElement>('rows').querySelectorAll('.moved').length;
+        $('queue-count').textContent = listedCount + (decided > 0 ? ' ' + decided + ' decided since.' : '');
+      }
     }
     if (focus) $('review-title').focus();
   }
@@ -283,7 +300,8 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
         radio.type = 'radio';
         radio.name = 'decision';
         radio.value = value;
-        radio.checked = choices.length === 1;
+        // One choice is ticked for the operator, unless it is a deny: that one is chosen, never given.
+        radio.checked = choices.length === 1 && value !== 'deny';
         choice.append(radio, ' ' + text);
         return choice;
       }),
@@ -329,7 +347,12 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
     const chosen = radios().find((r) => r.checked);
     void run(
       async () => {
-        if (!chosen) throw new PageError('Choose a decision: approve, deny or request documents.', { param: 'decision' });
+        if (!chosen) {
+          const choices = DECISIONS[shown().status]?.choices ?? [];
+          throw new PageError(choices.length === 1 ? 'Tick "' + choices[0]![1] + '" to submit it.' : 'Choose a decision: approve, deny or request documents.', {
+            param: 'decision',
+          });
+        }
         const decision = chosen.value as Decision;
         const claimId = shown().claim_id;
         // Denying an unanswered claim: the API would also deny it if the customer has answered since
