@@ -244,6 +244,48 @@ describe('a quote sells one order', () => {
   });
 });
 
+describe('events that are over', () => {
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const ticket = (event: Record<string, string>) => [
+    { name: 'Seat', reference_number: `ev-${uniqueOrderNumber('r')}`, cost: '50.00', event: { name: 'Show', start_time: '19:00', ...event } },
+  ];
+  const quote = (items: unknown) =>
+    service.call('quotes-create', { method: 'POST', path: '/api/v2/quotes', headers: { 'x-public-key': client.public_key }, body: { currency: 'USD', items } });
+
+  it('sells no cover for an event whose last day has passed: 422 event_in_past on the quote and on an order without a token, writing nothing', async () => {
+    const before = (await scanAll(service.tables.main)).length;
+    const [quoted, ended, sold, orderLevel] = await Promise.all([
+      quote(ticket({ start_date: '2020-01-01' })),
+      quote(ticket({ start_date: day(-3), end_date: day(-1) })),
+      orders(client.client_id, { order_number: uniqueOrderNumber('past'), currency: 'USD', items: ticket({ start_date: day(-1) }) }),
+      orders(client.client_id, {
+        order_number: uniqueOrderNumber('past'),
+        currency: 'USD',
+        items: [{ name: 'Seat', reference_number: 'ev-order-level', cost: '50.00' }],
+        event: { name: 'Show', start_date: day(-2), start_time: '19:00' },
+      }),
+    ]);
+
+    expect([quoted, ended, sold, orderLevel].map((res) => [res.status, res.json.error.code, res.json.error.param])).toEqual([
+      [422, 'event_in_past', 'items[0].event.start_date'],
+      [422, 'event_in_past', 'items[0].event.end_date'],
+      [422, 'event_in_past', 'items[0].event.start_date'],
+      [422, 'event_in_past', 'event.start_date'],
+    ]);
+    expect((await scanAll(service.tables.main)).length).toBe(before);
+  });
+
+  it('sells cover for an event today, and for one begun and not over (a festival on its second day)', async () => {
+    const [today, festival] = await Promise.all([
+      orders(client.client_id, { order_number: uniqueOrderNumber('today'), currency: 'USD', items: ticket({ start_date: day(0) }) }),
+      quote(ticket({ start_date: day(-1), end_date: day(1) })),
+    ]);
+
+    expect(today.status).toBe(201);
+    expect(festival.status).toBe(201);
+  });
+});
+
 describe('between clients', () => {
   it("answers 422 to another client's quote token and 404 to another client's order", async () => {
     const other = await service.newClient('Other Shop');

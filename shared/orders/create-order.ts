@@ -10,7 +10,15 @@ import type { IdempotencyReceipt } from '../platform/idempotency-receipts.js';
 import type { MetricsStore } from '../conversion/index.js';
 import type { OrderWriter } from './ports.js';
 import type { QuoteReader } from '../quotes/index.js';
-import { assertItemsMatchSeal, assertPremiumsMatchSeal, premiumTotal, priceItems, type PricedItem, type QuoteSeal } from '../quotes/index.js';
+import {
+  assertEventsNotOver,
+  assertItemsMatchSeal,
+  assertPremiumsMatchSeal,
+  premiumTotal,
+  priceItems,
+  type PricedItem,
+  type QuoteSeal,
+} from '../quotes/index.js';
 
 export interface EventFields {
   name: string;
@@ -93,6 +101,8 @@ export async function createOrder(deps: CreateOrderDeps, clientId: string, input
     if (client.suspended)
       throw new ForbiddenError('client_suspended', "This merchant's protection is suspended: only an order redeeming a quote made before can be sold.");
     terms = termsInForce(client, now);
+    // A token's items were checked when it was quoted; these are sold now.
+    assertEventsNotOver(items, now, (index, field) => (input.items[index]!.event ? `items[${index}].event.${field}` : `event.${field}`));
     priced = priceItems(items, terms, input.currency, now);
   }
   const order = buildOrder(deps.ids, clientId, input, priced, terms, now);

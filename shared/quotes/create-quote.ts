@@ -3,7 +3,7 @@ import type { ClientStore } from '../clients/index.js';
 import type { Ids } from '../platform/ids.js';
 import { cachedReads } from '../platform/cache.js';
 import type { Clock } from '../platform/clock.js';
-import { priceItems, type ItemToPrice, type PricedQuote } from './quote.js';
+import { assertEventsNotOver, priceItems, type ItemToPrice, type PricedQuote } from './quote.js';
 import { termsInForce } from '../clients/index.js';
 
 export interface QuoteTokens {
@@ -26,6 +26,7 @@ export async function createQuote(deps: CreateQuoteDeps, publicKey: string, inpu
   if (client.suspended)
     throw new ForbiddenError('client_suspended', "This merchant's protection is not offered at the moment; go on with the checkout without it.");
   const now = deps.clock.now();
+  assertEventsNotOver(input.items, now, (index, field) => `items[${index}].event.${field}`);
   const terms = termsInForce(client, now);
   const quote: PricedQuote = {
     quote_id: deps.ids.quoteId(),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assertPremiumsMatchSeal, itemsDigest, sealOf } from './quote.js';
+import { assertEventsNotOver, assertPremiumsMatchSeal, itemsDigest, sealOf } from './quote.js';
 
 const item = fc.record({ reference_number: fc.string({ minLength: 1, maxLength: 20 }), cost: fc.integer({ min: 0, max: 100_000_000 }) });
 const cart = fc.uniqueArray(item, { minLength: 1, maxLength: 20, selector: (i) => i.reference_number });
@@ -54,5 +54,39 @@ describe('assertPremiumsMatchSeal', () => {
 
   it('refuses a total that differs', () => {
     expect(() => assertPremiumsMatchSeal([{ ...quoted[0]!, premium: 1_501 }, quoted[1]!], seal)).toThrow(expect.objectContaining({ code: 'quote_mismatch' }));
+  });
+});
+
+describe('assertEventsNotOver', () => {
+  const soldAt = new Date('2026-11-29T23:59:59Z');
+  const param = (index: number, field: string) => `items[${index}].event.${field}`;
+  const refusal = (event: { start_date: string; end_date?: string | null } | null) => {
+    try {
+      assertEventsNotOver(
+        [
+          { reference_number: 'a', cost: 100 },
+          { reference_number: 'b', cost: 100, event },
+        ],
+        soldAt,
+        param,
+      );
+      return undefined;
+    } catch (err) {
+      return [(err as { code: string }).code, (err as { param: string }).param];
+    }
+  };
+
+  it('refuses an event whose last day is before the day of the sale (UTC), naming the field that decided', () => {
+    expect(refusal({ start_date: '2026-11-28' })).toEqual(['event_in_past', 'items[1].event.start_date']);
+    expect(refusal({ start_date: '2026-11-01', end_date: '2026-11-28' })).toEqual(['event_in_past', 'items[1].event.end_date']);
+  });
+
+  it('sells an event today, one to come, one begun and not over, and an item without an event', () => {
+    expect([
+      refusal({ start_date: '2026-11-29' }),
+      refusal({ start_date: '2027-01-01' }),
+      refusal({ start_date: '2026-11-01', end_date: '2026-11-29' }),
+      refusal(null),
+    ]).toEqual([undefined, undefined, undefined, undefined]);
   });
 });

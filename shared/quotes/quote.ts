@@ -18,11 +18,34 @@ export interface PricedQuote {
   items: PricedItem[];
 }
 
-/** An item to price: its cost and, when it has one, its event's start date (the rate band depends on it). */
+/** An item to price: its cost and, when it has one, its event's dates (the rate band depends on its start). */
 export interface ItemToPrice {
   reference_number: string;
   cost: Minor;
-  event?: { start_date: string } | null;
+  event?: { start_date: string; end_date?: string | null } | null;
+}
+
+/**
+ * No cover is sold for an event that is over: its last day (`end_date`, else `start_date`) before
+ * the day of the sale (UTC) is 422 `event_in_past`, named by `paramOf` (the item's own event, or an
+ * order's). A ticket to something already over is a date mistyped, and its cover could only be
+ * paid for, never used. An event that has begun and is not over is sold, as ever (a festival's
+ * second day; claims on it carry the `event_begun_at_purchase` signal).
+ */
+export function assertEventsNotOver(items: readonly ItemToPrice[], soldAt: Date, paramOf: (index: number, field: 'start_date' | 'end_date') => string): void {
+  const today = soldAt.toISOString().slice(0, 10);
+  items.forEach((item, index) => {
+    const event = item.event;
+    if (!event) return;
+    const field = event.end_date ? 'end_date' : 'start_date';
+    const lastDay = event.end_date ?? event.start_date;
+    if (lastDay < today)
+      throw new ValidationError(
+        `Cover is sold for an event that is not over: its last day (${lastDay}) is before today (${today}, UTC).`,
+        paramOf(index, field),
+        'event_in_past',
+      );
+  });
 }
 
 /**
