@@ -57,7 +57,7 @@ describe('npm run staff -- add', () => {
     expect((await http('GET', `${server.baseUrl}/api/v2/webhook_endpoints`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
   });
 
-  it('refuses a second account for one e-mail, a merchant without its client, and an unknown group, adding nobody', async () => {
+  it('refuses a second account for one e-mail, a merchant without its client or with a malformed one, an unknown group and an unknown command, adding nobody', async () => {
     const again = await staff('add', '--email', 'nina@insurer.example', '--group', 'claims');
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('can already sign in');
@@ -69,6 +69,13 @@ describe('npm run staff -- add', () => {
     const noSuchClient = await staff('add', '--email', 'sam@venue.example', '--group', 'merchant', '--client-id', 'cl_AAAAAAAAAAAAAAAAAAAAAAAA');
     expect(noSuchClient.code).toBe(2);
     expect(noSuchClient.stderr).toContain('no client cl_AAAAAAAAAAAAAAAAAAAAAAAA');
+    const [malformed, otherCommand] = await Promise.all([
+      staff('add', '--email', 'sam@venue.example', '--group', 'merchant', '--client-id', 'cl_nope'),
+      staff('remove', '--email', 'nina@insurer.example'),
+    ]);
+    expect([malformed.code, otherCommand.code]).toEqual([2, 2]);
+    expect(malformed.stderr).toContain('client_id: "cl_nope" is not a client id (cl_…).');
+    expect(otherCommand.stderr).toContain('unknown command "remove": the one command is add');
     await expect(signInOverHttp(server.staff, { email: 'x@insurer.example', password: 'x' })).rejects.toThrow('401');
   });
 });

@@ -48,7 +48,9 @@ async function main(): Promise<void> {
     fail((err as Error).message);
   }
   const { positionals, values } = parsed;
-  if (values.help || positionals[0] !== 'add') fail('Order Protection staff CLI');
+  if (values.help || positionals.length === 0) fail('Order Protection staff CLI');
+  if (positionals[0] !== 'add') fail(`unknown command "${positionals[0]}": the one command is add`);
+  if (positionals.length > 1) fail(`add takes no words but its options (got "${positionals.slice(1).join(' ')}")`);
   let directory: StaffDirectory;
   if (values.aws) {
     if (!values['user-pool-id']) fail('--aws needs --user-pool-id (the OrderProtectionIdentity stack output)');

@@ -68,7 +68,8 @@ export function validateNewStaffUser(input: { email: string; groups: readonly st
   const roles = groups as StaffRole[];
   if (roles.includes('merchant')) {
     if (roles.length > 1) throw new ValidationError("groups: a merchant user is in the merchant group only (the console is the operator's).", 'groups');
-    if (!input.clientId || !CLIENT_ID.test(input.clientId)) throw new ValidationError('client_id: a merchant user is bound to one client (cl_…).', 'client_id');
+    if (!input.clientId) throw new ValidationError('client_id: a merchant user is bound to one client (cl_…).', 'client_id');
+    if (!CLIENT_ID.test(input.clientId)) throw new ValidationError(`client_id: ${JSON.stringify(input.clientId)} is not a client id (cl_…).`, 'client_id');
     return { email, groups: roles, clientId: input.clientId };
   }
   if (input.clientId !== undefined) throw new ValidationError('client_id: only a merchant user is bound to a client.', 'client_id');
