@@ -364,8 +364,43 @@ describe('the operator console', () => {
     await accessible(page, 'no-access');
   });
 
+  it('the claims user loads the queue’s last page by keyboard, and the focus goes to the first claim it loaded', async () => {
+    // 21 more submitted claims: a first page of 20, and Load more brings the rest.
+    const authorization = `JWT ${await accessToken(server.baseUrl, server.demo)}`;
+    await Promise.all(
+      Array.from({ length: 21 }, async (_, i) => {
+        const number = `${orderNumber}-P${i}`;
+        const order = await http('POST', `${server.baseUrl}/api/v2/orders`, {
+          headers: { authorization },
+          body: { order_number: number, currency: 'USD', items: [{ name: 'Seat B1', reference_number: `${number}-a`, cost: '20.00' }], customer: { email } },
+        });
+        const session = await http('POST', `${server.baseUrl}/api/v2/claims/sessions`, {
+          body: { order_number: number, email, public_key: server.demo.public_key },
+        });
+        const claim = await http('POST', `${server.baseUrl}/api/v2/claims`, {
+          headers: { authorization: `Bearer ${session.json.claim_token}` },
+          body: { policy_numbers: [order.json.policies[0].policy_number], reason: 'illness', description: 'Unwell.' },
+        });
+        expect(claim.status, claim.text).toBe(201);
+      }),
+    );
+    const { page } = await personPage();
+    await signIn(page, user('claims'));
+    const more = page.getByRole('button', { name: 'Load more' });
+    await more.waitFor();
+    expect(await page.locator('#rows tr').count()).toBe(20);
+
+    await more.focus();
+    await page.keyboard.press('Enter');
+
+    await expect.poll(() => more.isVisible()).toBe(false);
+    const focusedRow = () => page.evaluate(() => Array.from(document.querySelectorAll('#rows tr')).indexOf(document.activeElement?.closest('tr') as Element));
+    expect(await focusedRow()).toBe(20);
+    expect(await focused(page)).toMatch(/^Review the claim on order /);
+  });
+
   it('ran every page under its Content-Security-Policy, which refused nothing, and asked for nothing missing', () => {
-    expect(watched).toHaveLength(4);
+    expect(watched).toHaveLength(5);
     expect(watched.flatMap((page) => page.refused)).toEqual([]);
     expect(watched.flatMap((page) => page.missing)).toEqual([]);
   });
