@@ -252,9 +252,11 @@ describe('events that are over', () => {
   const quote = (items: unknown) =>
     service.call('quotes-create', { method: 'POST', path: '/api/v2/quotes', headers: { 'x-public-key': client.public_key }, body: { currency: 'USD', items } });
 
-  it('sells no cover for an event whose last day has passed: 422 event_in_past on the quote and on an order without a token, writing nothing', async () => {
+  it('sells no cover for an event whose last day has passed: 422 event_in_past on the quote and on an order, with a token or without, writing nothing', async () => {
     const before = (await scanAll(service.tables.main)).length;
-    const [quoted, ended, sold, orderLevel] = await Promise.all([
+    const cart = [{ name: 'Seat', reference_number: `ev-${uniqueOrderNumber('t')}`, cost: '50.00' }];
+    const { tokens } = await quoteFor(service, client.public_key, cart);
+    const [quoted, ended, sold, orderLevel, redeemed] = await Promise.all([
       quote(ticket({ start_date: '2020-01-01' })),
       quote(ticket({ start_date: day(-3), end_date: day(-1) })),
       orders(client.client_id, { order_number: uniqueOrderNumber('past'), currency: 'USD', items: ticket({ start_date: day(-1) }) }),
@@ -264,13 +266,21 @@ describe('events that are over', () => {
         items: [{ name: 'Seat', reference_number: 'ev-order-level', cost: '50.00' }],
         event: { name: 'Show', start_date: day(-2), start_time: '19:00' },
       }),
+      // A token seals the items' costs, not their events: an event named at the order is checked then.
+      orders(client.client_id, {
+        token: tokens.opt_in,
+        order_number: uniqueOrderNumber('past'),
+        currency: 'USD',
+        items: [{ ...cart[0], event: { name: 'Show', start_date: '2020-01-01', start_time: '19:00' } }],
+      }),
     ]);
 
-    expect([quoted, ended, sold, orderLevel].map((res) => [res.status, res.json.error.code, res.json.error.param])).toEqual([
+    expect([quoted, ended, sold, orderLevel, redeemed].map((res) => [res.status, res.json.error.code, res.json.error.param])).toEqual([
       [422, 'event_in_past', 'items[0].event.start_date'],
       [422, 'event_in_past', 'items[0].event.end_date'],
       [422, 'event_in_past', 'items[0].event.start_date'],
       [422, 'event_in_past', 'event.start_date'],
+      [422, 'event_in_past', 'items[0].event.start_date'],
     ]);
     expect((await scanAll(service.tables.main)).length).toBe(before);
   });

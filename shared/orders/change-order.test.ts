@@ -328,6 +328,18 @@ describe('an exchange to another date', () => {
     expect(planChanges(withEvent(), [moved(today)], randomIds, NOW, new Map([[1, banded]])).changes[0]!.replacement.event!.start_date).toBe('2026-11-23');
   });
 
+  it('issues no new policy for a ticket whose kept event is over, naming the item it replaces; one begun and not over still changes', () => {
+    const over = (event: { start_date: string; end_date: string }): Order => {
+      const base = withEvent();
+      return { ...base, items: base.items.map((i) => ({ ...i, event: { ...concert, ...event } })) };
+    };
+    expect(() => planChanges(over({ start_date: '2026-11-20', end_date: '2026-11-22' }), [moved(undefined)], randomIds, NOW, new Map([[1, banded]]))).toThrow(
+      expect.objectContaining({ code: 'event_in_past', param: 'items[0].old_reference_number' }),
+    );
+    const festival = over({ start_date: '2026-11-20', end_date: '2026-11-25' });
+    expect(planChanges(festival, [moved(undefined)], randomIds, NOW, new Map([[1, banded]])).changes[0]!.replacement.event).toBe(festival.items[0]!.event);
+  });
+
   it('keeps the replaced item’s event (its id too) without one, or when the one given is the same', () => {
     const same = { name: concert.name, start_date: concert.start_date, start_time: concert.start_time, location: concert.location };
     for (const event of [undefined, same]) {

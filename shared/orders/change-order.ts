@@ -10,6 +10,7 @@ import type { Clock } from '../platform/clock.js';
 import type { IdempotencyReceipt } from '../platform/idempotency-receipts.js';
 import type { OrderReader, OrderWriter, PlannedChange } from './ports.js';
 import { toEvent, type EventFields } from './create-order.js';
+import { assertEventsNotOver } from '../quotes/index.js';
 
 export interface ItemChange {
   name: string;
@@ -167,6 +168,8 @@ export function planChanges(
       );
     }
     const event = change.event ? eventAfterChange(old.event, change.event, ids) : old.event;
+    // A change issues a new policy: none for a ticket whose event, kept as it was, is over.
+    if (!change.event) assertEventsNotOver([{ ...old, event }], now, () => `items[${index}].old_reference_number`);
     // Priced under the replaced policy's terms version, its band by the days from now to the event it covers.
     const terms = termsByVersion.get(termsVersionOf(old));
     if (!terms) throw new Error(`terms version ${termsVersionOf(old)} of ${order.client_id} was not read`);

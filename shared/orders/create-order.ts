@@ -88,6 +88,8 @@ export async function createOrder(deps: CreateOrderDeps, clientId: string, input
   // premiums are the ones the quote showed, whatever was published since. Without a token, the
   // version in force now.
   const items = input.items.map((item) => ({ ...item, event: item.event ?? input.event }));
+  // Sold now, with or without a token: a token seals the items' costs, not their events.
+  assertEventsNotOver(items, now, (index, field) => (input.items[index]!.event ? `items[${index}].event.${field}` : `event.${field}`));
   let terms: LiveTerms;
   let priced: PricedItem[];
   if (sealed) {
@@ -101,8 +103,6 @@ export async function createOrder(deps: CreateOrderDeps, clientId: string, input
     if (client.suspended)
       throw new ForbiddenError('client_suspended', "This merchant's protection is suspended: only an order redeeming a quote made before can be sold.");
     terms = termsInForce(client, now);
-    // A token's items were checked when it was quoted; these are sold now.
-    assertEventsNotOver(items, now, (index, field) => (input.items[index]!.event ? `items[${index}].event.${field}` : `event.${field}`));
     priced = priceItems(items, terms, input.currency, now);
   }
   const order = buildOrder(deps.ids, clientId, input, priced, terms, now);

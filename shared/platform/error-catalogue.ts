@@ -103,7 +103,7 @@ export const ERROR_CATALOGUE = {
   order_too_large: { status: 422, when: 'the change would take the order past 100 items' },
   event_in_past: {
     status: 422,
-    when: "a PATCH item moves a ticket to an event whose `start_date` is before the day of the change (UTC); a quote's item, or a protected order's without a token, names an event whose last day (`end_date`, else `start_date`) is before the day of the sale",
+    when: "a PATCH item moves a ticket to an event whose `start_date` is before the day of the change (UTC), or keeps one that is over; a quote's or a protected order's item names an event whose last day (`end_date`, else `start_date`) is before the day of the sale",
   },
   order_too_large_to_advance: { status: 422, when: 'a test helper advance on an order of 100 item records (one transaction takes 99 and the order)' },
   idempotency_key_reused: { status: 422, when: 'the Idempotency-Key was used with another request' },
