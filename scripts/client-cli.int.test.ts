@@ -117,9 +117,10 @@ describe('npm run client: the arguments', () => {
       failure('create', '--name', 'Reversed \u202eShop'),
       failure('create', '--name', 'x'.repeat(256)),
       failure('launch', id),
+      failure('claim-link', '--client-id', 'cl_other00000000000000000000', '--client-id', id, '--base-url', 'https://pages.example.com'),
     ]);
 
-    expect(answers.map((answer) => answer.code)).toEqual([2, 2, 2, 2, 2, 2, 2, 2, 2]);
+    expect(answers.map((answer) => answer.code)).toEqual([2, 2, 2, 2, 2, 2, 2, 2, 2, 2]);
     // The first line that is not where it looked for DynamoDB (said before a create checks its name).
     expect(answers.map((answer) => answer.stderr.split('\n').find((line) => !line.startsWith('using DynamoDB')))).toEqual([
       'disable takes one client id (got "' + id + ' cl_other00000000000000000000")',
@@ -131,6 +132,7 @@ describe('npm run client: the arguments', () => {
       '--name: must hold no control, line-separator or bidirectional-control characters',
       '--name: must be at most 255 characters',
       'unknown command "launch"',
+      '--client-id is given twice',
     ]);
     expect((await store.status(id))?.disabled).toBe(false);
     const help = await inProcess(['--help']);

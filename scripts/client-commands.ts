@@ -72,13 +72,22 @@ const OPTIONS = {
   help: { type: 'boolean', default: false },
 } as const;
 
-/** The arguments; a malformed one (an unknown option, a value starting with '-') is a usage error. */
+/** The arguments; a malformed one (an unknown option, a value starting with '-', an option given twice) is a usage error. */
 function parseArguments(args: string[]) {
+  let parsed;
   try {
-    return parseArgs({ args, allowPositionals: true, options: OPTIONS });
+    parsed = parseArgs({ args, allowPositionals: true, options: OPTIONS, tokens: true });
   } catch (err) {
     return fail((err as Error).message);
   }
+  // parseArgs keeps the last of a repeated option: `--client-id A --client-id B` would act on B unsaid.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option') continue;
+    if (seen.has(token.name)) fail(`--${token.name} is given twice`);
+    seen.add(token.name);
+  }
+  return parsed;
 }
 
 /** The running npm start's site (.local/stack.json), if any. */

@@ -69,11 +69,15 @@ describe('npm run staff -- add', () => {
     const noSuchClient = await staff('add', '--email', 'sam@venue.example', '--group', 'merchant', '--client-id', 'cl_AAAAAAAAAAAAAAAAAAAAAAAA');
     expect(noSuchClient.code).toBe(2);
     expect(noSuchClient.stderr).toContain('no client cl_AAAAAAAAAAAAAAAAAAAAAAAA');
-    const [malformed, otherCommand] = await Promise.all([
+    const [malformed, otherCommand, twice, help] = await Promise.all([
       staff('add', '--email', 'sam@venue.example', '--group', 'merchant', '--client-id', 'cl_nope'),
       staff('remove', '--email', 'nina@insurer.example'),
+      staff('add', '--email', 'sam@venue.example', '--group', 'merchant', '--client-id', 'cl_nope', '--client-id', 'cl_AAAAAAAAAAAAAAAAAAAAAAAA'),
+      staff('--help'),
     ]);
-    expect([malformed.code, otherCommand.code]).toEqual([2, 2]);
+    expect([malformed.code, otherCommand.code, twice.code, help.code]).toEqual([2, 2, 2, 0]);
+    expect(twice.stderr).toContain('--client-id is given twice');
+    expect(help.stdout).toMatch(/^usage:\n {2}npm run staff -- add/);
     expect(malformed.stderr).toContain('client_id: "cl_nope" is not a client id (cl_…).');
     expect(otherCommand.stderr).toContain('unknown command "remove": the one command is add');
     await expect(signInOverHttp(server.staff, { email: 'x@insurer.example', password: 'x' })).rejects.toThrow('401');

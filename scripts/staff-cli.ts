@@ -43,12 +43,23 @@ const OPTIONS = {
 async function main(): Promise<void> {
   let parsed;
   try {
-    parsed = parseArgs({ allowPositionals: true, options: OPTIONS });
+    parsed = parseArgs({ allowPositionals: true, options: OPTIONS, tokens: true });
   } catch (err) {
     fail((err as Error).message);
   }
-  const { positionals, values } = parsed;
-  if (values.help || positionals.length === 0) fail('Order Protection staff CLI');
+  const { positionals, values, tokens } = parsed;
+  // parseArgs keeps the last of a repeated option (--group is the one meant to repeat).
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== 'option' || token.name === 'group') continue;
+    if (seen.has(token.name)) fail(`--${token.name} is given twice`);
+    seen.add(token.name);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  if (positionals.length === 0) fail('Order Protection staff CLI');
   if (positionals[0] !== 'add') fail(`unknown command "${positionals[0]}": the one command is add`);
   if (positionals.length > 1) fail(`add takes no words but its options (got "${positionals.slice(1).join(' ')}")`);
   let directory: StaffDirectory;
