@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
+import { startedAsScript } from './started-as-script.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -54,7 +55,7 @@ export const PHONE_MENU_BAR_CSS = `<style id="phone-menu-bar">
 
 export const withPhoneMenuBar = (html: string): string => html.replace('</head>', `${PHONE_MENU_BAR_CSS}</head>`);
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (startedAsScript(import.meta.url)) {
   const output = process.argv[2] ?? join(root, 'docs', 'api-reference.html');
   await buildApiReference({ output });
   console.log(`API reference written to ${output}`);

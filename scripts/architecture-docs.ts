@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FUNCTIONS, functionNames, type FunctionDefinition, type FunctionName, type RouteDefinition } from '#shared/platform/functions.js';
 import { COGNITO_STAFF_ACTIONS } from '#shared/identity/cognito-staff-directory.js';
+import { startedAsScript } from './started-as-script.js';
 
 /**
  * docs/architecture.md's map, drawn from the code (`npm run docs:architecture`): the diagram and
@@ -138,7 +139,7 @@ export function renderArchitectureDoc(current: string): string {
   return doc;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (startedAsScript(import.meta.url)) {
   writeFileSync(ARCHITECTURE_DOC, renderArchitectureDoc(readFileSync(ARCHITECTURE_DOC, 'utf8')));
   console.log(`wrote ${ARCHITECTURE_DOC}`);
 }

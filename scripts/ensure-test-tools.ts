@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { startedAsScript } from './started-as-script.js';
 
 /**
  * `npm test` runs this first (npm's `pretest`): the tests drive Debian's programs, never downloaded
@@ -70,4 +70,4 @@ These tests are part of npm test and are not skipped.`);
   }
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();
+if (startedAsScript(import.meta.url)) main();

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ERROR_CATALOGUE } from '#shared/platform/error-catalogue.js';
+import { startedAsScript } from './started-as-script.js';
 
 /** docs/errors.md, generated from the code's error catalogue (`npm run docs:errors`); a test keeps it current. */
 export const ERRORS_DOC = fileURLToPath(new URL('../docs/errors.md', import.meta.url));
@@ -36,7 +37,7 @@ export function renderErrorsDoc(): string {
   ].join('\n');
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (startedAsScript(import.meta.url)) {
   writeFileSync(ERRORS_DOC, renderErrorsDoc());
   console.log(`wrote ${ERRORS_DOC}`);
 }

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MINOR_UNITS } from '../shared/platform/money/currencies.generated.js';
+import { startedAsScript } from './started-as-script.js';
 
 /**
  * Writes shared/platform/money/usd-rates.generated.ts: what one US dollar bought, on one dated day,
@@ -50,7 +51,7 @@ export function renderUsdRates(json: string, version: string): string {
   ].join('\n');
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (startedAsScript(import.meta.url)) {
   const [path, version] = process.argv.slice(2);
   if (!path || !version) throw new Error('usage: generate-currencies-usd-rates.ts <path to v1/currencies/usd.json> <package version>');
   writeFileSync(USD_RATES_FILE, renderUsdRates(readFileSync(path, 'utf8'), version));

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startedAsScript } from './started-as-script.js';
 
 /**
  * Writes shared/platform/money/currencies.generated.ts: every ISO 4217 currency code with its minor
@@ -49,7 +50,7 @@ export function renderCurrencies(): string {
   ].join('\n');
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (startedAsScript(import.meta.url)) {
   writeFileSync(CURRENCIES_FILE, renderCurrencies());
   console.log(`wrote ${CURRENCIES_FILE}`);
 }

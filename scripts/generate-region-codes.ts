@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { iso31661, iso31662 } from 'iso-3166';
+import { startedAsScript } from './started-as-script.js';
 
 /**
  * Writes shared/conversion/region-codes.generated.ts: every ISO 3166-1 alpha-2 country code with its
@@ -26,7 +27,7 @@ export function renderRegionCodes(): string {
   ].join('\n');
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (startedAsScript(import.meta.url)) {
   writeFileSync(REGION_CODES_FILE, renderRegionCodes());
   console.log(`wrote ${REGION_CODES_FILE}`);
 }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { startedAsScript } from './started-as-script.js';
 
 /**
  * docs/guide.md, run: its ```sh blocks in order in one bash, each ```json block after a command
@@ -133,7 +134,7 @@ export function withAnswers(markdown: string, blocks: readonly Block[], outputs:
   return lines.join('\n');
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (startedAsScript(import.meta.url)) {
   // npm run docs:guide: against the running npm start (its .local files), answers written back.
   const markdown = readFileSync(GUIDE, 'utf8');
   const blocks = parseGuide(markdown);

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createClient, type NewClientKeys } from '#shared/clients/manage-clients.js';
 import { generateKeySet } from '#shared/platform/keys/signing-keys.js';
 import { loadConfig } from '#shared/platform/config.js';
@@ -23,6 +22,7 @@ import { claimLocalFolder, stackFilePath, type StackFile } from './local-stack-f
 import { demoUsers, startLocalOidc, type StaffFile } from './local-oidc.js';
 import { readStaffFile, writeStaffFile } from './staff-file.js';
 import { STAFF_FILE_VARIABLE } from '#shared/identity/staff-directory-deps.js';
+import { startedAsScript } from '../started-as-script.js';
 
 /**
  * `npm start`: DynamoDB Local in memory (or DYNAMODB_ENDPOINT), the tables, fresh signing keys, a
@@ -308,7 +308,7 @@ async function main(): Promise<void> {
   console.log(`Keys written to ${demoFile}. Ctrl-C stops ${stops}.`);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (startedAsScript(import.meta.url)) {
   main().catch((err: unknown) => {
     console.error(`npm start failed: ${(err as Error).message}`);
     process.exit(1);
