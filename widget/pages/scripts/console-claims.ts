@@ -79,6 +79,11 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
   let listing: Status | undefined;
   /** What the count says of the list as loaded (decisions made here since are added to it). */
   let listedCount = '';
+  /** The list's count, with the claims decided here since it was loaded (their rows say so). */
+  const showCount = () => {
+    const decided = $<HTMLTableSectionElement>('rows').querySelectorAll('.moved').length;
+    $('queue-count').textContent = listedCount + (decided > 0 ? ' ' + decided + ' decided since.' : '');
+  };
   const span = (text: string, className: string) => {
     const node = el('span', text);
     node.className = className;
@@ -139,8 +144,7 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
     $('queue-title').textContent = what + ' claims';
     listedCount =
       listed.count === 0 ? 'No ' + what.toLowerCase() + ' claims.' : listed.count + ' shown, oldest first' + (page.has_more ? '; more to load.' : '.');
-    const decided = $<HTMLTableSectionElement>('rows').querySelectorAll('.moved').length;
-    $('queue-count').textContent = listedCount + (decided > 0 ? ' ' + decided + ' decided since.' : '');
+    showCount();
     $('queue').hidden = false;
     announce(first ? '' : 'More claims loaded.');
   }
@@ -277,11 +281,10 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
       // Decided here, a claim no longer has the status the table lists: its row stays until the list
       // is loaded again (so the decision is seen), and says why it will go.
       tr.querySelector('.moved')?.remove();
-      if (listing !== undefined && claim.status !== listing)
-        tr.querySelector('.reason')!.after(span('No longer ' + label(STATUSES, listing).toLowerCase() + ': leaves this list at the next Load.', 'sub moved'));
       if (listing !== undefined) {
-        const decided = $<HTMLTableSectionElement>('rows').querySelectorAll('.moved').length;
-        $('queue-count').textContent = listedCount + (decided > 0 ? ' ' + decided + ' decided since.' : '');
+        if (claim.status !== listing)
+          tr.querySelector('.reason')!.after(span('No longer ' + label(STATUSES, listing).toLowerCase() + ': leaves this list at the next Load.', 'sub moved'));
+        showCount();
       }
     }
     if (focus) $('review-title').focus();
@@ -299,9 +302,7 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
         const radio = el('input');
         radio.type = 'radio';
         radio.name = 'decision';
-        radio.value = value;
-        // One choice is ticked for the operator, unless it is a deny: that one is chosen, never given.
-        radio.checked = choices.length === 1 && value !== 'deny';
+        radio.value = value; // none ticked for the operator: a decision is chosen, never given (the lone choice is a deny)
         choice.append(radio, ' ' + text);
         return choice;
       }),
