@@ -18,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { claimLink } from '#shared/claims/claim-link.js';
 import { localDynamo, stackFilePath, type StackFile } from './local/local-stack-file.js';
+import { repeatedOption } from './cli-arguments.js';
 
 /** Who the audit log names for a client this script creates or disables (a script: no e-mail). */
 const CLI_AUDITING: ClientAuditing = { actor: { sub: 'npm-run-client', roles: ['admin'], kind: 'script' }, newAuditId };
@@ -80,13 +81,8 @@ function parseArguments(args: string[]) {
   } catch (err) {
     return fail((err as Error).message);
   }
-  // parseArgs keeps the last of a repeated option: `--client-id A --client-id B` would act on B unsaid.
-  const seen = new Set<string>();
-  for (const token of parsed.tokens) {
-    if (token.kind !== 'option') continue;
-    if (seen.has(token.name)) fail(`--${token.name} is given twice`);
-    seen.add(token.name);
-  }
+  const repeated = repeatedOption(parsed.tokens);
+  if (repeated) fail(`--${repeated} is given twice`);
   return parsed;
 }
 

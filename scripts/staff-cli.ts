@@ -9,6 +9,7 @@ import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { loadConfig } from '#shared/platform/config.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { localDynamo } from './local/local-stack-file.js';
+import { repeatedOption } from './cli-arguments.js';
 
 /** Who the audit log names for a person added by this script (a script: no e-mail; the console's adds name the admin). */
 const CLI_ACTOR: StaffIdentity = { sub: 'npm-run-staff', roles: ['admin'], kind: 'script' };
@@ -48,13 +49,8 @@ async function main(): Promise<void> {
     fail((err as Error).message);
   }
   const { positionals, values, tokens } = parsed;
-  // parseArgs keeps the last of a repeated option (--group is the one meant to repeat).
-  const seen = new Set<string>();
-  for (const token of tokens) {
-    if (token.kind !== 'option' || token.name === 'group') continue;
-    if (seen.has(token.name)) fail(`--${token.name} is given twice`);
-    seen.add(token.name);
-  }
+  const repeated = repeatedOption(tokens, ['group']);
+  if (repeated) fail(`--${repeated} is given twice`);
   if (values.help) {
     console.log(USAGE);
     return;
