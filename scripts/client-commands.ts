@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { claimLink } from '#shared/claims/claim-link.js';
 import { localDynamo, stackFilePath, type StackFile } from './local/local-stack-file.js';
-import { repeatedOption } from './cli-arguments.js';
+import { repeatedOption, type CliOutput } from './cli-arguments.js';
 
 /** Who the audit log names for a client this script creates or disables (a script: no e-mail). */
 const CLI_AUDITING: ClientAuditing = { actor: { sub: 'npm-run-client', roles: ['admin'], kind: 'script' }, newAuditId };
@@ -93,12 +93,6 @@ function runningSite(): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Where the CLI writes: its answer (stdout) and what it says about it (stderr). */
-export interface CliOutput {
-  log(line: string): void;
-  error(line: string): void;
 }
 
 /**

@@ -10,8 +10,12 @@ import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { http } from '../test/support/http.js';
 import { startTestServer, type TestServer } from '../test/support/server.js';
 import { signInOverHttp } from '../test/support/sign-in.js';
+import { runStaffCli } from './staff-commands.js';
 
-/** `npm run staff -- add` while npm start runs: the person can sign in at once, with the roles given. */
+/**
+ * `npm run staff -- add` while npm start runs: the person can sign in at once, with the roles given.
+ * The first test runs the script as a person does; the others run its CLI in this process.
+ */
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'staff-'));
 const staffFile = join(dir, 'staff.json');
@@ -19,21 +23,30 @@ let server: TestServer;
 
 beforeAll(async () => {
   server = await startTestServer({ staffFile });
+  process.env.STAFF_FILE = staffFile; // for the CLI run in this process (put back after the file)
 });
 afterAll(async () => {
   await server.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
-const staff = (...args: string[]) =>
+/** `npm run staff` as a person runs it: the first test, for the script's wiring. */
+const npmRunStaff = (...args: string[]) =>
   run('npm', ['run', '-s', 'staff', '--', ...args], { env: { ...process.env, STAFF_FILE: staffFile } }).then(
     ({ stdout }) => ({ code: 0, stdout, stderr: '' }),
     (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
   );
+/** The CLI run in this process (runStaffCli, what the script's entry calls): its exit code and what it wrote. */
+async function staff(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const code = await runStaffCli(args, { log: (line) => stdout.push(line), error: (line) => stderr.push(line) });
+  return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
+}
 
 describe('npm run staff -- add', () => {
   it('adds a person who signs in at once with the password printed once, and reaches the routes of the groups given', async () => {
-    const added = await staff('add', '--email', 'Nina@Insurer.example', '--group', 'finance', '--json');
+    const added = await npmRunStaff('add', '--email', 'Nina@Insurer.example', '--group', 'finance', '--json');
     expect(added.code).toBe(0);
     const { email, password, groups } = JSON.parse(added.stdout) as { email: string; password: string; groups: string[] };
     expect({ email, groups }).toEqual({ email: 'nina@insurer.example', groups: ['finance'] });
