@@ -319,6 +319,28 @@ describe('evidence uploaded straight to S3, checked and scanned', () => {
     }
   });
 
+  it('its 31st file in all is refused, naming the 30 in all, when no file holds a place any more', async () => {
+    const { shop, order, id, ask } = await claimToFileOn('Thirty Hall');
+    const { requestUpload } = await import('#shared/evidence/index.js');
+    const { evidenceDeps } = await import('#shared/evidence/evidence-deps.js');
+    const at = (minutes: number) => ({ ...evidenceDeps(), now: () => new Date(Date.now() + minutes * 60_000) });
+    const request = (minutes: number, n: number) =>
+      requestUpload(at(minutes), { clientId: shop.clientId, orderId: order.service_order_id }, id, {
+        filename: `page-${n}.pdf`,
+        content_type: 'application/pdf',
+        size: pdf.length,
+      });
+    // Three rounds of ten, each after the round before expired unused (its places given back): 30 files in all.
+    for (let round = 0; round < 3; round++) for (let n = 0; n < 10; n++) await request(round * 16, round * 10 + n);
+    const now = await ask('thirty-first.pdf');
+    expect([now.status, now.json.error.code, now.json.error.param]).toEqual([422, 'too_many_files', 'files']);
+    expect(now.json.error.message).toContain('at most 30 files in all');
+    // Later still, the last ten expired too: no file holds a place, and the claim still takes no more.
+    await expect(request(3 * 16, 30)).rejects.toThrow('at most 30 files in all, rejected and infected ones included');
+    const files = (await asStaff(`/api/v2/admin/claims/${id}/files`)).json.data as { status: string }[];
+    expect([files.length, files.filter((file) => file.status === 'rejected').length]).toEqual([30, 30]);
+  });
+
   it('a moved clock erases the files with the claim’s text, 90 days after it closes: hidden from then, bytes and records gone', async () => {
     const shop = await claimShop(service, 'Erasure Hall');
     const order = await protectedOrder(service, shop, ['30.00']);

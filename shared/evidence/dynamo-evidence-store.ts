@@ -26,8 +26,8 @@ export class DynamoEvidenceStore implements EvidenceStore {
     private readonly tableName: string,
   ) {}
 
-  async add(file: EvidenceFile): Promise<boolean> {
-    return transactUnlessRefused(
+  async add(file: EvidenceFile): Promise<'added' | 'places_full' | 'records_full'> {
+    const added = await transactUnlessRefused(
       this.doc,
       [
         {
@@ -49,6 +49,12 @@ export class DynamoEvidenceStore implements EvidenceStore {
       ],
       (codes) => codes[0] === 'ConditionalCheckFailed',
     );
+    if (added) return 'added';
+    // Refused: which limit (a read on this path only). The count never goes down, so a full record count stays full.
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: claimFilesCountKey(file.claim_id), ProjectionExpression: 'records', ConsistentRead: true }),
+    );
+    return Number(Item?.records ?? 0) >= MAX_FILE_RECORDS ? 'records_full' : 'places_full';
   }
 
   async get(claimId: string, fileId: string): Promise<EvidenceFile | undefined> {

@@ -6,6 +6,7 @@ import {
   BYTES_REJECTIONS,
   LINK_TTL_SECONDS,
   MAX_FILES_PER_CLAIM,
+  MAX_FILE_RECORDS,
   MAX_FILE_BYTES,
   MAX_LANDINGS,
   OPEN_FOR_FILES,
@@ -57,7 +58,7 @@ async function claimFor(deps: Pick<EvidenceDeps, 'claims'>, claimId: string, ses
 /**
  * POST /api/v2/claims/{id}/files: a place for one file and a presigned POST for its bytes (valid
  * UPLOAD_TTL_SECONDS), while the claim is Submitted or DocumentsRequested; the claim's 11th file
- * that is not rejected or infected → 422 too_many_files.
+ * that is not rejected or infected, or its 31st in all → 422 too_many_files, its message naming which.
  */
 export async function requestUpload(
   deps: Pick<EvidenceDeps, 'claims' | 'files' | 'signer' | 'now' | 'fileId'>,
@@ -87,7 +88,14 @@ export async function requestUpload(
     landings: 0,
     counted: true,
   };
-  if (!(await deps.files.add(file)))
+  const added = await deps.files.add(file);
+  if (added === 'records_full')
+    throw new ValidationError(
+      `A claim takes at most ${MAX_FILE_RECORDS} files in all, rejected and infected ones included, and this one has had them all.`,
+      'files',
+      'too_many_files',
+    );
+  if (added === 'places_full')
     throw new ValidationError(`A claim holds at most ${MAX_FILES_PER_CLAIM} files that are not rejected or infected.`, 'files', 'too_many_files');
   const upload = await deps.signer.presignUpload(uploadKey(claimId, file.file_id), file.content_type, file.size, expires);
   return { file, upload };

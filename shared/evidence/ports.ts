@@ -9,10 +9,11 @@ export interface ClaimFacts {
 /** The files' records: one per file in its claim's partition, and the claim's count of places taken. */
 export interface EvidenceStore {
   /**
-   * Adds a file awaiting its upload and takes one of the claim's places, one transaction: false
-   * when the claim already holds MAX_FILES_PER_CLAIM counted files or MAX_FILE_RECORDS in all.
+   * Adds a file awaiting its upload and takes one of the claim's places, one transaction; refused
+   * with the limit that stops it: 'records_full' when the claim has had MAX_FILE_RECORDS files in
+   * all, else 'places_full' when it holds MAX_FILES_PER_CLAIM counted files.
    */
-  add(file: EvidenceFile): Promise<boolean>;
+  add(file: EvidenceFile): Promise<'added' | 'places_full' | 'records_full'>;
   get(claimId: string, fileId: string): Promise<EvidenceFile | undefined>;
   /** The claim's files, oldest first (at most MAX_FILE_RECORDS). */
   list(claimId: string): Promise<EvidenceFile[]>;
