@@ -53,6 +53,15 @@ describe('eligibility before filing', () => {
       const res = await eligibility(token, bad);
       expect([res.status, res.json.error.param], bad).toEqual([422, expect.stringMatching(/^policy_numbers/)]); // the entry, when one is wrong
     }
+    // A list filing refuses (one policy twice) is refused alike, not answered eligible.
+    const twice = await eligibility(token, `${second},${second}`);
+    expect([twice.status, twice.json.error.code, twice.json.error.param]).toEqual([422, 'duplicate_policy', 'policy_numbers[1]']);
+    const filedTwice = await fileClaim(service, token, { policy_numbers: [second, second] });
+    expect([filedTwice.status, filedTwice.json.error.code, filedTwice.json.error.message]).toEqual([
+      422,
+      'duplicate_policy',
+      `policy_numbers[1]: names ${second} a second time; name each policy once.`,
+    ]);
     expect((await service.call('claims-customer', { method: 'GET', path: '/api/v2/claims/eligibility', query: { policy_numbers: first } })).status).toBe(401);
   });
 

@@ -146,12 +146,26 @@ export function failedChecksOf(order: Order, item: OrderItem | undefined, now: D
   return failed;
 }
 
-/** GET /claims/eligibility: whether these policies can be claimed together now, what fails, and what the claimable ones cover. */
+/** Refuses a list that names one policy twice (422 duplicate_policy, on the second), as filing and eligibility both do. */
+function assertDistinct(policyNumbers: readonly string[]): void {
+  const seen = new Set<string>();
+  policyNumbers.forEach((number, index) => {
+    const param = `policy_numbers[${index}]`;
+    if (seen.has(number)) throw new ValidationError(`${param}: names ${number} a second time; name each policy once.`, param, 'duplicate_policy');
+    seen.add(number);
+  });
+}
+
+/**
+ * GET /claims/eligibility: whether these policies can be claimed together now, what fails, and what
+ * the claimable ones cover; a list filing would refuse as such (a policy named twice) is refused alike.
+ */
 export function eligibilityOf(order: Order, policyNumbers: readonly string[], now: Date) {
+  assertDistinct(policyNumbers);
   const byNumber = new Map(order.items.map((item) => [item.policy.policy_number, item]));
   const failed = new Set<FailedCheck>();
   let claimable: Minor = 0;
-  const policies = [...new Set(policyNumbers)].map((number) => {
+  const policies = policyNumbers.map((number) => {
     const item = byNumber.get(number);
     const checks = failedChecksOf(order, item, now);
     for (const check of checks) failed.add(check);
@@ -226,12 +240,10 @@ export function fileClaim(order: Order, input: FileClaimInput, claimId: string, 
   if ((order.claim_ids?.length ?? 0) >= MAX_ORDER_CLAIMS) {
     throw new ConflictError('too_many_claims', `An order may have at most ${MAX_ORDER_CLAIMS} claims, withdrawn ones included; this one has them all.`);
   }
+  assertDistinct(input.policy_numbers);
   const byNumber = new Map(order.items.map((item) => [item.policy.policy_number, item]));
-  const seen = new Set<string>();
   const items = input.policy_numbers.map((number, index) => {
     const param = `policy_numbers[${index}]`;
-    if (seen.has(number)) throw new ValidationError('names a policy an earlier entry already names.', param, 'duplicate_policy');
-    seen.add(number);
     const item = byNumber.get(number);
     if (!item) throw new NotFoundError('policy_not_found', 'No policy with this number in this order.', param);
     refuseIfClaimed([item], () => param);

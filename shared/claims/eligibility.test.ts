@@ -48,13 +48,25 @@ describe('eligibility', () => {
 
   it('names each failed check once, in a fixed order, with each policy’s own', () => {
     const o = order(item('a', {}, { open_claim: 'clm_x' }), item('b', {}, { policy: { ...item('b', {}).policy, status: 'Void' } }));
-    const answer = eligibilityOf(o, ['b', 'a', 'zz', 'a'], new Date('2027-02-01T00:00:00Z'));
+    const answer = eligibilityOf(o, ['b', 'a', 'zz'], new Date('2027-02-01T00:00:00Z'));
     expect(answer.failed_checks).toEqual(['policy_not_found', 'policy_not_issued', 'claim_open']);
     expect(answer.policies).toEqual([
       { policy_number: 'b', failed_checks: ['policy_not_issued'] },
       { policy_number: 'a', failed_checks: ['claim_open'] },
       { policy_number: 'zz', failed_checks: ['policy_not_found'] },
     ]);
+  });
+
+  it('refuses a list that names a policy twice, as filing does: 422 duplicate_policy on the second', () => {
+    const o = order(item('a', {}), item('b', {}));
+    expect(() => eligibilityOf(o, ['a', 'b', 'a'], new Date('2027-02-01T00:00:00Z'))).toThrow(
+      expect.objectContaining({
+        status: 422,
+        code: 'duplicate_policy',
+        param: 'policy_numbers[2]',
+        message: 'policy_numbers[2]: names a a second time; name each policy once.',
+      }),
+    );
   });
 });
 

@@ -111,7 +111,7 @@ export const ERROR_CATALOGUE = {
   not_storable: { status: 422, when: 'DynamoDB refused a value; nothing was written' },
   invalid_url: { status: 422, when: 'a webhook URL that is not https:// or whose host is not public (deployed), `param` `url`' },
   amount_exceeds_coverage: { status: 422, when: "an approval for more than the claimed policies' coverage" },
-  duplicate_policy: { status: 422, when: 'a claim names one policy twice' },
+  duplicate_policy: { status: 422, when: 'a claim or an eligibility check names one policy twice' },
   too_many_failed_attempts: { status: 429, when: '10 wrong secrets for this public key in 5 minutes (`Retry-After`)' },
   too_many_attempts: { status: 429, when: '5 failed claim sessions for this order number, or 100 for this public key, in 15 minutes (`Retry-After`)' },
   too_many_test_events: { status: 429, when: '5 test events for this webhook endpoint, or 20 for all this client’s endpoints, in a minute (`Retry-After`)' },
