@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimEligibility } from '#shared/claims/claims.js';
 import { DynamoOrderStore } from '#shared/orders/dynamo-order-store.js';
 import { startService, uniqueOrderNumber, type Service } from '../../test/support/service.js';
-import { asOperator, claimShop, fileClaim, protectedOrder, sessionToken, type ClaimShop } from '../../test/support/claims.js';
+import { asOperator, claimShop, fileClaim, openSession, protectedOrder, sessionToken, type ClaimShop } from '../../test/support/claims.js';
 
 /**
  * Issue 39, eligibility and signals: the checks before filing (GET /api/v2/claims/eligibility),
@@ -63,6 +63,42 @@ describe('eligibility before filing', () => {
       `policy_numbers[1]: names ${second} a second time; name each policy once.`,
     ]);
     expect((await service.call('claims-customer', { method: 'GET', path: '/api/v2/claims/eligibility', query: { policy_numbers: first } })).status).toBe(401);
+  });
+
+  it('a policy covering 0 (its item cost nothing) is not offered, not eligible (nothing_covered) and not filed; the order stays free to cancel', async () => {
+    const order = await protectedOrder(service, shop, ['30.00', '0.00']);
+    const [paid, free] = order.policies.map((policy) => policy.policy_number) as [string, string];
+    expect(order.policies[1]!.coverage_amount).toBe('0.00');
+    const session = await openSession(service, { order_number: order.order_number, email: order.email, public_key: shop.publicKey });
+    expect(session.json.policies.map((policy: { policy_number: string }) => policy.policy_number)).toEqual([paid]);
+    const token = await sessionToken(service, shop, order);
+    const checked = await eligibility(token, `${paid},${free}`);
+    expect(checked.json).toMatchObject({
+      eligible: false,
+      failed_checks: ['nothing_covered'],
+      claimable_amount: '30.00',
+      policies: [
+        { policy_number: paid, failed_checks: [] },
+        { policy_number: free, failed_checks: ['nothing_covered'] },
+      ],
+    });
+    const filed = await fileClaim(service, token, { policy_numbers: [paid, free] });
+    expect([filed.status, filed.json.error.code, filed.json.error.param, filed.json.error.failed_checks]).toEqual([
+      422,
+      'claim_not_eligible',
+      'policy_numbers[1]',
+      ['nothing_covered'],
+    ]);
+    expect(filed.json.error.message).toBe('The policy covers 0.00 USD (its item cost nothing), so there is nothing to claim.');
+    // Nothing was filed, so nothing holds the order: the merchant voids it.
+    const voided = await service.call('orders-cancel', {
+      method: 'POST',
+      path: `/api/v2/orders/${order.service_order_id}/cancel`,
+      pathParameters: { id: order.service_order_id },
+      clientId: shop.clientId,
+      body: { mode: 'void' },
+    });
+    expect(voided.status, voided.body).toBe(200);
   });
 
   it('more than 90 days after the event ends: filed_too_late, and filing is 422 claim_not_eligible', async () => {

@@ -71,7 +71,7 @@ describe('decisions', () => {
     );
     const nothing = { ...claim, amount_claimed: 0, policies: claim.policies.map((policy) => ({ ...policy, coverage_amount: 0 })) };
     expect(() => decide(nothing, { decision: 'approve' }, at(1), 'op')).toThrow(
-      'The claimed policies cover 0, so there is nothing to approve (deny the claim to pay nothing).',
+      'The claimed policies cover 0.00 USD, so there is nothing to approve (deny the claim to pay nothing).',
     );
     expect(() => decide(claim, { decision: 'approve', amount: '0' }, at(1), 'op')).toThrow(/more than 0/);
   });

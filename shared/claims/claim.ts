@@ -120,7 +120,7 @@ export const ELSEWHERE_WITHIN_DAYS = 365;
 /** Another merchant's claims by the same customer read at most (the newest). */
 export const MAX_ELSEWHERE_READ = 25;
 
-export const FAILED_CHECKS = ['policy_not_found', 'policy_not_issued', 'claim_open', 'filed_too_late', 'too_many_claims'] as const;
+export const FAILED_CHECKS = ['policy_not_found', 'policy_not_issued', 'claim_open', 'nothing_covered', 'filed_too_late', 'too_many_claims'] as const;
 export type FailedCheck = (typeof FAILED_CHECKS)[number];
 export type SignalCode = 'claimed_elsewhere' | 'filed_soon_after_purchase' | 'event_begun_at_purchase';
 export interface Signal {
@@ -140,6 +140,7 @@ export function failedChecksOf(order: Order, item: OrderItem | undefined, now: D
   const failed: FailedCheck[] = [];
   if (item.open_claim !== undefined) failed.push('claim_open');
   else if (item.policy.status !== 'Issued' || !isCurrent(item)) failed.push('policy_not_issued');
+  if (item.policy.coverage_amount <= 0) failed.push('nothing_covered');
   const deadline = filingDeadline(item);
   if (deadline && now.getTime() > deadline.getTime()) failed.push('filed_too_late');
   if ((order.claim_ids?.length ?? 0) >= MAX_ORDER_CLAIMS) failed.push('too_many_claims');
@@ -231,9 +232,13 @@ export interface FileClaimInput {
   description: string;
 }
 
-/** The items of the order a customer may claim now: current, Issued, and under no open claim. */
+/**
+ * The items of the order a customer may claim now: current, Issued, under no open claim, and
+ * covering more than 0 (an item that cost nothing has a policy that pays nothing: a claim on it
+ * could only be denied, and would hold the order's cancellation until it was).
+ */
 export const claimableItems = (order: Order): OrderItem[] =>
-  order.items.filter((item) => isCurrent(item) && item.policy.status === 'Issued' && item.open_claim === undefined);
+  order.items.filter((item) => isCurrent(item) && item.policy.status === 'Issued' && item.open_claim === undefined && item.policy.coverage_amount > 0);
 
 /** A new claim on these policies of the order, with its text; refuses a policy that cannot be claimed, naming it. */
 export function fileClaim(order: Order, input: FileClaimInput, claimId: string, now: Date): { claim: Claim; text: ClaimText; items: OrderItem[] } {
@@ -250,6 +255,12 @@ export function fileClaim(order: Order, input: FileClaimInput, claimId: string, 
     if (item.policy.status !== 'Issued' || !isCurrent(item)) {
       throw new ConflictError('policy_not_issued', `The policy is ${item.policy.status}; only an Issued policy can be claimed.`, param);
     }
+    if (item.policy.coverage_amount <= 0)
+      throw new NotEligibleError(
+        ['nothing_covered'],
+        `The policy covers ${formatMoney(item.policy.coverage_amount, order.currency)} ${order.currency} (its item cost nothing), so there is nothing to claim.`,
+        param,
+      );
     const deadline = filingDeadline(item);
     if (deadline && now.getTime() > deadline.getTime())
       throw new NotEligibleError(
@@ -349,7 +360,10 @@ export function decide(claim: Claim, input: DecisionInput, now: Date, operator: 
     if (repeat('Approved') && claim.amount_approved === amount) return { unchanged: true, claim };
     if (claim.status !== 'Submitted') throw notSubmitted(claim, 'it can be approved');
     if (amount <= 0) {
-      const why = input.amount === undefined ? 'The claimed policies cover 0, so there is nothing to approve' : 'amount: must be more than 0';
+      const why =
+        input.amount === undefined
+          ? `The claimed policies cover ${formatMoney(0, claim.currency)} ${claim.currency}, so there is nothing to approve`
+          : 'amount: must be more than 0';
       throw new ValidationError(`${why} (deny the claim to pay nothing).`, 'amount');
     }
     return { claim: step(claim, 'Approved', 'operator', now, { amount_approved: amount, decided_by: operator }), ...message, policies: 'claim', closes: false };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Order, OrderItem } from '../orders/index.js';
-import { eligibilityOf, filingDeadline, signalsOf } from './claim.js';
+import { claimableItems, eligibilityOf, filingDeadline, signalsOf } from './claim.js';
 
 const item = (number: string, event: Partial<NonNullable<OrderItem['event']>> | null, extra: Partial<OrderItem> = {}): OrderItem =>
   ({
@@ -55,6 +55,21 @@ describe('eligibility', () => {
       { policy_number: 'a', failed_checks: ['claim_open'] },
       { policy_number: 'zz', failed_checks: ['policy_not_found'] },
     ]);
+  });
+
+  it('a policy covering 0 fails nothing_covered, and is not offered among the claimable', () => {
+    const free = item('f', {}, { cost: 0, policy: { ...item('f', {}).policy, premium: 0, coverage_amount: 0 } } as Partial<OrderItem>);
+    const o = order(item('a', {}), free);
+    expect(eligibilityOf(o, ['a', 'f'], new Date('2027-02-01T00:00:00Z'))).toMatchObject({
+      eligible: false,
+      failed_checks: ['nothing_covered'],
+      claimable_amount: 10_000,
+      policies: [
+        { policy_number: 'a', failed_checks: [] },
+        { policy_number: 'f', failed_checks: ['nothing_covered'] },
+      ],
+    });
+    expect(claimableItems(o).map((claimable) => claimable.policy.policy_number)).toEqual(['a']);
   });
 
   it('refuses a list that names a policy twice, as filing does: 422 duplicate_policy on the second', () => {

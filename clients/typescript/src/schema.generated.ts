@@ -517,7 +517,7 @@ export interface paths {
     put?: never;
     /**
      * File a claim for Issued policies of the session's order
-     * @description Submitted at once. The claimed policies are locked while the claim is open: change, cancel and void answer 409 `claim_open`. A policy already under an open claim is 409 `claim_open`, one not Issued 409 `policy_not_issued`, one not in the order 404 `policy_not_found` (each naming it in `param`), one whose event ended more than 90 days ago 422 `claim_not_eligible` with `failed_checks: ["filed_too_late"]` (GET /api/v2/claims/eligibility runs these checks first). The description may hold health data: it is never logged nor sent in a webhook, and is erased 90 days after the claim closes.
+     * @description Submitted at once. The claimed policies are locked while the claim is open: change, cancel and void answer 409 `claim_open`. A policy already under an open claim is 409 `claim_open`, one not Issued 409 `policy_not_issued`, one not in the order 404 `policy_not_found` (each naming it in `param`), one whose event ended more than 90 days ago 422 `claim_not_eligible` with `failed_checks: ["filed_too_late"]`, one that covers 0 (its item cost nothing) 422 `claim_not_eligible` with `failed_checks: ["nothing_covered"]` (GET /api/v2/claims/eligibility runs these checks first). The description may hold health data: it is never logged nor sent in a webhook, and is erased 90 days after the claim closes.
      */
     post: operations['fileClaim'];
     delete?: never;
@@ -535,7 +535,7 @@ export interface paths {
     };
     /**
      * Whether these policies can be claimed now, before filing
-     * @description The checks filing runs, on policies of the session's order, without filing: each policy must be in the order (`policy_not_found`), `Issued` and current (`policy_not_issued`), under no open claim (`claim_open`), and its event must have ended at most 90 days ago (`filed_too_late`; an item without an event has no such limit); the order may gather at most 25 claims (`too_many_claims`). `claimable_amount` is the coverage of the policies that pass. Nothing is written.
+     * @description The checks filing runs, on policies of the session's order, without filing: each policy must be in the order (`policy_not_found`), `Issued` and current (`policy_not_issued`), under no open claim (`claim_open`), cover more than 0 (`nothing_covered`: an item that cost nothing has a policy that pays nothing), and its event must have ended at most 90 days ago (`filed_too_late`; an item without an event has no such limit); the order may gather at most 25 claims (`too_many_claims`). `claimable_amount` is the coverage of the policies that pass. Nothing is written.
      */
     get: operations['claimEligibility'];
     put?: never;
@@ -2022,7 +2022,7 @@ export interface components {
         code: string;
         message: string;
         /** @description On 422 `claim_not_eligible`: the checks that failed, as GET /api/v2/claims/eligibility names them. */
-        failed_checks?: ('policy_not_found' | 'policy_not_issued' | 'claim_open' | 'filed_too_late' | 'too_many_claims')[];
+        failed_checks?: ('policy_not_found' | 'policy_not_issued' | 'claim_open' | 'nothing_covered' | 'filed_too_late' | 'too_many_claims')[];
         /** @example items[2].old_reference_number */
         param?: string;
         request_id: string;
@@ -3455,12 +3455,12 @@ export interface operations {
         content: {
           'application/json': {
             eligible: boolean;
-            failed_checks: ('policy_not_found' | 'policy_not_issued' | 'claim_open' | 'filed_too_late' | 'too_many_claims')[];
+            failed_checks: ('policy_not_found' | 'policy_not_issued' | 'claim_open' | 'nothing_covered' | 'filed_too_late' | 'too_many_claims')[];
             claimable_amount: components['schemas']['Money'];
             currency: components['schemas']['Currency'];
             policies: {
               policy_number: string;
-              failed_checks: ('policy_not_found' | 'policy_not_issued' | 'claim_open' | 'filed_too_late' | 'too_many_claims')[];
+              failed_checks: ('policy_not_found' | 'policy_not_issued' | 'claim_open' | 'nothing_covered' | 'filed_too_late' | 'too_many_claims')[];
             }[];
           };
         };
