@@ -58,7 +58,7 @@ describe('eligibility', () => {
   });
 
   it('a policy covering 0 fails nothing_covered, and is not offered among the claimable', () => {
-    const free = item('f', {}, { cost: 0, policy: { ...item('f', {}).policy, premium: 0, coverage_amount: 0 } } as Partial<OrderItem>);
+    const free = item('f', {}, { cost: 0, policy: { ...item('f', {}).policy, premium: 0, coverage_amount: 0 } });
     const o = order(item('a', {}), free);
     expect(eligibilityOf(o, ['a', 'f'], new Date('2027-02-01T00:00:00Z'))).toMatchObject({
       eligible: false,
