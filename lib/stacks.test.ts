@@ -315,6 +315,7 @@ describe('least privilege', () => {
     expect(readers('OrderNumberKeys')).toEqual([
       'admin-audit',
       'admin-clients',
+      'admin-collections',
       'admin-staff',
       'admin-terms',
       'bordereaux-admin',

@@ -128,3 +128,38 @@ describe('suspending a client’s quotes', () => {
     expect((await quote(shop.public_key)).status).toBe(201); // nothing was suspended
   });
 });
+
+const remittancesPath = (clientId: string) => `/api/v2/admin/clients/${clientId}/remittances`;
+const remit = (clientId: string, body: unknown) =>
+  service.call('admin-collections', { method: 'POST', path: remittancesPath(clientId), pathParameters: { id: clientId }, staffClaims: financeClaims, body });
+
+describe('a client’s remittances', () => {
+  it('finance lists a client’s remittances a page at a time: limit 1 and 2, each once, newest first, through sealed cursors', async () => {
+    const shop = await service.newClient('Paging Remitter');
+    const today = new Date().toISOString().slice(0, 10);
+    const recorded = [];
+    for (const n of [1, 2, 3]) {
+      const res = await remit(shop.client_id, { currency: 'USD', amount: `${n}.00`, reference: `PAGE-${n}`, received_on: today });
+      expect(res.status, res.body).toBe(201);
+      recorded.push(res.json);
+    }
+    for (const limit of ['1', '2']) {
+      const seen: unknown[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 4; page++) {
+        const listed = await service.call('admin-collections', {
+          method: 'GET',
+          path: remittancesPath(shop.client_id),
+          pathParameters: { id: shop.client_id },
+          staffClaims: financeClaims,
+          query: { limit, ...(cursor ? { cursor } : {}) },
+        });
+        expect(listed.status, listed.body).toBe(200);
+        seen.push(...(listed.json.data as unknown[]));
+        if (!listed.json.has_more) break;
+        cursor = listed.json.next_cursor as string;
+      }
+      expect(seen, `limit ${limit}`).toEqual([...recorded].reverse());
+    }
+  });
+});

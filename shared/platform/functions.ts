@@ -417,6 +417,7 @@ export const FUNCTIONS = {
       { method: 'POST', path: '/api/v2/admin/clients/{id}/resume', auth: 'staff', roles: FINANCE },
     ],
     tables: { main: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
+    keys: ['order-number'], // its remittance list's cursors are sealed with it
   },
   // A month's close, hourly: each client's months closed since its last (Query: its closes, its
   // months, a month's statement; PutItem: the close), and each unsettled close moved to paid or
