@@ -65,7 +65,12 @@ function bandPath(bands: { up_to_days?: number }[], index: number): [v.ArrayPath
 
 /** `{ "USD": "1.00", "JPY": "100" }`: each amount in its currency's digits, at most the currency's item limit. */
 const MinimumPremium = v.pipe(
-  v.record(v.string(), v.string('must be a decimal amount written as a string'), 'must be an object of amounts by currency'),
+  // Not v.record: it skips the keys `__proto__`, `constructor` and `prototype` before any check, so
+  // `{"constructor": "5.00"}` published terms with no minimum; every key the body holds is read here.
+  v.custom<Record<string, unknown>>(
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    'must be an object of amounts by currency',
+  ),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const entries = Object.entries(dataset.value);
     if (entries.length > MAX_MINIMUM_CURRENCIES) {
@@ -80,6 +85,10 @@ const MinimumPremium = v.pipe(
         return NEVER;
       }
       const code = currency.output;
+      if (typeof text !== 'string') {
+        addIssue({ message: `${code}: must be a decimal amount written as a string` });
+        return NEVER;
+      }
       if (Object.hasOwn(minimums, code)) {
         addIssue({ message: `${code} is given twice` });
         return NEVER;

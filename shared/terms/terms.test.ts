@@ -180,6 +180,13 @@ describe('a publish request', () => {
   it('refuses a commission above 1, an unknown or repeated currency, an amount with too many digits, and unknown fields', () => {
     expect(issues({ ...valid, commission_rate: '1.01' })[0]).toMatch(/^commission_rate: /);
     expect(issues({ ...valid, minimum_premium: { XAU: '1' } })[0]).toMatch(/^minimum_premium: "XAU": must be an ISO 4217/);
+    // The keys a plain record skips are currency codes like any other, read from the body as JSON.parse makes it.
+    for (const key of ['__proto__', 'constructor', 'prototype'])
+      expect(issues({ ...valid, minimum_premium: JSON.parse(`{"${key}": "5.00"}`) as unknown })[0], key).toMatch(
+        /^minimum_premium: ".{1,8}": must be an ISO 4217/,
+      );
+    expect(issues({ ...valid, minimum_premium: { USD: 1.5 } })).toEqual(['minimum_premium: USD: must be a decimal amount written as a string']);
+    expect(issues({ ...valid, minimum_premium: ['USD'] })).toEqual(['minimum_premium: must be an object of amounts by currency']);
     expect(issues({ ...valid, minimum_premium: { usd: '1', USD: '2' } })).toEqual(['minimum_premium: USD is given twice']);
     expect(issues({ ...valid, minimum_premium: { JPY: '1.5' } })[0]).toMatch(/^minimum_premium: JPY: /);
     expect(issues({ ...valid, look_period_days: 61 })[0]).toMatch(/^look_period_days: must be at most 60/);
