@@ -270,6 +270,9 @@ describe('the ledger', () => {
     const statement = await get(shop.client_id, `/api/v2/statements/${period}`);
     expect(statement.status, statement.body).toBe(200);
     expect(statement.json.currencies[0]).toMatchObject({ currency: 'IDR', claims_approved: '120000000000000.00' }); // 1.2e16 minor units, exactly
+    // A statement takes no query: a filter it cannot apply is refused, not answered as if it applied (an outsider's `?client_id=`).
+    const filtered = await get(shop.client_id, `/api/v2/statements/${period}`, { client_id: 'cl_AAAAAAAAAAAAAAAAAAAAAAAA' });
+    expect([filtered.status, filtered.json.error.code, filtered.json.error.param]).toEqual([422, 'validation_failed', 'client_id']);
   });
 
   it('opens the books on data from before the ledger: npm run migrate writes its entries and statements once, and the stream meeting those changes again counts none twice', async () => {

@@ -2601,6 +2601,7 @@ export interface operations {
       401: components['responses']['Error'];
       403: components['responses']['Error'];
       404: components['responses']['Error'];
+      422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
       503: components['responses']['Error'];
@@ -3041,6 +3042,7 @@ export interface operations {
       400: components['responses']['Error'];
       401: components['responses']['Error'];
       403: components['responses']['Error'];
+      422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
       503: components['responses']['Error'];
@@ -3109,6 +3111,7 @@ export interface operations {
       401: components['responses']['Error'];
       403: components['responses']['Error'];
       404: components['responses']['Error'];
+      422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
       503: components['responses']['Error'];
@@ -3136,6 +3139,7 @@ export interface operations {
       401: components['responses']['Error'];
       403: components['responses']['Error'];
       404: components['responses']['Error'];
+      422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
       503: components['responses']['Error'];
@@ -3317,6 +3321,7 @@ export interface operations {
       401: components['responses']['Error'];
       403: components['responses']['Error'];
       404: components['responses']['Error'];
+      422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
       503: components['responses']['Error'];
@@ -3497,6 +3502,7 @@ export interface operations {
       400: components['responses']['Error'];
       401: components['responses']['Error'];
       404: components['responses']['Error'];
+      422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
       503: components['responses']['Error'];
@@ -3597,6 +3603,7 @@ export interface operations {
       400: components['responses']['Error'];
       401: components['responses']['Error'];
       404: components['responses']['Error'];
+      422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
       503: components['responses']['Error'];
@@ -3709,6 +3716,7 @@ export interface operations {
       401: components['responses']['Error'];
       403: components['responses']['Forbidden'];
       404: components['responses']['Error'];
+      422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
       503: components['responses']['Error'];
@@ -3976,6 +3984,7 @@ export interface operations {
       401: components['responses']['Error'];
       403: components['responses']['Forbidden'];
       404: components['responses']['Error'];
+      422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
       503: components['responses']['Error'];
@@ -4183,6 +4192,7 @@ export interface operations {
       401: components['responses']['Error'];
       403: components['responses']['Forbidden'];
       404: components['responses']['Error'];
+      422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
       503: components['responses']['Error'];
@@ -4220,6 +4230,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['Error'];
       409: components['responses']['Error'];
+      422: components['responses']['Error'];
       429: components['responses']['Error'];
       500: components['responses']['Error'];
       503: components['responses']['Error'];

@@ -9,6 +9,7 @@ import { errorResponse, NO_STORE } from './envelope.js';
 import { parseJsonBody } from './json-body.js';
 import { logger } from './logger.js';
 import { countMetric, metrics } from './metrics.js';
+import { QUERY_ROUTES } from './query-routes.js';
 import { ForbiddenRoleError, requireRole, staffFromClaims, type StaffIdentity, type StaffRole, type TokenClaims } from '../staff.js';
 
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -185,7 +186,7 @@ export function staffOf(info: RequestInfo): StaffIdentity {
 /**
  * Wraps a handler in the house middleware stack:
  * metrics (flushed after the request) → request lifecycle (request id, log line, error envelope) →
- * header normalizer → auth → body limit → JSON parser.
+ * header normalizer → auth → body limit → JSON parser → no query parameters where the route takes none.
  */
 export function httpHandler(handler: HttpHandler, options: HttpHandlerOptions = {}) {
   // Before Lambda ends a slow request, Middy answers for it: 503 `timed_out` (retrying with the same Idempotency-Key is safe), not 500.
@@ -201,5 +202,20 @@ export function httpHandler(handler: HttpHandler, options: HttpHandlerOptions = 
   if (options.authenticated) chain.use(authenticated());
   if (options.staff) chain.use(staff(options.staff));
   if (options.jsonBody) chain.use(bodyLimit()).use(jsonBody(options.jsonBody === 'optional'));
-  return chain.handler((event, context) => handler(event, context.info ?? { requestId: requestIdOf(event) }));
+  return chain.handler((event, context) => {
+    refuseStrayQuery(event);
+    return handler(event, context.info ?? { requestId: requestIdOf(event) });
+  });
+}
+
+/**
+ * A query parameter on a route that takes none (QUERY_ROUTES) is 422 naming it, after the auth and
+ * body checks, as the routes that take some refuse a name they do not know.
+ */
+function refuseStrayQuery(event: HttpEvent): void {
+  const query = event.queryStringParameters;
+  if (!query) return;
+  const [name] = Object.keys(query);
+  if (name === undefined || QUERY_ROUTES.has(event.routeKey.endsWith('/') ? event.routeKey.slice(0, -1) : event.routeKey)) return;
+  throw new ValidationError(`${name} is not a known field: this route takes no query parameters.`, name);
 }

@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { QUERY_ROUTES } from './query-routes.js';
+import { httpHandler } from './middleware.js';
+import { apiEvent } from '../../../scripts/local/api-events.js';
+import type { Context } from 'aws-lambda';
+
+type Operation = { parameters?: { $ref?: string; in?: string }[]; responses?: unknown };
+const openapi = parse(readFileSync(new URL('../../../openapi.yaml', import.meta.url), 'utf8')) as {
+  paths: Record<string, Record<string, Operation> & { parameters?: Operation['parameters'] }>;
+  components: { parameters?: Record<string, { in: string }> };
+};
+const resolved = (parameter: { $ref?: string; in?: string }) =>
+  parameter.$ref ? openapi.components.parameters?.[parameter.$ref.split('/').at(-1)!] : parameter;
+
+describe('routes and their query parameters', () => {
+  it('QUERY_ROUTES are exactly the operations openapi.yaml gives a query parameter', () => {
+    const declared = Object.entries(openapi.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, operation]) => typeof operation === 'object' && operation !== null && 'responses' in operation)
+        .filter(([, operation]) => [...(item.parameters ?? []), ...((operation as Operation).parameters ?? [])].some((p) => resolved(p)?.in === 'query'))
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect([...QUERY_ROUTES].sort()).toEqual(declared.sort());
+  });
+
+  const context = { awsRequestId: 'test', getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
+  const handler = httpHandler(async () => ({ statusCode: 200, body: '{}' }));
+
+  it('refuses a query parameter on a route that takes none (422 naming it), with or without a trailing slash', async () => {
+    for (const routeKey of ['GET /api/v2/webhook_endpoints', 'GET /api/v2/webhook_endpoints/']) {
+      const event = { ...apiEvent({ method: 'GET', path: '/api/v2/webhook_endpoints' }), routeKey, queryStringParameters: { client_id: 'cl_other' } };
+      const answer = await handler(event, context);
+      expect(answer.statusCode, routeKey).toBe(422);
+      expect(JSON.parse(answer.body!).error).toMatchObject({
+        code: 'validation_failed',
+        param: 'client_id',
+        message: 'client_id is not a known field: this route takes no query parameters.',
+      });
+    }
+    expect((await handler(apiEvent({ method: 'GET', path: '/api/v2/webhook_endpoints' }), context)).statusCode).toBe(200);
+  });
+
+  it('leaves a route that takes query parameters to its own schema', async () => {
+    for (const routeKey of ['GET /api/v2/orders', 'GET /api/v2/orders/']) {
+      const answer = await handler({ ...apiEvent({ method: 'GET', path: '/api/v2/orders' }), routeKey, queryStringParameters: { limit: '5' } }, context);
+      expect(answer.statusCode, routeKey).toBe(200);
+    }
+  });
+});
