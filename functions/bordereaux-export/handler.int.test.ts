@@ -318,7 +318,7 @@ describe('bordereaux', () => {
     const month = await operator('POST', '/api/v2/admin/bordereaux', { period: '2026-13', kind: 'claims' });
     expect(month.json.error).toMatchObject({ code: 'validation_failed', param: 'period' });
     const ancient = await operator('POST', '/api/v2/admin/bordereaux', { period: '1999-12', kind: 'claims' });
-    expect(ancient.json.error).toMatchObject({ code: 'validation_failed', param: 'period', message: expect.stringContaining('from 2000-01 on') });
+    expect(ancient.json.error).toMatchObject({ code: 'validation_failed', param: 'period', message: expect.stringContaining('must be 2000-01 or later') });
     const unknown = await operator('GET', '/api/v2/admin/bordereaux/bx_000000000000000000000000');
     expect(unknown.status).toBe(404);
     expect(unknown.json.error.code).toBe('export_not_found');

@@ -1,7 +1,7 @@
 import { actorLabel, auditRecordOf, newAuditId, type StaffIdentity } from '../identity/index.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import type { Clock } from '../platform/clock.js';
-import { periodOf, statementStatus } from '../ledger/index.js';
+import { FIRST_PERIOD, periodOf, statementStatus } from '../ledger/index.js';
 import {
   AMOUNT_COLUMNS,
   claimRow,
@@ -21,8 +21,6 @@ import type { BordereauSources, ExportStore, ObjectLinks, ObjectStore } from './
 export const URL_VALID_SECONDS = 15 * 60;
 /** Text gathered before it is handed to the upload: a few hundred rows a chunk, not one write per row. */
 const CHUNK_BYTES = 64 * 1024;
-/** No export of a month before this one (each export is an object kept seven years). */
-const FIRST_PERIOD = '2000-01';
 /** Claims read at once (one BatchGetItem). */
 const CLAIMS_AT_ONCE = 100;
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import * as v from 'valibot';
+import { FIRST_PERIOD, Period } from './schemas.js';
 import {
   carry,
   dueDateOf,
@@ -24,6 +26,12 @@ describe('months', () => {
     expect(nextPeriod('2027-01', -1)).toBe('2026-12');
     expect(dueDateOf('2026-12')).toBe('2027-01-15');
     expect(monthsBetween('2025-11', '2027-02')).toBe(15);
+  });
+
+  it('a month named in a request is YYYY-MM from FIRST_PERIOD on, for the ledger, statements and bordereaux alike', () => {
+    for (const period of [FIRST_PERIOD, '2026-11', '2099-12']) expect(v.safeParse(Period, period).success, period).toBe(true);
+    for (const period of ['1999-12', '0000-01', '2026-13', '2026-1', ' 2026-11']) expect(v.safeParse(Period, period).success, period).toBe(false);
+    expect(v.safeParse(Period, '1999-12').issues?.[0]?.message).toBe('must be 2000-01 or later: the service holds no earlier month');
   });
 
   it('the last month closed: the previous from 00:00 UTC on the 5th, the one before until then', () => {

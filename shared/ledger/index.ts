@@ -16,4 +16,4 @@ export {
 } from './ledger.js';
 export type { ClaimActivity, EntryType, LedgerEntry, StatementFigures } from './ledger.js';
 export type { LedgerExportSource } from './ports.js';
-export { Period } from './schemas.js';
+export { FIRST_PERIOD, Period } from './schemas.js';

@@ -6,8 +6,15 @@ import { ENTRY_TYPES } from './ledger.js';
 /** A remittance's reference, at most this long. */
 export const MAX_REFERENCE_LENGTH = 64;
 
-/** YYYY-MM naming a month. */
-export const Period = v.pipe(v.string(), v.regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month written YYYY-MM'));
+/** The first month the service may hold anything of: no ledger, statement or bordereau names an earlier one. */
+export const FIRST_PERIOD = '2000-01';
+
+/** YYYY-MM naming a month, from FIRST_PERIOD on (the same months for the ledger, statements and bordereaux). */
+export const Period = v.pipe(
+  v.string(),
+  v.regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month written YYYY-MM'),
+  v.check((period) => period >= FIRST_PERIOD, `must be ${FIRST_PERIOD} or later: the service holds no earlier month`),
+);
 
 /** GET /ledger: a month (the current one by default), one entry type, a page. */
 export const ListLedgerQuery = v.strictObject({

@@ -31,6 +31,12 @@ describe('the response path', () => {
     for (const res of answers) expect(res.headers?.['cache-control'], String(res.statusCode)).toBe('no-store');
   });
 
+  it('tells a caller without a valid token both ways in: a client’s JWT, and a merchant user’s Bearer sign-in on the portal’s routes', async () => {
+    const res = await answer(async () => jsonResponse(200, {}), { authenticated: true });
+    expect(JSON.parse(res.body!).error).toMatchObject({ code: 'invalid_token', message: expect.stringContaining('Authorization: JWT <token>') });
+    expect(JSON.parse(res.body!).error.message).toContain('Authorization: Bearer <token>');
+  });
+
   it('keeps a route’s own Cache-Control (one that deliberately caches)', async () => {
     const res = await answer(async () => jsonResponse(200, {}, { 'cache-control': 'public, max-age=60' }));
     expect(res.headers?.['cache-control']).toBe('public, max-age=60');

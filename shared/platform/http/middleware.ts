@@ -160,7 +160,10 @@ function authenticated(): MiddlewareObj<HttpEvent, APIGatewayProxyStructuredResu
             ['merchant'],
             "This sign-in cannot call this route: a merchant user's sign-in reaches the portal's routes only (conversion, statements, the ledger, webhooks), and staff sign-ins no merchant route; the others take the client's access token.",
           );
-        const [code, message] = REFUSALS[auth?.auth_error ?? ''] ?? ['invalid_token', 'A valid access token is required: Authorization: JWT <token>.'];
+        const [code, message] = REFUSALS[auth?.auth_error ?? ''] ?? [
+          'invalid_token',
+          "A valid access token is required: Authorization: JWT <token> (on the portal's routes, a merchant user's sign-in: Authorization: Bearer <token>; sign in again when it has expired).",
+        ];
         throw new AuthenticationError(code, message);
       }
       if (request.context.info) request.context.info.clientId = auth.client_id;
