@@ -284,6 +284,7 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The month, YYYY-MM, from 2000-01 on. */
         period: string;
       };
       cookie?: never;
@@ -1019,7 +1020,7 @@ export interface paths {
       path: {
         /** @description The client id (`cl_…`). */
         id: string;
-        /** @description The month, YYYY-MM. */
+        /** @description The month, YYYY-MM, from 2000-01 on. */
         period: string;
       };
       cookie?: never;
@@ -2946,6 +2947,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The month, YYYY-MM, from 2000-01 on. */
         period: string;
       };
       cookie?: never;
@@ -4436,7 +4438,7 @@ export interface operations {
       path: {
         /** @description The client id (`cl_…`). */
         id: string;
-        /** @description The month, YYYY-MM. */
+        /** @description The month, YYYY-MM, from 2000-01 on. */
         period: string;
       };
       cookie?: never;
