@@ -221,8 +221,9 @@ describe('the operator console', () => {
     await accessible(page, 'claims-refused');
     await page.evaluate(() => (location.hash = '#bordereaux'));
     await page.getByRole('heading', { name: 'Bordereaux', level: 1 }).waitFor();
-    await page.getByRole('button', { name: 'Start export' }).press('Enter');
+    // Its past exports, which it reads on opening, the API refuses; its form is not offered.
     await expect.poll(() => alertText(page)).toBe('This needs the finance role, which your account does not have.');
+    expect(await page.getByRole('button', { name: 'Start export' }).isVisible()).toBe(false);
   });
 
   it('the finance user sees bordereaux, accounts and the merchants, starts an export by keyboard, finds it listed, and reads the merchants', async () => {
@@ -397,6 +398,16 @@ describe('the operator console', () => {
     const focusedRow = () => page.evaluate(() => Array.from(document.querySelectorAll('#rows tr')).indexOf(document.activeElement?.closest('tr') as Element));
     expect(await focusedRow()).toBe(20);
     expect(await focused(page)).toMatch(/^Review the claim on order /);
+    expect(await page.locator('#announce').textContent()).toBe('More claims loaded.');
+
+    // A search after it: the status line no longer speaks of the list it replaced.
+    const search = page.getByRole('search');
+    await expect.poll(() => search.getByLabel('Merchant').locator('option').allTextContents()).toContain('Demo Shop (test client)');
+    await search.getByLabel('Merchant').selectOption({ label: 'Demo Shop (test client)' });
+    await search.getByLabel('Order number').fill('NOPE-1');
+    await search.getByLabel('Order number').press('Enter');
+    await expect.poll(() => page.locator('#queue-count').textContent()).toBe('No claim for order NOPE-1 at Demo Shop (test client).');
+    expect(await page.locator('#announce').textContent()).toBe('');
   });
 
   it('ran every page under its Content-Security-Policy, which refused nothing, and asked for nothing missing', () => {
@@ -505,17 +516,23 @@ describe('the operator console', () => {
     await expect.poll(() => page.locator('#standing-text').textContent()).toBe('Quotes are offered.');
   });
 
-  it('another role reaching the accounts by its address is told so, and the API refuses it (403 forbidden_role)', async () => {
+  it('another role reaching a section by its address is told so and offered none of its forms; what the section reads, the API refuses (403 forbidden_role)', async () => {
     const { page } = await personPage();
     await signIn(page, user('claims'));
     await page.evaluate(() => (location.hash = '#accounts'));
     await page.getByRole('heading', { name: 'Accounts', level: 1 }).waitFor();
     expect(await page.locator('#accounts-role-note').isVisible()).toBe(true);
-    const merchant = page.locator('#accounts').getByLabel('Merchant', { exact: true });
-    await expect.poll(() => merchant.locator('option').count()).toBeGreaterThan(1); // the merchants' names: every staff role reads them
-    await merchant.selectOption(server.demo.client_id);
-    await page.locator('#account-form button[type=submit]').press('Enter');
-    await expect.poll(() => alertText(page)).toBe('This needs the finance role, which your account does not have.');
+    expect(await page.locator('#account-form').isVisible()).toBe(false);
     expect(await page.locator('#account-detail').isHidden()).toBe(true);
+    await accessible(page, 'accounts-refused');
+
+    const finance = (await personPage()).page;
+    await signIn(finance, user('finance'));
+    await finance.evaluate(() => (location.hash = '#claims'));
+    await finance.getByRole('heading', { name: 'Claim queue', level: 1 }).waitFor();
+    expect(await finance.locator('#claims-role-note').isVisible()).toBe(true);
+    await expect.poll(() => alertText(finance)).toBe('This needs the claims role, which your account does not have.');
+    expect(await finance.getByRole('search').isVisible()).toBe(false);
+    expect(await finance.locator('#queue').isHidden()).toBe(true);
   });
 });

@@ -108,10 +108,11 @@ describe("the console's Staff section", () => {
     await page.keyboard.press('Space');
     await tabTo(page, '#staff-form button[type=submit]');
     await page.keyboard.press('Enter');
-    await expect.poll(() => alertText(page)).toBe('email: must be an e-mail address.');
+    // The API's message, the field named by its label in the alert and left out beside it.
+    await expect.poll(() => alertText(page)).toBe('E-mail: must be an e-mail address.');
     expect(await focusedId(page)).toBe('staff-email');
     expect(await page.locator('#staff-email').getAttribute('aria-invalid')).toBe('true');
-    expect(await page.locator('#staff-email-error').textContent()).toBe('email: must be an e-mail address.');
+    expect(await page.locator('#staff-email-error').textContent()).toBe('Must be an e-mail address.');
     await expect
       .poll(() => page.evaluate(() => (document.getElementById('staff-email') as HTMLInputElement).matches('[aria-describedby~=staff-email-error]')))
       .toBe(true);

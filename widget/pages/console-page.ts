@@ -50,6 +50,7 @@ ${CLAIM_PAGES_CSS}
   h2 { font-size: 1.2rem; }
   .lead { color: #4a5366; margin: 0 0 1rem; }
   .role-note { background: #fff4e5; border-left: 4px solid #b35c00; padding: .5rem 1rem; margin: 1rem 0; }
+  section[data-refused] form { display: none !important; }
   label, legend { font-weight: 600; }
   input[type=text], input[type=month], input[type=date], select, textarea { font: inherit; padding: .4rem; border: 1px solid #6b7386; border-radius: .3rem; background: #fff; }
   textarea { display: block; width: 100%; box-sizing: border-box; min-height: 5rem; margin: .25rem 0 .75rem; }
@@ -260,7 +261,7 @@ ${CLAIM_PAGES_CSS}
 <section id="bordereaux" aria-labelledby="bordereaux-title" hidden>
 <h1 id="bordereaux-title" tabindex="-1">Bordereaux</h1>
 <p class="lead">A month's premium bordereau (every premium entry) or claims bordereau (every claim with a move in the month), as CSV, for the
-insurer. Live clients only: test-mode clients (<code>pk_test_</code> keys, such as npm start's demo shop) are left out.</p>
+insurer. Live merchants only: merchants in test mode (their sandbox keys) are left out.</p>
 <p class="role-note" id="bordereaux-role-note" hidden>This section is for the Finance group, which your account is not in: the API refuses what it asks.</p>
 <form id="export-form" class="filters">
   <div>
@@ -300,7 +301,7 @@ insurer. Live clients only: test-mode clients (<code>pk_test_</code> keys, such 
 
 <section id="merchants" aria-labelledby="merchants-title" hidden>
 <h1 id="merchants-title" tabindex="-1">Merchants</h1>
-<p class="lead">Every client with its terms in force, what it owes now and its state, read-only. Clients are created and disabled with <code>npm run client</code>; finance keeps their accounts under Accounts.</p>
+<p class="lead">Every merchant with its terms in force, what it owes now and its state, read-only. Your engineers add and disable merchants; finance keeps their accounts under Accounts.</p>
 <p class="role-note" id="merchants-role-note" hidden>This section is for the insurer's staff, which your account is not: the API refuses what it asks.</p>
 <div class="wide" role="region" aria-label="Merchants, scrollable" tabindex="0">
 <table id="merchants-table" class="stack" aria-labelledby="merchants-title" hidden>
@@ -444,7 +445,7 @@ insurer. Live clients only: test-mode clients (<code>pk_test_</code> keys, such 
 
 <section id="staff" aria-labelledby="staff-title" hidden>
 <h1 id="staff-title" tabindex="-1">Staff</h1>
-<p class="lead">The people who may sign in to the console and the merchant portal, with their groups. Add a person here or with <code>npm run staff -- add</code>.</p>
+<p class="lead">The people who may sign in to the console and the merchant portal, with their groups. Add a person below.</p>
 <p class="role-note" id="staff-role-note" hidden>This section is for the Admin group, which your account is not in: the API refuses what it asks.</p>
 <div class="wide" role="region" aria-label="Staff, scrollable" tabindex="0">
 <table id="staff-table" class="stack" aria-labelledby="staff-title" hidden>

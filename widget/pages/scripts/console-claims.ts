@@ -59,6 +59,10 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
   const staff = (identity: string | null) => identity || '–';
   // In the queue, the name an IAM identity ends with (the user, or the role's session name); the panel shows it whole.
   const staffName = (identity: string | null) => (identity ? identity.slice(identity.lastIndexOf('/') + 1) : '–');
+  // Before a decision the one operator act is asking for documents: say so, rather than "decided" beside "Submitted".
+  const undecided = (status: string) => status === 'Submitted' || status === 'DocumentsRequested';
+  const deciderOf = (claim: Pick<Summary, 'status' | 'decided_by'>, name: (identity: string | null) => string) =>
+    claim.decided_by && undecided(claim.status) ? 'Asked for documents: ' + name(claim.decided_by) : name(claim.decided_by);
   // A decision's or payout's answer leaves out the claim's context (it never changes): the panel keeps what it showed.
   const moved = (shown: Claim, claim: Moved): Claim => ({
     ...shown,
@@ -116,7 +120,7 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
     status.append(span(label(STATUSES, claim.status), 'status'), span(label(REASONS, claim.reason), 'sub reason'));
     const amount = el('td', money(claim.amount_claimed, claim.currency));
     amount.className = 'money';
-    const decider = el('td', staffName(claim.decided_by));
+    const decider = el('td', deciderOf(claim, staffName));
     decider.className = 'decided-by';
     tr.append(action, order, items, waited, status, amount, decider);
     return tr;
@@ -127,6 +131,7 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
       body.replaceChildren();
       listed.count = 0;
       $('review').hidden = true;
+      announce(''); // what the status line said was of the list this one replaces
     }
     body.append(...rows);
     labelCells($<HTMLTableElement>('queue-table'));
@@ -245,7 +250,7 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
     $('review-approved').textContent = claim.amount_approved === null ? '–' : money(claim.amount_approved, claim.currency);
     $('review-payout').textContent = claim.payout_reference || '–';
     $('review-created').textContent = when(claim.created);
-    $('review-decided-by').textContent = staff(claim.decided_by);
+    $('review-decided-by').textContent = deciderOf(claim, staff);
     $('review-paid-by').textContent = staff(claim.paid_by);
     $('review-description').textContent = claim.text_erased ? '(erased 90 days after the claim closed)' : claim.description || '';
     $('review-policies').replaceChildren(
@@ -277,7 +282,7 @@ export function claimQueue(kit: ReturnType<typeof signedInPagesKit>) {
     const tr = Array.from($<HTMLTableSectionElement>('rows').rows).find((r) => r.dataset.claimId === claim.claim_id);
     if (tr) {
       tr.querySelector('.status')!.textContent = label(STATUSES, claim.status);
-      tr.querySelector('.decided-by')!.textContent = staffName(claim.decided_by);
+      tr.querySelector('.decided-by')!.textContent = deciderOf(claim, staffName);
       // Decided here, a claim no longer has the status the table lists: its row stays until the list
       // is loaded again (so the decision is seen), and says why it will go.
       tr.querySelector('.moved')?.remove();

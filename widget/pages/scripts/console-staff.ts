@@ -1,4 +1,4 @@
-import { $, el, PageError, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
+import { $, besideField, el, PageError, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
 import { labelCells } from './console-tables.js';
 import { allMerchants } from './console-merchants.js';
 
@@ -90,7 +90,7 @@ export function staff({ announce, api, run, showError }: ReturnType<typeof signe
     const param = err instanceof PageError ? (err.param ?? '') : '';
     const id = FIELDS[param];
     if (!id) return;
-    $(id + '-error').textContent = err instanceof Error ? err.message : '';
+    $(id + '-error').textContent = err instanceof Error ? besideField(err.message, param) : '';
     $(id + '-error').hidden = false;
   }
 

@@ -86,6 +86,8 @@ function console_(session: Session): void {
     // Reached by its address without the role: said here, and the API's own refusal follows when the section asks it.
     const note = $(section.id + '-role-note');
     note.hidden = allowed.includes(section);
+    // Its forms are not offered to a person the API would refuse (the page's CSS hides them).
+    $(section.id).toggleAttribute('data-refused', !allowed.includes(section));
     document.title = section.title + ' · Console · Order Protection';
     if (focus) $(section.id + '-title').focus();
     if (!opened.has(section.id)) {

@@ -114,6 +114,19 @@ export interface ClaimPagesKitOptions {
 export type Fields = Record<string, () => HTMLElement | undefined>;
 export type Method = 'GET' | 'POST';
 
+/** An API message without the field key it starts with ("email: must be …" → "Must be …"), for a line beside that field. */
+export function besideField(message: string, param: string): string {
+  if (!param || !message.startsWith(param + ': ')) return message;
+  const rest = message.slice(param.length + 2);
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
+/** What a person reads as a field's name: its label, or its group's legend. */
+function fieldLabel(field: HTMLElement): string | undefined {
+  const label = (field as HTMLInputElement).labels?.[0] ?? field.closest('fieldset')?.querySelector('legend');
+  return label?.textContent?.trim() || undefined;
+}
+
 /** The claim pages' helpers; the page needs its `#error` (role=alert) and `#announce` (role=status). */
 export function claimPagesKit(options: ClaimPagesKitOptions) {
   const fieldByCode = options.fieldByCode ?? {};
@@ -130,7 +143,8 @@ export function claimPagesKit(options: ClaimPagesKitOptions) {
   // The API's own message, in the alert; focus goes to the field it names, else to the alert.
   function showError(err: unknown, fields: Fields = {}): void {
     announce('');
-    errorBox.textContent = (err instanceof Error && err.message) || 'Something went wrong. Please try again.';
+    const message = (err instanceof Error && err.message) || 'Something went wrong. Please try again.';
+    errorBox.textContent = message;
     const param = (err instanceof PageError && err.param) || '';
     const code = (err instanceof PageError && err.code) || '';
     const byCode = Object.hasOwn(fieldByCode, code) ? fieldByCode[code] : undefined;
@@ -139,6 +153,9 @@ export function claimPagesKit(options: ClaimPagesKitOptions) {
     // A field the page no longer shows (its form went away with the claim's new state) cannot take the focus.
     const field = named && named.getClientRects().length > 0 ? named : undefined;
     if (field) {
+      // The API names the field by its key ("email: must be …"); the page says it by its label.
+      const label = fieldLabel(field);
+      if (label && param && message.startsWith(param + ': ')) errorBox.textContent = label + ': ' + message.slice(param.length + 2);
       field.setAttribute('aria-invalid', 'true');
       invalid.push(field);
       field.focus();
