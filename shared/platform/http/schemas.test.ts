@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import fc from 'fast-check';
 import { componentSchema } from '../../../test/support/contract.js';
-import { MAX_STRING, optionalLine, OptionalText, Text } from './schemas.js';
+import { EventInput, MAX_STRING, optionalLine, OptionalText, Text } from './schemas.js';
 
 const accepts = (text: string) => v.safeParse(Text, text).success;
 const messageOf = (text: string) => {
@@ -81,5 +81,22 @@ describe('optionalLine: a shorter single line (a zip code)', () => {
     expect(v.safeParse(zip, '1'.repeat(33)).success).toBe(false);
     for (const char of ['\u0000', '\n', '\t', '\u202e', '\u0085', '\u2028', '\u001b'])
       expect(v.safeParse(zip, `12${char}34`).success, JSON.stringify(char)).toBe(false);
+  });
+});
+
+describe('EventInput: a day, or days, with times', () => {
+  const event = (fields: Record<string, unknown>) => v.safeParse(EventInput, { name: 'Show', start_date: '2027-03-08', start_time: '20:00', ...fields });
+  const refusal = (fields: Record<string, unknown>) => {
+    const result = event(fields);
+    return result.success ? undefined : [v.getDotPath(result.issues[0]), result.issues[0].message];
+  };
+  it('refuses an end_time before start_time on the one day, whether end_date names that day or is left out (an outsider was sold such a show)', () => {
+    for (const end_date of ['2027-03-08', null, undefined])
+      expect(refusal({ end_time: '19:00', ...(end_date === undefined ? {} : { end_date }) }), String(end_date)).toEqual([
+        'end_time',
+        'must not be before start_time on the same day',
+      ]);
+    expect(event({ end_date: '2027-03-09', end_time: '01:00' }).success).toBe(true); // past midnight, on the next day
+    expect(event({ end_time: '23:00' }).success).toBe(true);
   });
 });

@@ -164,7 +164,8 @@ export const EventInput = v.pipe(
   ),
   v.forward(
     v.check(
-      (event) => !(event.end_date === event.start_date && event.end_time && event.end_time < event.start_time),
+      // Without an end_date the event is of one day (its start_date), as the claim window reads it.
+      (event) => !((event.end_date ?? event.start_date) === event.start_date && event.end_time && event.end_time < event.start_time),
       'must not be before start_time on the same day',
     ),
     ['end_time'],
