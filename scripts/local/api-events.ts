@@ -24,6 +24,8 @@ export interface ApiEventInput {
   asSent?: boolean;
   headers?: Record<string, string>;
   query?: Record<string, string>;
+  /** The query string as the request spelled it (a repeated parameter stays repeated); else made from `query`. */
+  rawQuery?: string;
   pathParameters?: Record<string, string>;
   clientId?: string;
   authError?: string;
@@ -100,7 +102,7 @@ export function apiEvent(input: ApiEventInput): ApiEvent {
       : input.clientId || input.authError
         ? { lambda: input.clientId ? { client_id: input.clientId } : { auth_error: input.authError } }
         : undefined;
-  const query = new URLSearchParams(input.query ?? {}).toString();
+  const query = input.rawQuery ?? new URLSearchParams(input.query ?? {}).toString();
   return {
     version: '2.0',
     routeKey: route?.routeKey ?? '$default',

@@ -141,6 +141,7 @@ async function invoke(
     headers,
     asSent: true,
     query: url.searchParams.size ? queryStringParameters(url.searchParams) : undefined,
+    rawQuery: url.search.slice(1),
     pathParameters,
     ...authorizerAnswer,
   });
@@ -183,10 +184,17 @@ export function localGateway(staticRoutes: Record<string, StaticRoute> = {}) {
         send(res, { statusCode: answer.status, headers: answer.headers, body: answer.body });
         return;
       }
-      const known = routes.some((r) => matchRoute(r.method, url.pathname));
-      throw known
-        ? new AppError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed on ${url.pathname}.`)
-        : new NotFoundError('route_not_found', `No route for ${method} ${url.pathname}.`);
+      // A known path with another method: 405 with the methods it takes (HTTP's Allow).
+      const allowed = [...new Set(routes.filter((r) => matchRoute(r.method, url.pathname)).map((r) => r.method))];
+      if (allowed.length > 0) {
+        const refused = errorResponse(
+          new AppError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed on ${url.pathname}; it takes ${allowed.join(', ')}.`),
+          requestId,
+        );
+        send(res, { ...refused, headers: { ...refused.headers, allow: allowed.join(', ') } });
+        return;
+      }
+      throw new NotFoundError('route_not_found', `No route for ${method} ${url.pathname}.`);
     } catch (err) {
       // The client went away mid-request: nobody to answer, nothing went wrong here.
       if (req.destroyed && (err as NodeJS.ErrnoException).code === 'ECONNRESET') {

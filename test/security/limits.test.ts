@@ -83,5 +83,10 @@ describe('errors', () => {
     const wrongMethod = await http('DELETE', `${server.baseUrl}/api/v2/orders/abc`, { headers: server.auth });
     expect([unknown.status, unknown.json.error.code]).toEqual([404, 'route_not_found']);
     expect([wrongMethod.status, wrongMethod.json.error.code]).toEqual([405, 'method_not_allowed']);
+    expect(wrongMethod.headers.get('allow')).toBe('GET, PATCH'); // the methods the path takes, as HTTP asks of a 405
+    expect(wrongMethod.json.error.message).toBe('DELETE is not allowed on /api/v2/orders/abc; it takes GET, PATCH.');
+    // A parameter given twice reaches the handler as the request spelled it, and is refused, not joined.
+    const twice = await http('GET', `${server.baseUrl}/api/v2/orders?order_number=A&order_number=B`, { headers: server.auth });
+    expect([twice.status, twice.json.error.param]).toEqual([422, 'order_number']);
   });
 });

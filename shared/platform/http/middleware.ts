@@ -212,13 +212,22 @@ export function httpHandler(handler: HttpHandler, options: HttpHandlerOptions = 
 }
 
 /**
- * A query parameter on a route that takes none (QUERY_ROUTES) is 422 naming it, after the auth and
- * body checks, as the routes that take some refuse a name they do not know.
+ * The query string's shape, after the auth and body checks (each route's schema reads the values):
+ * a parameter on a route that takes none (QUERY_ROUTES) is 422 naming it, as the routes that take
+ * some refuse a name they do not know; so is a parameter without a name, or one given twice (API
+ * Gateway joins the values with commas, which would answer a filter nobody sent).
  */
 function refuseStrayQuery(event: HttpEvent): void {
   const query = event.queryStringParameters;
   if (!query) return;
-  const [name] = Object.keys(query);
-  if (name === undefined || QUERY_ROUTES.has(event.routeKey.endsWith('/') ? event.routeKey.slice(0, -1) : event.routeKey)) return;
-  throw new ValidationError(`${name} is not a known field: this route takes no query parameters.`, name);
+  const names = Object.keys(query);
+  if (names.length === 0) return;
+  if (names.includes('')) throw new ValidationError('A query parameter has no name.');
+  if (!QUERY_ROUTES.has(event.routeKey.endsWith('/') ? event.routeKey.slice(0, -1) : event.routeKey))
+    throw new ValidationError(`${names[0]} is not a known field: this route takes no query parameters.`, names[0]);
+  const seen = new Set<string>();
+  for (const [name] of new URLSearchParams(event.rawQueryString ?? '')) {
+    if (seen.has(name)) throw new ValidationError(`${name} is given more than once: a query parameter takes one value.`, name);
+    seen.add(name);
+  }
 }

@@ -42,6 +42,20 @@ describe('routes and their query parameters', () => {
     expect((await handler(apiEvent({ method: 'GET', path: '/api/v2/webhook_endpoints' }), context)).statusCode).toBe(200);
   });
 
+  it('refuses a parameter given twice (API Gateway would join its values) and one without a name, on any route', async () => {
+    const asked = (rawQueryString: string, queryStringParameters: Record<string, string>) =>
+      handler({ ...apiEvent({ method: 'GET', path: '/api/v2/orders' }), rawQueryString, queryStringParameters }, context);
+    const twice = await asked('order_number=A&order_number=B', { order_number: 'A,B' });
+    expect([twice.statusCode, JSON.parse(twice.body!).error.param, JSON.parse(twice.body!).error.message]).toEqual([
+      422,
+      'order_number',
+      'order_number is given more than once: a query parameter takes one value.',
+    ]);
+    const nameless = await asked('=1', { '': '1' });
+    expect([nameless.statusCode, JSON.parse(nameless.body!).error.message]).toEqual([422, 'A query parameter has no name.']);
+    expect((await asked('order_number=A%2CB&limit=5', { order_number: 'A,B', limit: '5' })).statusCode).toBe(200); // a comma of its own
+  });
+
   it('leaves a route that takes query parameters to its own schema', async () => {
     for (const routeKey of ['GET /api/v2/orders', 'GET /api/v2/orders/']) {
       const answer = await handler({ ...apiEvent({ method: 'GET', path: '/api/v2/orders' }), routeKey, queryStringParameters: { limit: '5' } }, context);
