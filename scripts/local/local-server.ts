@@ -293,7 +293,8 @@ async function main(): Promise<void> {
   await rename(`${demoFile}.tmp`, demoFile);
 
   console.log(`Order Protection API on ${local.baseUrl}  (DynamoDB at ${process.env.DYNAMODB_ENDPOINT}, S3 at ${process.env.S3_ENDPOINT})`);
-  console.log(`Demo client ${local.demo.client_id}\n  public key ${local.demo.public_key}\n  secret key ${local.demo.secret_key}`);
+  // Keys and passwords stay in .local/ (where a terminal's scrollback or a saved log does not keep them): the banner names the files.
+  console.log(`Demo client ${local.demo.client_id}\n  public key ${local.demo.public_key}  (its secret key is in ${demoFile})`);
   if (local.liveDemo)
     console.log(
       `Live demo merchant ${local.liveDemo.client_id} (live keys; ${LIVE_DEMO_ORDERS.length} orders placed at start): its premiums fill this month's bordereaux (the console's Bordereaux, as the finance user)`,
@@ -303,7 +304,7 @@ async function main(): Promise<void> {
   console.log(
     `Operator console ${local.staff.redirect_uri}   ·   merchant portal ${local.staff.portal_redirect_uri}   ·   customer's claim page ${local.baseUrl}/claim\n  sign in at ${local.staff.issuer} (OpenID Provider) as one demo user per group: ${local.staff.users.map((u) => u.email).join(', ')}; passwords in .local/staff.json`,
   );
-  console.log(`  scripts: the operator key ${local.operatorKey} (Authorization: Operator <key>; also in ${operatorFile})`);
+  console.log(`  scripts: the operator key in ${operatorFile} (Authorization: Operator <key>)`);
   const stops = givenEndpoint ? 'the API and the local S3 (the DynamoDB at DYNAMODB_ENDPOINT keeps running)' : 'the API, DynamoDB Local and the local S3';
   console.log(`Keys written to ${demoFile}. Ctrl-C stops ${stops}.`);
 }

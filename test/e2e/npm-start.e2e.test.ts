@@ -92,19 +92,24 @@ function npmStart(env: Record<string, string>) {
     cwd,
     // The sign-in provider on any free port: another npm start of the run (the client's tests) may hold 3100.
     env: { ...inherited, OIDC_PORT: '0', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group, like a terminal's
   });
   servers.push(server);
   let stderr = '';
+  let stdout = '';
   server.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
+  });
+  server.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
   });
   const demoFile = join(cwd, '.local', 'demo-client.json');
   return {
     server,
     demoFile,
     stderr: () => stderr,
+    stdout: () => stdout,
     /** The demo keys it wrote, once it serves. */
     demo: async () => {
       for (let i = 0; i < 120 && !existsSync(demoFile); i++) await new Promise((r) => setTimeout(r, 250));
@@ -144,6 +149,9 @@ describe('npm start', () => {
     expect(token.status).toBe(200);
     expect(queue.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
+    // What it prints names where the keys are, never a key itself (a terminal's scrollback, a saved log).
+    expect(start.stdout()).toContain(`its secret key is in ${start.demoFile}`);
+    for (const secret of [demo.secret_key, operator_key]) expect(start.stdout() + start.stderr()).not.toContain(secret);
     expect(javas.length).toBeGreaterThan(0);
     // Where its data is, for npm run client and npm run migrate (whatever port it was given).
     const stackFile = join(start.demoFile, '..', 'stack.json');
