@@ -59,7 +59,7 @@ function loginPage(uid: string, clientName: string, error?: string, email = ''):
 <style>
   :root { color-scheme: light; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2328; background: #f4f6f8; }
   body { margin: 0; min-height: 100vh; display: grid; place-items: center; }
-  main { width: min(24rem, calc(100vw - 2rem)); background: #fff; border: 1px solid #d0d7de; border-radius: 12px; padding: 2rem; box-shadow: 0 8px 24px rgba(140,149,159,.2); }
+  main { box-sizing: border-box; width: min(24rem, calc(100vw - 2rem)); background: #fff; border: 1px solid #d0d7de; border-radius: 12px; padding: 2rem; box-shadow: 0 8px 24px rgba(140,149,159,.2); }
   h1 { font-size: 1.35rem; margin: 0 0 .25rem; }
   p.lead { margin: 0 0 1.5rem; color: #57606a; }
   label { display: block; font-weight: 600; margin: 1rem 0 .35rem; }
@@ -267,7 +267,7 @@ export async function startLocalOidc(options: LocalOidcOptions): Promise<LocalOi
 function logoutSource(ctx: KoaContextWithOIDC, form: string): void {
   ctx.type = 'html';
   ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign out · Order Protection</title><link rel="icon" href="data:,">
-<style>:root{font-family:system-ui,sans-serif;color:#1f2328;background:#f4f6f8}body{margin:0;min-height:100vh;display:grid;place-items:center}main{width:min(24rem,calc(100vw - 2rem));background:#fff;border:1px solid #d0d7de;border-radius:12px;padding:2rem}h1{font-size:1.35rem;margin:0 0 1.5rem}button{width:100%;padding:.7rem;font-size:1rem;font-weight:600;border-radius:6px;margin-top:.5rem;cursor:pointer}button[value=yes]{color:#fff;background:#0a5c36;border:0}button:not([value]){background:#fff;border:1px solid #8c959f;color:#1f2328}button:focus-visible{outline:3px solid #0969da;outline-offset:2px}</style>
+<style>:root{font-family:system-ui,sans-serif;color:#1f2328;background:#f4f6f8}body{margin:0;min-height:100vh;display:grid;place-items:center}main{box-sizing:border-box;width:min(24rem,calc(100vw - 2rem));background:#fff;border:1px solid #d0d7de;border-radius:12px;padding:2rem}h1{font-size:1.35rem;margin:0 0 1.5rem}button{width:100%;padding:.7rem;font-size:1rem;font-weight:600;border-radius:6px;margin-top:.5rem;cursor:pointer}button[value=yes]{color:#fff;background:#0a5c36;border:0}button:not([value]){background:#fff;border:1px solid #8c959f;color:#1f2328}button:focus-visible{outline:3px solid #0969da;outline-offset:2px}</style>
 </head><body><main><h1>Sign out of Order Protection?</h1>${form}
 <button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Sign out</button>
 <button type="submit" form="op.logoutForm">Stay signed in</button></main></body></html>`;

@@ -118,6 +118,16 @@ describe('the checkout', () => {
 // Every line of text the reference draws: its headings, paragraphs, list items and the spans that hold labels and values.
 const DOCS_TEXT = 'main h1, main h2, main h3, main p, main li, main span';
 
+describe('npm start’s sign-in (the local OpenID Provider’s form)', () => {
+  it('on a phone: the form fits the screen (its card no wider than the page), and axe finds nothing', async () => {
+    const page = await open(phone, '/admin/');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'phone-sign-in');
+  });
+});
+
 describe('the API reference', () => {
   it('on a phone: the menu button covers none of the text', async () => {
     const page = await open(phone, '/docs');

@@ -148,6 +148,15 @@ describe('the merchant portal', () => {
     await accessible('ledger');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('#ledger-status').textContent()).toMatch(/: entries 1–10, more older ones\.$/);
+
+    // A month with nothing in it: its line, no header over no rows, no pager leading nowhere.
+    await page.locator('#ledger-period').selectOption({ index: 1 });
+    await expect.poll(() => page.locator('#ledger-status').textContent()).toMatch(/: no entries\.$/);
+    expect(await page.locator('#ledger-table').isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Older entries' }).isVisible()).toBe(false);
+    await page.locator('#ledger-period').selectOption({ index: 0 });
+    await expect.poll(() => page.locator('#ledger-status').textContent()).toMatch(/: entries 1–10, more older ones\.$/);
+    expect(await page.locator('#ledger-table').isVisible()).toBe(true);
   });
 
   it('shows the month’s statement per currency, and the months before', async () => {

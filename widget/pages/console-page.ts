@@ -57,6 +57,8 @@ ${CLAIM_PAGES_CSS}
   .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
   .filters div { display: flex; flex-direction: column; }
   fieldset label { font-weight: normal; margin-right: 1rem; cursor: pointer; }
+  /* Short choices keep their box beside their word when the line wraps (a phone). */
+  fieldset.short-choices label { white-space: nowrap; display: inline-block; }
   .field { margin-bottom: .75rem; }
   .field label { display: block; }
   .hint { color: #4a5366; font-size: .9rem; margin: .25rem 0 .5rem; }
@@ -463,7 +465,7 @@ insurer. Live merchants only: merchants in test mode (their sandbox keys) are le
     <input type="email" id="staff-email" name="email" autocomplete="off" required maxlength="128" aria-describedby="staff-email-error">
     <p class="field-error" id="staff-email-error" hidden></p>
   </div>
-  <fieldset aria-describedby="staff-groups-hint staff-group-claims-error">
+  <fieldset class="short-choices" aria-describedby="staff-groups-hint staff-group-claims-error">
     <legend>Groups</legend>
     <p class="hint" id="staff-groups-hint">Claims, Finance and Admin may be combined; a merchant user is in Merchant only, bound to one merchant.</p>
     <label><input type="checkbox" name="group" value="claims" id="staff-group-claims"> Claims</label>

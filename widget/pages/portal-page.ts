@@ -164,8 +164,8 @@ ${FAVICON_LINK}
     <div><label for="ledger-period">Month</label><select id="ledger-period"></select></div>
   </div>
   <p id="ledger-status" class="status" role="status">Loading…</p>
-  <div class="table"><table aria-labelledby="ledger-title"><thead><tr><th scope="col">Date</th><th scope="col">Entry</th><th scope="col">Policy or claim</th><th scope="col" class="num">Amount</th></tr></thead><tbody id="ledger-rows"></tbody></table></div>
-  <div class="pager">
+  <div class="table" id="ledger-table"><table aria-labelledby="ledger-title"><thead><tr><th scope="col">Date</th><th scope="col">Entry</th><th scope="col">Policy or claim</th><th scope="col" class="num">Amount</th></tr></thead><tbody id="ledger-rows"></tbody></table></div>
+  <div class="pager" id="ledger-pager">
     <button type="button" id="ledger-newer" class="secondary">Newer entries</button>
     <button type="button" id="ledger-older" class="secondary">Older entries</button>
   </div>
@@ -176,12 +176,13 @@ ${FAVICON_LINK}
   <p class="lead">Where your events go, and how each delivery went. A test event (<span class="mono">webhook_endpoint.test</span>) goes to one endpoint alone, signed with its secret.</p>
   <h2 id="endpoints-title">Endpoints</h2>
   <p id="endpoints-status" class="status" role="status">Loading…</p>
-  <div class="table"><table aria-labelledby="endpoints-title"><thead><tr><th scope="col">Endpoint</th><th scope="col">Status</th><th scope="col">Test</th></tr></thead><tbody id="endpoint-rows"></tbody></table></div>
+  <p id="endpoints-how" hidden>Your developers add endpoints through the API: <a href="/docs">the API reference</a>, under Webhook endpoints.</p>
+  <div class="table" id="endpoints-table" hidden><table aria-labelledby="endpoints-title"><thead><tr><th scope="col">Endpoint</th><th scope="col">Status</th><th scope="col">Test</th></tr></thead><tbody id="endpoint-rows"></tbody></table></div>
   <p id="test-status" role="status" aria-live="polite"></p>
   <h2 id="events-title">Delivery log</h2>
   <div class="tools"><button type="button" id="events-refresh" class="secondary">Refresh the log</button></div>
   <p id="events-status" class="status" role="status">Loading…</p>
-  <div class="table"><table aria-labelledby="events-title"><thead><tr><th scope="col">Event</th><th scope="col">Sent</th><th scope="col">Delivered</th></tr></thead><tbody id="event-rows"></tbody></table></div>
+  <div class="table" id="events-table" hidden><table aria-labelledby="events-title"><thead><tr><th scope="col">Event</th><th scope="col">Sent</th><th scope="col">Delivered</th></tr></thead><tbody id="event-rows"></tbody></table></div>
 </section>
 
 <section id="claim-link" aria-labelledby="claim-link-title" hidden>

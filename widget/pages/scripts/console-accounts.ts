@@ -86,7 +86,7 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
   async function loadClients(): Promise<void> {
     const options = (await allMerchants(api)).map((client) => {
       suspended.set(client.client_id, client.suspended);
-      const option = el('option', client.name + ' (' + client.client_id + ')');
+      const option = el('option', client.name + ' · ' + client.client_id);
       option.value = client.client_id;
       return option;
     });
@@ -243,9 +243,11 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
       ...(effective ? { effective_from: effective } : {}),
     };
   }
+  const publishHint = $('terms-publish-hint');
   function stalePreview(): void {
     previewed = null;
     publish.disabled = true;
+    publishHint.textContent = 'Publishing needs a preview of what is in the form now.';
   }
   const termsFields = {
     rate_bands: () => $('terms-bands'),
@@ -393,6 +395,7 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
       $('preview').hidden = false;
       previewed = body;
       publish.disabled = false;
+      publishHint.textContent = 'Publishes exactly what the preview shows; a change to the form asks for a new preview.';
       $('preview-title').focus();
       announce('Preview ready: compare, then publish.');
     }, termsFields);

@@ -68,7 +68,7 @@ export function staff({ announce, api, run, showError }: ReturnType<typeof signe
   async function loadClients(): Promise<void> {
     if (clientsLoaded) return;
     const options = (await allMerchants(api)).map((client) => {
-      const option = el('option', client.name + ' (' + client.client_id + ')' + (client.disabled ? ', disabled' : ''));
+      const option = el('option', client.name + ' · ' + client.client_id + (client.disabled ? ' · disabled' : ''));
       option.value = client.client_id;
       option.disabled = client.disabled;
       return option;

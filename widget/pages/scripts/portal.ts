@@ -188,6 +188,9 @@ async function loadLedger(): Promise<void> {
     : monthLabel(page.period) + ': no entries' + (page.has_more ? ' on this page; older ones follow.' : '.');
   $<HTMLButtonElement>('ledger-newer').disabled = ledgerCursors.length === 1;
   $<HTMLButtonElement>('ledger-older').disabled = ledgerNext === null;
+  // A month with nothing in it shows its line, not a header over no rows and two buttons that lead nowhere.
+  $('ledger-table').hidden = page.data.length === 0;
+  $('ledger-pager').hidden = page.data.length === 0 && ledgerCursors.length === 1 && ledgerNext === null;
 }
 
 // ---- Webhooks: the endpoints (each with "Send test event") and the delivery log.
@@ -215,6 +218,7 @@ async function loadEvents(): Promise<Events> {
     }),
   );
   $('events-status').textContent = page.data.length ? 'The ' + page.data.length + ' latest events, newest first.' : 'No events yet.';
+  $('events-table').hidden = page.data.length === 0; // no header row over nothing
   return page;
 }
 /** An event's attempts (GET /events/{id}) in a row under it; pressed again, the row goes. */
@@ -279,11 +283,9 @@ async function loadWebhooks(): Promise<void> {
       return row;
     }),
   );
-  $('endpoints-status').textContent = list.data.length
-    ? list.data.length === 1
-      ? '1 endpoint.'
-      : list.data.length + ' endpoints.'
-    : 'No endpoint yet. Your developers add endpoints through the API (the API reference, /docs, under Webhook endpoints).';
+  $('endpoints-status').textContent = list.data.length ? (list.data.length === 1 ? '1 endpoint.' : list.data.length + ' endpoints.') : 'No endpoint yet.';
+  $('endpoints-how').hidden = list.data.length > 0;
+  $('endpoints-table').hidden = list.data.length === 0;
 }
 async function sendTest(endpointId: string, button: HTMLButtonElement): Promise<void> {
   const status = $('test-status');
