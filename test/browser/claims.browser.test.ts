@@ -113,6 +113,9 @@ describe('claims', () => {
     expect(await customer.locator('#claim-amount').textContent()).toBe('$80.00');
     expect(await customer.locator('#claim-reason').textContent()).toBe('Illness');
     expect(await customer.locator('#claim-description').textContent()).toBe(description);
+    // The ticket as the order showed it, and a heading of words (the claim's number in its own row).
+    expect(await customer.locator('#claim-title').textContent()).toBe('Your claim');
+    expect(await customer.locator('#claim-policies li').allTextContents()).toEqual([expect.stringMatching(/^Seat A1, .+ \(covered up to \$80\.00\)$/)]);
     expect(await customer.getByRole('button', { name: 'Withdraw claim' }).isVisible()).toBe(true);
     expect(await customer.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]); // the claim token stays in memory
     expect(await accessibilityViolations(customer)).toEqual([]);
@@ -268,9 +271,9 @@ describe('claims', () => {
     await expect.poll(() => operator.locator('#review-status').textContent()).toBe('Documents requested');
     expect(await operator.locator('#announce').textContent()).toBe(`Claim ${claimId} sent back to the customer for documents. Status: Documents requested.`);
     expect(await queueRow().locator('.status').textContent()).toBe('Documents requested');
-    // The decision records who made it: the signed-in person's e-mail.
-    expect(await queueRow().locator('.decided-by').textContent()).toBe(staffUser(server.staff, 'claims').email);
-    expect(await operator.locator('#review-decided-by').textContent()).toBe(staffUser(server.staff, 'claims').email);
+    // The request records who made it, the signed-in person's e-mail, said as what it is (not yet a decision).
+    expect(await queueRow().locator('.decided-by').textContent()).toBe(`Asked for documents: ${staffUser(server.staff, 'claims').email}`);
+    expect(await operator.locator('#review-decided-by').textContent()).toBe(`Asked for documents: ${staffUser(server.staff, 'claims').email}`);
 
     // Awaiting documents: no approval, no amount; one choice, the deny of an unanswered claim, with when it becomes possible.
     const decision = operator.getByRole('group', { name: 'Decision' });

@@ -202,6 +202,13 @@ function showOrder(found: Session): void {
   const sentence = tr.plural('orderFound', n);
   announce(found.claims.length ? t('twoSentences', { first: sentence, second: tr.plural('claimsOnFile', found.claims.length) }) : sentence);
 }
+/** A ticket as the customer knows it: its name, its event and day, what it covers. */
+function policyLabel(policy: Session['policies'][number]): string {
+  const amount = money(policy.coverage_amount, policy.currency);
+  return policy.event
+    ? t('policyEvent', { item: policy.item.name, event: policy.event.name, ...eventDay(policy.event.start_date, policy.event.start_time), amount })
+    : t('policy', { item: policy.item.name, amount });
+}
 /** The order's tickets and claims, in the language now; redrawn (`keep`), the boxes the customer ticked stay ticked. */
 function drawOrder(found: Session, keep: boolean): void {
   const ticked = new Set(
@@ -224,10 +231,7 @@ function drawOrder(found: Session, keep: boolean): void {
     box.checked = ticked.has(policy.policy_number);
     const text = el('label');
     text.htmlFor = box.id;
-    const amount = money(policy.coverage_amount, policy.currency);
-    text.textContent = policy.event
-      ? t('policyEvent', { item: policy.item.name, event: policy.event.name, ...eventDay(policy.event.start_date, policy.event.start_time), amount })
-      : t('policy', { item: policy.item.name, amount });
+    text.textContent = policyLabel(policy);
     row.append(box, text);
     list.append(row);
   });
@@ -315,7 +319,8 @@ function showClaim(claim: Claim): void {
 }
 /** The claim, in the language now. */
 function drawClaim(claim: Claim): void {
-  $('claim-title').textContent = t('claimHeading', { id: claim.claim_id });
+  // The claim's number is in its own row below: a heading of words, which a phone does not break mid-number.
+  $('claim-title').textContent = t('claimTitle');
   $('claim-id').textContent = claim.claim_id;
   $('claim-status').textContent = statusLabel(claim.status);
   $('claim-status').dataset.status = claim.status;
@@ -325,9 +330,16 @@ function drawClaim(claim: Claim): void {
   $('payout-row').hidden = claim.payout_reference === null;
   $('claim-payout').textContent = claim.payout_reference || '';
   $('claim-policies').replaceChildren(
-    ...claim.policies.map((p) =>
-      el('li', t('claimPolicy', { policy: p.policy_number, reference: p.reference_number, amount: money(p.coverage_amount, claim.currency) })),
-    ),
+    ...claim.policies.map((p) => {
+      // Named as the order showed it when this session read the ticket; else by its numbers.
+      const known = session?.policies.find((policy) => policy.policy_number === p.policy_number);
+      return el(
+        'li',
+        known
+          ? policyLabel(known)
+          : t('claimPolicy', { policy: p.policy_number, reference: p.reference_number, amount: money(p.coverage_amount, claim.currency) }),
+      );
+    }),
   );
   $('claim-description').textContent = claim.text_erased ? t('erased') : claim.description || '';
   $('claim-messages').replaceChildren(
