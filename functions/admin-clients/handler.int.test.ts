@@ -40,6 +40,8 @@ describe('GET /api/v2/admin/clients', () => {
     for (const client of made) expect(listed.some((c) => c.client_id === client.client_id)).toBe(true);
     expect(listed.find((c) => c.name === 'Alpha Tickets')).toMatchObject({ mode: 'test', rate: '0.085', disabled: false });
     expect(listed.find((c) => c.name === 'Beta Venue')).toMatchObject({ mode: 'live', rate: '0.05' });
+    // The terms in force beside the base rate: every band (here one) and the commission.
+    expect(listed.find((c) => c.name === 'Alpha Tickets')).toMatchObject({ rate_bands: [{ rate: '0.085' }], commission_rate: '0' });
     const body = JSON.stringify(listed);
     for (const client of made) {
       expect(body).not.toContain(client.secret_key);

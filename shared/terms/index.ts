@@ -13,6 +13,8 @@ export {
   liveTermsOf,
   premiumUnder,
   termsView,
+  rateBandsView,
+  commissionRateView,
   EFFECTIVE_FROM_SLACK_MS,
   FIRST_TERMS_VERSION,
   MAX_BAND_DAYS,

@@ -126,17 +126,20 @@ export function firstVersionOf(
   };
 }
 
+/** A version's bands as the API answers them: rates as decimal strings. */
+export const rateBandsView = (bands: TermsVersion['rate_bands']) =>
+  bands.map((band) => ({ ...(band.up_to_days === undefined ? {} : { up_to_days: band.up_to_days }), rate: formatRate(band.rate_ppm) }));
+/** A commission as the API answers it: a decimal string ("0" for none). */
+export const commissionRateView = (ppm: TermsVersion['commission_ppm']): string => (ppm === 0 ? '0' : formatRate(ppm));
+
 /** A version as the API answers it: rates as decimal strings, amounts in their currency's digits. */
 export function termsView(terms: TermsVersion) {
   return {
     version: terms.version,
     effective_from: terms.effective_from,
-    rate_bands: terms.rate_bands.map((band) => ({
-      ...(band.up_to_days === undefined ? {} : { up_to_days: band.up_to_days }),
-      rate: formatRate(band.rate_ppm),
-    })),
+    rate_bands: rateBandsView(terms.rate_bands),
     minimum_premium: Object.fromEntries(Object.entries(terms.minimum_premium).map(([currency, minor]) => [currency, formatMoney(minor, currency)])),
-    commission_rate: terms.commission_ppm === 0 ? '0' : formatRate(terms.commission_ppm),
+    commission_rate: commissionRateView(terms.commission_ppm),
     look_period_days: terms.look_period_days,
     created: terms.created,
     created_by: terms.created_by.email ?? terms.created_by.sub,

@@ -273,7 +273,7 @@ describe('the operator console', () => {
     expect(await demo.getByRole('cell').allTextContents()).toEqual([
       `Demo Shop${server.demo.client_id}`,
       'Test',
-      expect.stringMatching(/^\d+(\.\d+)?%$/),
+      expect.stringMatching(/^\d+(\.\d+)?%(no commission|commission \d+(\.\d+)?%)$/), // its bands (one here) and its commission
       expect.stringMatching(/^\d+ days?$/),
       expect.stringMatching(/^\$[\d,]+\.\d{2}$/), // what it owes now
       'Active',

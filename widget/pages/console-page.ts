@@ -307,7 +307,7 @@ insurer. Live merchants only: merchants in test mode (their sandbox keys) are le
 <p class="role-note" id="merchants-role-note" hidden>This section is for the insurer's staff, which your account is not: the API refuses what it asks.</p>
 <div class="wide" role="region" aria-label="Merchants, scrollable" tabindex="0">
 <table id="merchants-table" class="stack" aria-labelledby="merchants-title" hidden>
-  <thead><tr><th scope="col">Merchant</th><th scope="col">Mode</th><th scope="col">Premium rate</th><th scope="col">Look period</th><th scope="col">Balance</th><th scope="col">State</th><th scope="col">Created</th></tr></thead>
+  <thead><tr><th scope="col">Merchant</th><th scope="col">Mode</th><th scope="col">Rates and commission</th><th scope="col">Look period</th><th scope="col">Balance</th><th scope="col">State</th><th scope="col">Created</th></tr></thead>
   <tbody id="merchant-rows"></tbody>
 </table>
 </div>

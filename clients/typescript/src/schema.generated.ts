@@ -1383,6 +1383,10 @@ export interface components {
       terms_version: number;
       /** @description That version's base rate (its last band's, for items without a date), a decimal fraction of the cost ("0.085"). */
       rate: string;
+      /** @description That version's bands, the base rate last. */
+      rate_bands: components['schemas']['RateBand'][];
+      /** @description That version's commission, a decimal fraction of the premium ("0" for none). */
+      commission_rate: string;
       /** @description That version's look period. */
       look_period_days: number;
       disabled: boolean;

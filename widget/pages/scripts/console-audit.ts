@@ -1,4 +1,4 @@
-import { $, el, when, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
+import { $, el, STATUSES, when, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
 import { labelCells } from './console-tables.js';
 
 /**
@@ -25,6 +25,10 @@ const ACTIONS: { [action in Record['action']]: string } = {
   'evidence.opened': 'Evidence file opened',
 };
 
+/** A record's detail in words: a claim's status as the queue says it ("Documents requested", not its code). */
+export const detailOf = (detail: string | null | undefined): string =>
+  detail ? detail.replace(/^[A-Z][A-Za-z]+/, (word) => (Object.hasOwn(STATUSES, word) ? STATUSES[word as keyof typeof STATUSES] : word)) : '–';
+
 export function auditLog({ announce, api, run }: ReturnType<typeof signedInPagesKit>) {
   // cursors[i]: the cursor that reads page i (page 0: none).
   let cursors: (string | null)[] = [null];
@@ -39,7 +43,7 @@ export function auditLog({ announce, api, run }: ReturnType<typeof signedInPages
     if (record.actor.email) who.title = record.actor.sub;
     const target = el('td', record.target.type + ' ');
     target.append(el('code', record.target.id));
-    tr.append(at, who, el('td', ACTIONS[record.action] ?? record.action), target, el('td', record.target.detail ?? '–'));
+    tr.append(at, who, el('td', ACTIONS[record.action] ?? record.action), target, el('td', detailOf(record.target.detail)));
     return tr;
   }
   async function read(index: number): Promise<void> {

@@ -18,6 +18,14 @@ export function percent(rate: string): string {
   return String(Number(whole + padded.slice(0, 2))) + (rest ? '.' + rest : '') + '%';
 }
 
+/** A merchant's terms in force, short: each band ("12% up to 7 days", the base rate last), then its commission. */
+export function termsSummary(client: Pick<Client, 'rate_bands' | 'commission_rate'>): { rates: string; commission: string } {
+  const rates = client.rate_bands.map(
+    (band) => percent(band.rate) + (band.up_to_days === undefined ? '' : ' up to ' + band.up_to_days + (band.up_to_days === 1 ? ' day' : ' days')),
+  );
+  return { rates: rates.join(', then '), commission: client.commission_rate === '0' ? 'no commission' : 'commission ' + percent(client.commission_rate) };
+}
+
 /** A select of merchants reads at most this many pages of 100 clients. */
 const MAX_CLIENT_PAGES = 10;
 
@@ -45,8 +53,11 @@ export function merchants({ announce, api, run }: ReturnType<typeof signedInPage
     const id = el('code', client.client_id);
     id.className = 'sub';
     name.append(id);
-    const rate = el('td', percent(client.rate));
-    rate.className = 'number';
+    const terms = termsSummary(client);
+    const rate = el('td', terms.rates);
+    const commission = el('span', terms.commission);
+    commission.className = 'sub';
+    rate.append(commission);
     const days = el('td', client.look_period_days === 1 ? '1 day' : client.look_period_days + ' days');
     days.className = 'number';
     const balance = el('td', client.balances.map((row) => money(row.balance, row.currency)).join(', ') || '–');
