@@ -8,10 +8,25 @@ function paramOf(issue: v.BaseIssue<unknown>): string | undefined {
   return keys.reduce<string>((param, key) => (typeof key === 'number' ? `${param}[${key}]` : param ? `${param}.${String(key)}` : String(key)), '');
 }
 
+/** What a type valibot names is, said to a person. */
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  boolean: 'true or false',
+  Object: 'an object',
+  Array: 'an array',
+};
+
 function messageOf(issue: v.BaseIssue<unknown>, param: string | undefined): string {
   const name = param ?? 'The request body';
   if (issue.kind === 'schema' && issue.expected === 'never') return `${name} is not a known field.`;
   if (issue.received === 'undefined' && issue.kind === 'schema') return `${name} is required.`;
+  // Where a schema kept valibot's own wording ("Invalid type: Expected string but received null"), the house's instead.
+  if (issue.message.startsWith('Invalid ')) {
+    if (issue.kind === 'schema')
+      return `${name}: must be ${(issue.expected && TYPE_WORDS[issue.expected]) ?? issue.expected ?? 'something else'}, not ${issue.received}.`;
+    if (issue.type === 'min_length' && issue.requirement === 1) return `${name}: must not be empty.`;
+  }
   return `${name}: ${issue.message}`;
 }
 
