@@ -108,6 +108,10 @@ export const ERROR_CATALOGUE = {
   order_too_large_to_advance: { status: 422, when: 'a test helper advance on an order of 100 item records (one transaction takes 99 and the order)' },
   idempotency_key_reused: { status: 422, when: 'the Idempotency-Key was used with another request' },
   invalid_idempotency_key: { status: 422, when: 'the Idempotency-Key is not 1–255 visible ASCII characters' },
+  idempotency_key_not_supported: {
+    status: 422,
+    when: 'an Idempotency-Key on a route that does not replay its writes (only the routes that declare the header take one)',
+  },
   not_storable: { status: 422, when: 'DynamoDB refused a value; nothing was written' },
   invalid_url: { status: 422, when: 'a webhook URL that is not https:// or whose host is not public (deployed), `param` `url`' },
   amount_exceeds_coverage: { status: 422, when: "an approval for more than the claimed policies' coverage" },

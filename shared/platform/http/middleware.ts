@@ -9,6 +9,7 @@ import { errorResponse, NO_STORE } from './envelope.js';
 import { parseJsonBody } from './json-body.js';
 import { logger } from './logger.js';
 import { countMetric, metrics } from './metrics.js';
+import { IDEMPOTENT_ROUTES } from './idempotent-routes.js';
 import { QUERY_ROUTES } from './query-routes.js';
 import { ForbiddenRoleError, requireRole, staffFromClaims, type StaffIdentity, type StaffRole, type TokenClaims } from '../staff.js';
 
@@ -206,25 +207,32 @@ export function httpHandler(handler: HttpHandler, options: HttpHandlerOptions = 
   if (options.staff) chain.use(staff(options.staff));
   if (options.jsonBody) chain.use(bodyLimit()).use(jsonBody(options.jsonBody === 'optional'));
   return chain.handler((event, context) => {
-    refuseStrayQuery(event);
+    refuseInputsNotTaken(event);
     return handler(event, context.info ?? { requestId: requestIdOf(event) });
   });
 }
 
 /**
- * The query string's shape, after the auth and body checks (each route's schema reads the values):
+ * An Idempotency-Key where the route takes none (IDEMPOTENT_ROUTES) is 422, and the query string's
+ * shape is checked, after the auth and body checks (each route's schema reads the values):
  * a parameter on a route that takes none (QUERY_ROUTES) is 422 naming it, as the routes that take
  * some refuse a name they do not know; so is a parameter without a name, or one given twice (API
  * Gateway joins the values with commas, which would answer a filter nobody sent).
  */
-function refuseStrayQuery(event: HttpEvent): void {
+function refuseInputsNotTaken(event: HttpEvent): void {
+  const route = event.routeKey.endsWith('/') ? event.routeKey.slice(0, -1) : event.routeKey;
+  if (event.headers['idempotency-key'] !== undefined && !IDEMPOTENT_ROUTES.has(route))
+    throw new ValidationError(
+      'This route takes no Idempotency-Key: its writes are not replayed, so a retry is not made safe by one (read what exists before sending it again).',
+      'Idempotency-Key',
+      'idempotency_key_not_supported',
+    );
   const query = event.queryStringParameters;
   if (!query) return;
   const names = Object.keys(query);
   if (names.length === 0) return;
   if (names.includes('')) throw new ValidationError('A query parameter has no name.');
-  if (!QUERY_ROUTES.has(event.routeKey.endsWith('/') ? event.routeKey.slice(0, -1) : event.routeKey))
-    throw new ValidationError(`${names[0]} is not a known field: this route takes no query parameters.`, names[0]);
+  if (!QUERY_ROUTES.has(route)) throw new ValidationError(`${names[0]} is not a known field: this route takes no query parameters.`, names[0]);
   const seen = new Set<string>();
   for (const [name] of new URLSearchParams(event.rawQueryString ?? '')) {
     if (seen.has(name)) throw new ValidationError(`${name} is given more than once: a query parameter takes one value.`, name);

@@ -3,7 +3,7 @@
  * (an unknown name is 422 there). Every other route takes none, and the middleware refuses any it
  * is sent (422 naming it) rather than ignoring it: `GET /statements/2026-11?client_id=…` must not
  * answer the caller's own statement as if the filter applied. openapi.yaml declares the same set
- * (query-routes.test.ts holds them equal).
+ * (route-inputs.test.ts holds them equal).
  */
 export const QUERY_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/v2/quotes/decode',

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { QUERY_ROUTES } from './query-routes.js';
+import { IDEMPOTENT_ROUTES } from './idempotent-routes.js';
 import { httpHandler } from './middleware.js';
 import { apiEvent } from '../../../scripts/local/api-events.js';
 import type { Context } from 'aws-lambda';
@@ -23,6 +24,20 @@ describe('routes and their query parameters', () => {
         .map(([method]) => `${method.toUpperCase()} ${path}`),
     );
     expect([...QUERY_ROUTES].sort()).toEqual(declared.sort());
+  });
+
+  it('IDEMPOTENT_ROUTES are exactly the operations openapi.yaml gives the Idempotency-Key header', () => {
+    const declared = Object.entries(openapi.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, operation]) => typeof operation === 'object' && operation !== null && 'responses' in operation)
+        .filter(([, operation]) =>
+          [...(item.parameters ?? []), ...((operation as Operation).parameters ?? [])].some(
+            (p) => resolved(p)?.in === 'header' && /^idempotency-key$/i.test((resolved(p) as { name?: string }).name ?? ''),
+          ),
+        )
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect([...IDEMPOTENT_ROUTES].sort()).toEqual(declared.sort());
   });
 
   const context = { awsRequestId: 'test', getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
@@ -54,6 +69,19 @@ describe('routes and their query parameters', () => {
     const nameless = await asked('=1', { '': '1' });
     expect([nameless.statusCode, JSON.parse(nameless.body!).error.message]).toEqual([422, 'A query parameter has no name.']);
     expect((await asked('order_number=A%2CB&limit=5', { order_number: 'A,B', limit: '5' })).statusCode).toBe(200); // a comma of its own
+  });
+
+  it('refuses an Idempotency-Key on a route that does not replay its writes (422), and leaves it to the routes that do', async () => {
+    const keyed = (method: 'POST' | 'PATCH', path: string) =>
+      handler({ ...apiEvent({ method, path, body: {} }), headers: { 'content-type': 'application/json', 'idempotency-key': 'k-1' } }, context);
+    const endpoint = await keyed('POST', '/api/v2/webhook_endpoints');
+    expect([endpoint.statusCode, JSON.parse(endpoint.body!).error.code, JSON.parse(endpoint.body!).error.param]).toEqual([
+      422,
+      'idempotency_key_not_supported',
+      'Idempotency-Key',
+    ]);
+    expect((await keyed('POST', '/api/v2/orders')).statusCode).toBe(200);
+    expect((await keyed('PATCH', '/api/v2/orders/ord_1')).statusCode).toBe(200);
   });
 
   it('leaves a route that takes query parameters to its own schema', async () => {
