@@ -87,6 +87,8 @@ describe("the console's Staff section", () => {
     const rows = page.locator('#staff-rows tr');
     await expect.poll(() => rows.count()).toBe(server.staff.users.length); // the demo users, one per group
     expect(await rows.first().textContent()).toContain('@');
+    // The merchant user's merchant by its name beside its id.
+    await expect.poll(() => rows.filter({ hasText: 'merchant@' }).textContent()).toContain(`Demo Shop · ${server.demo.client_id}`);
     expect(await page.locator('#staff').textContent()).not.toMatch(/password"?:/);
     await accessible(page, 'staff');
 

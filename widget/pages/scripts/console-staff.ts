@@ -33,6 +33,8 @@ export function staff({ announce, api, run, showError }: ReturnType<typeof signe
   let cursor: string | null = null;
   let count = 0;
   let clientsLoaded = false;
+  /** A merchant user's merchant by name in the list (read with the merchant select's list). */
+  const merchantNames = new Map<string, string>();
   const form = $<HTMLFormElement>('staff-form');
   const groupBoxes = () => Array.from(form.querySelectorAll<HTMLInputElement>('input[name=group]'));
   const clientField = $<HTMLSelectElement>('staff-client');
@@ -42,7 +44,7 @@ export function staff({ announce, api, run, showError }: ReturnType<typeof signe
     tr.append(
       el('td', user.email),
       el('td', user.groups.map((group) => GROUP_NAMES[group] ?? group).join(', ') || '–'),
-      el('td', user.client_id ?? '–'),
+      el('td', user.client_id ? (merchantNames.has(user.client_id) ? merchantNames.get(user.client_id) + ' · ' + user.client_id : user.client_id) : '–'),
       el('td', STATUS_NAMES[user.status] ?? user.status),
     );
     return tr;
@@ -51,6 +53,7 @@ export function staff({ announce, api, run, showError }: ReturnType<typeof signe
     const query = new URLSearchParams({ limit: String(STAFF_PAGE_SIZE) });
     if (!first && cursor) query.set('cursor', cursor);
     const page = await api<Ok<'listStaff'>>('GET', '/api/v2/admin/staff?' + query.toString());
+    if (page.data.some((user) => user.client_id) && !clientsLoaded) await loadClients();
     if (first) {
       $('staff-rows').replaceChildren();
       count = 0;
@@ -68,6 +71,7 @@ export function staff({ announce, api, run, showError }: ReturnType<typeof signe
   async function loadClients(): Promise<void> {
     if (clientsLoaded) return;
     const options = (await allMerchants(api)).map((client) => {
+      merchantNames.set(client.client_id, client.name);
       const option = el('option', client.name + ' · ' + client.client_id + (client.disabled ? ' · disabled' : ''));
       option.value = client.client_id;
       option.disabled = client.disabled;

@@ -50,7 +50,15 @@ const dayLabel = (date: string) =>
   new Date(date + 'T00:00:00Z').toLocaleDateString('en-US', { timeZone: 'UTC', weekday: 'short', month: 'short', day: 'numeric' });
 /** A timestamp to the minute, short ("Nov 27, 16:47 UTC"): a ledger row stays narrow on a phone. */
 const shortWhen = (at: string) =>
-  new Date(at).toLocaleString('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }) + ' UTC';
+  new Date(at).toLocaleString('en-US', {
+    timeZone: 'UTC',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }) + ' UTC';
 const monthLabel = (period: string) => new Date(period + '-01T00:00:00Z').toLocaleDateString('en-US', { timeZone: 'UTC', month: 'long', year: 'numeric' });
 const ENTRY_LABELS: Record<Schemas['LedgerEntryType'], string> = {
   premium_written: 'Premium written',
