@@ -17,3 +17,33 @@ export function repeatedOption(tokens: readonly { kind: string; name?: string }[
   }
   return undefined;
 }
+
+/** A usage error: the CLI prints its message and the usage, and exits 2. */
+export class UsageError extends Error {}
+export function fail(message: string): never {
+  throw new UsageError(message);
+}
+
+/**
+ * A CLI's run: `main` with these arguments, writing to `out`; answers its exit code: 0 done (or
+ * --help), 2 a usage error (the message and the usage), 1 anything else failed (`<prefix>: …`).
+ */
+export async function runCli(
+  main: (args: string[], out: CliOutput) => Promise<void>,
+  args: string[],
+  out: CliOutput,
+  usage: string,
+  failurePrefix: string,
+): Promise<number> {
+  try {
+    await main(args, out);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      out.error(`${err.message}\n\n${usage}`);
+      return 2;
+    }
+    out.error(`${failurePrefix}: ${(err as Error).message}`);
+    return 1;
+  }
+}

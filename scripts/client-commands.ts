@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { claimLink } from '#shared/claims/claim-link.js';
 import { localDynamo, stackFilePath, type StackFile } from './local/local-stack-file.js';
-import { repeatedOption, type CliOutput } from './cli-arguments.js';
+import { fail, repeatedOption, runCli, type CliOutput } from './cli-arguments.js';
 
 /** Who the audit log names for a client this script creates or disables (a script: no e-mail). */
 const CLI_AUDITING: ClientAuditing = { actor: { sub: 'npm-run-client', roles: ['admin'], kind: 'script' }, newAuditId };
@@ -50,13 +50,6 @@ const USAGE = `usage:
   npm run client -- claim-link cl_... [--base-url https://...] [--order 1001] [--email a@b.c] [--json] [--aws]`;
 
 const ClientName = v.strictObject({ name: Text });
-
-/** A usage error: printed with the usage, exit code 2 (any other error: its message, exit code 1). */
-class UsageError extends Error {}
-
-function fail(message: string): never {
-  throw new UsageError(message);
-}
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -100,17 +93,7 @@ function runningSite(): string | undefined {
  * its exit code: 0 done (or --help: the usage), 1 failed (`client: …`), 2 a usage error (the message and the usage).
  */
 export async function runClientCli(args: string[], out: CliOutput = console): Promise<number> {
-  try {
-    await main(args, out);
-    return 0;
-  } catch (err) {
-    if (err instanceof UsageError) {
-      out.error(`${err.message}\n\n${USAGE}`);
-      return 2;
-    }
-    out.error(`client: ${(err as Error).message}`);
-    return 1;
-  }
+  return runCli(main, args, out, USAGE, 'client');
 }
 
 /** The options each command takes; --json, --aws and --help go with any. */

@@ -9,7 +9,7 @@ import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { loadConfig } from '#shared/platform/config.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { localDynamo } from './local/local-stack-file.js';
-import { repeatedOption, type CliOutput } from './cli-arguments.js';
+import { fail, repeatedOption, runCli, type CliOutput } from './cli-arguments.js';
 
 /** Who the audit log names for a person added by this script (a script: no e-mail; the console's adds name the admin). */
 const CLI_ACTOR: StaffIdentity = { sub: 'npm-run-staff', roles: ['admin'], kind: 'script' };
@@ -25,11 +25,6 @@ const CLI_ACTOR: StaffIdentity = { sub: 'npm-run-staff', roles: ['admin'], kind:
 const USAGE = `usage:
   npm run staff -- add --email <e-mail> --group <claims|finance|admin|merchant> [--group …] [--client-id cl_…] [--json]
   npm run staff -- add … --aws --user-pool-id <pool id>`;
-
-class UsageError extends Error {}
-function fail(message: string): never {
-  throw new UsageError(message);
-}
 
 const OPTIONS = {
   email: { type: 'string' },
@@ -47,17 +42,7 @@ const OPTIONS = {
  * error (the message and the usage).
  */
 export async function runStaffCli(args: string[], out: CliOutput = console): Promise<number> {
-  try {
-    await main(args, out);
-    return 0;
-  } catch (err) {
-    if (err instanceof UsageError) {
-      out.error(`${err.message}\n\n${USAGE}`);
-      return 2;
-    }
-    out.error(`npm run staff failed: ${(err as Error).message}`);
-    return 1;
-  }
+  return runCli(main, args, out, USAGE, 'npm run staff failed');
 }
 
 async function main(args: string[], out: CliOutput): Promise<void> {
