@@ -152,6 +152,9 @@ describe("the console's Staff section", () => {
     expect(await page.locator('#staff-role-note').isVisible()).toBe(true);
     expect(await navLinks(page)).not.toContain('Staff');
     expect(await page.locator('#staff-rows tr').count()).toBe(0);
+    // Nothing offered that the API would refuse: no "Add a person", neither its form nor its heading.
+    expect(await page.locator('#staff-form').isVisible()).toBe(false);
+    expect(await page.getByRole('heading', { name: 'Add a person' }).isVisible()).toBe(false);
     await accessible(page, 'staff-refused');
   });
 

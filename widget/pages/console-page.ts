@@ -50,7 +50,7 @@ ${CLAIM_PAGES_CSS}
   h2 { font-size: 1.2rem; }
   .lead { color: #4a5366; margin: 0 0 1rem; }
   .role-note { background: #fff4e5; border-left: 4px solid #b35c00; padding: .5rem 1rem; margin: 1rem 0; }
-  section[data-refused] form { display: none !important; }
+  section[data-refused] form, section[data-refused] .form-title { display: none !important; }
   label, legend { font-weight: 600; }
   input[type=text], input[type=month], input[type=date], select, textarea { font: inherit; padding: .4rem; border: 1px solid #6b7386; border-radius: .3rem; background: #fff; }
   textarea { display: block; width: 100%; box-sizing: border-box; min-height: 5rem; margin: .25rem 0 .75rem; }
@@ -458,7 +458,7 @@ insurer. Live merchants only: merchants in test mode (their sandbox keys) are le
 <p id="staff-count"></p>
 <button type="button" id="staff-more" class="secondary" hidden>Load more</button>
 
-<h2 id="staff-add-title">Add a person</h2>
+<h2 id="staff-add-title" class="form-title">Add a person</h2>
 <form id="staff-form" aria-labelledby="staff-add-title" novalidate>
   <div class="field">
     <label for="staff-email">E-mail</label>
