@@ -23,6 +23,19 @@ describe('a refused input’s message', () => {
     expect(refusal(Body, { description: Infinity })).toEqual(['description', 'description: must be a string, not Infinity.']);
     expect(refusal(Body, { token: '' })).toEqual(['token', 'token: must not be empty.']);
     expect(refusal(Body, { other: 1 })).toEqual(['other', 'other is not a known field.']);
+    // Every check that kept valibot's words (found from outside on the token route, the staff groups and the bands).
+    const Checks = v.strictObject({
+      key: v.optional(v.pipe(v.string(), v.maxLength(255))),
+      groups: v.optional(v.pipe(v.array(v.string()), v.maxLength(4))),
+      days: v.optional(v.pipe(v.number(), v.minValue(0))),
+      rate: v.optional(v.pipe(v.number(), v.maxValue(1))),
+      code: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{3}$/))),
+    });
+    expect(refusal(Checks, { key: 'a'.repeat(256) })).toEqual(['key', 'key: must be at most 255 characters.']);
+    expect(refusal(Checks, { groups: ['a', 'b', 'c', 'd', 'e'] })).toEqual(['groups', 'groups: must be at most 4 items.']);
+    expect(refusal(Checks, { days: -1 })).toEqual(['days', 'days: must be at least 0.']);
+    expect(refusal(Checks, { rate: 2 })).toEqual(['rate', 'rate: must be at most 1.']);
+    expect(refusal(Checks, { code: 'usd' })).toEqual(['code', 'code: is not valid.']);
   });
 
   it('keeps a schema’s own message', () => {
