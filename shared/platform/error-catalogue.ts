@@ -110,7 +110,7 @@ export const ERROR_CATALOGUE = {
   invalid_idempotency_key: { status: 422, when: 'the Idempotency-Key is not 1–255 visible ASCII characters' },
   idempotency_key_not_supported: {
     status: 422,
-    when: 'an Idempotency-Key on a route that does not replay its writes (only the routes that declare the header take one)',
+    when: 'an Idempotency-Key on a write that is not replayed (only the routes that declare the header take one; a GET ignores it)',
   },
   not_storable: { status: 422, when: 'DynamoDB refused a value; nothing was written' },
   invalid_url: { status: 422, when: 'a webhook URL that is not https:// or whose host is not public (deployed), `param` `url`' },

@@ -1,6 +1,7 @@
 /**
  * The routes that take an Idempotency-Key (each replays its first answer: shared/platform/http/idempotency.ts).
- * Every other route refuses the header (422 idempotency_key_not_supported) rather than ignore it: a
+ * Every other write refuses the header (422 idempotency_key_not_supported) rather than ignore it (a
+ * GET, safe to retry as it is, ignores it): a
  * retried `POST /webhook_endpoints` under one key made two endpoints with two secrets, while the
  * caller believed the retry safe. openapi.yaml declares the header on the same set (route-inputs.test.ts).
  */

@@ -221,7 +221,8 @@ export function httpHandler(handler: HttpHandler, options: HttpHandlerOptions = 
  */
 function refuseInputsNotTaken(event: HttpEvent): void {
   const route = event.routeKey.endsWith('/') ? event.routeKey.slice(0, -1) : event.routeKey;
-  if (event.headers['idempotency-key'] !== undefined && !IDEMPOTENT_ROUTES.has(route))
+  // A read is safe to retry as it is: the header means nothing there, and a client that sends it on every request keeps working.
+  if (event.headers['idempotency-key'] !== undefined && !route.startsWith('GET ') && !IDEMPOTENT_ROUTES.has(route))
     throw new ValidationError(
       'This route takes no Idempotency-Key: its writes are not replayed, so a retry is not made safe by one (read what exists before sending it again).',
       'Idempotency-Key',

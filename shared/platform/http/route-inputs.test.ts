@@ -71,7 +71,7 @@ describe('routes and their query parameters', () => {
     expect((await asked('order_number=A%2CB&limit=5', { order_number: 'A,B', limit: '5' })).statusCode).toBe(200); // a comma of its own
   });
 
-  it('refuses an Idempotency-Key on a route that does not replay its writes (422), and leaves it to the routes that do', async () => {
+  it('refuses an Idempotency-Key on a write that is not replayed (422), leaves it to the routes that replay, and lets a read ignore it', async () => {
     const keyed = (method: 'POST' | 'PATCH', path: string) =>
       handler({ ...apiEvent({ method, path, body: {} }), headers: { 'content-type': 'application/json', 'idempotency-key': 'k-1' } }, context);
     const endpoint = await keyed('POST', '/api/v2/webhook_endpoints');
@@ -81,6 +81,9 @@ describe('routes and their query parameters', () => {
       'Idempotency-Key',
     ]);
     expect((await keyed('POST', '/api/v2/orders')).statusCode).toBe(200);
+    // A read ignores it: safe to retry as it is (a client that sends the header on every request keeps working).
+    const read = await handler({ ...apiEvent({ method: 'GET', path: '/api/v2/webhook_endpoints' }), headers: { 'idempotency-key': 'k-1' } }, context);
+    expect(read.statusCode).toBe(200);
     expect((await keyed('PATCH', '/api/v2/orders/ord_1')).statusCode).toBe(200);
   });
 
