@@ -527,6 +527,11 @@ describe('the operator console', () => {
     await accessible(page, 'accounts-refused');
 
     const finance = (await personPage()).page;
+    // The section first opened (Bordereaux) still reading when the person moves on: the next one is read after it, not dropped.
+    await finance.route('**/api/v2/admin/bordereaux?*', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
     await signIn(finance, user('finance'));
     await finance.evaluate(() => (location.hash = '#claims'));
     await finance.getByRole('heading', { name: 'Claim queue', level: 1 }).waitFor();

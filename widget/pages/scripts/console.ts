@@ -92,7 +92,9 @@ function console_(session: Session): void {
     if (focus) $(section.id + '-title').focus();
     if (!opened.has(section.id)) {
       opened.add(section.id);
-      void sections[section.id].load();
+      // After the read that may still run (the section opened first): run() drops an action while one runs.
+      const id = section.id;
+      void kit.whenIdle().then(() => sections[id].load());
     }
   }
   window.addEventListener('hashchange', () => route(true));

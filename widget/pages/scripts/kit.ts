@@ -186,19 +186,30 @@ export function claimPagesKit(options: ClaimPagesKitOptions) {
   }
   // One action at a time (a second click while one runs does nothing); what it throws goes to showError.
   let busy = false;
-  async function run(action: () => unknown, fields?: Fields): Promise<void> {
-    if (busy) return;
+  let running: Promise<void> = Promise.resolve();
+  function run(action: () => unknown, fields?: Fields): Promise<void> {
+    if (busy) return Promise.resolve();
     busy = true;
     clearError();
-    try {
-      await action();
-    } catch (err) {
-      showError(err, fields);
-    } finally {
-      busy = false;
-    }
+    running = (async () => {
+      try {
+        await action();
+      } catch (err) {
+        showError(err, fields);
+      } finally {
+        busy = false;
+      }
+    })();
+    return running;
   }
-  return { announce, clearError, showError, request, run };
+  /**
+   * Resolves once no action runs (waiting for at most a few in a row): what must not be dropped
+   * as a second click is, a section's first read when another section's read still runs, waits here.
+   */
+  async function whenIdle(): Promise<void> {
+    for (let waits = 0; busy && waits < 10; waits++) await running;
+  }
+  return { announce, clearError, showError, request, run, whenIdle };
 }
 
 /**
