@@ -93,8 +93,10 @@ describe('claim sessions', () => {
     expect(tried.filter((res) => res.status === 404).length).toBeLessThanOrEqual(5);
     expect(tried.length).toBeLessThanOrEqual(5 + found);
     expect(answers.filter((res) => res.status === 429).length).toBeGreaterThanOrEqual(35 - found);
+    // Then the right e-mail is refused while the window holds its 5 failures, whether or not it came through in the burst
+    // (it once did, on a slow run, beside 5 wrong guesses: the limit then held, as it should).
     const after = await openSession(service, { order_number: order.order_number, email: order.email, public_key: shop.publicKey });
-    expect(after.status).toBe(tried.some((res) => res.status === 201) ? 201 : 429);
+    expect(after.status).toBe(tried.filter((res) => res.status === 404).length < 5 ? 201 : 429);
   });
 
   it('counts failures only: sessions that find the order give their attempt back', async () => {
