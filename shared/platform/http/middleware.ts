@@ -190,7 +190,7 @@ export function staffOf(info: RequestInfo): StaffIdentity {
 /**
  * Wraps a handler in the house middleware stack:
  * metrics (flushed after the request) → request lifecycle (request id, log line, error envelope) →
- * header normalizer → auth → body limit → JSON parser → no query parameters where the route takes none.
+ * header normalizer → auth → body limit → JSON parser → no Idempotency-Key or query parameter the route does not take.
  */
 export function httpHandler(handler: HttpHandler, options: HttpHandlerOptions = {}) {
   // Before Lambda ends a slow request, Middy answers for it: 503 `timed_out` (retrying with the same Idempotency-Key is safe), not 500.

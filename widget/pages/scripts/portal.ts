@@ -48,7 +48,7 @@ const count = new Intl.NumberFormat('en-US');
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 const dayLabel = (date: string) =>
   new Date(date + 'T00:00:00Z').toLocaleDateString('en-US', { timeZone: 'UTC', weekday: 'short', month: 'short', day: 'numeric' });
-/** A timestamp to the minute, short ("Nov 27, 16:47 UTC"): a ledger row stays narrow on a phone. */
+/** A timestamp to the minute, short ("Nov 27, 2026, 16:47 UTC"): a ledger row stays narrow on a phone. */
 const shortWhen = (at: string) =>
   new Date(at).toLocaleString('en-US', {
     timeZone: 'UTC',
