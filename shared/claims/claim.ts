@@ -134,13 +134,16 @@ export function filingDeadline(item: OrderItem): Date | undefined {
   return last ? new Date(Date.parse(`${last}T23:59:59.999Z`) + FILING_WINDOW_DAYS * 86_400_000) : undefined;
 }
 
+/** A policy that pays nothing (its item cost nothing): a claim on it could only be denied, and would hold the order's cancellation until it was. */
+const coversNothing = (item: OrderItem): boolean => item.policy.coverage_amount <= 0;
+
 /** What stops a policy of the order being claimed now; empty when it can be. */
 export function failedChecksOf(order: Order, item: OrderItem | undefined, now: Date): FailedCheck[] {
   if (!item) return ['policy_not_found'];
   const failed: FailedCheck[] = [];
   if (item.open_claim !== undefined) failed.push('claim_open');
   else if (item.policy.status !== 'Issued' || !isCurrent(item)) failed.push('policy_not_issued');
-  if (item.policy.coverage_amount <= 0) failed.push('nothing_covered');
+  if (coversNothing(item)) failed.push('nothing_covered');
   const deadline = filingDeadline(item);
   if (deadline && now.getTime() > deadline.getTime()) failed.push('filed_too_late');
   if ((order.claim_ids?.length ?? 0) >= MAX_ORDER_CLAIMS) failed.push('too_many_claims');
@@ -232,13 +235,9 @@ export interface FileClaimInput {
   description: string;
 }
 
-/**
- * The items of the order a customer may claim now: current, Issued, under no open claim, and
- * covering more than 0 (an item that cost nothing has a policy that pays nothing: a claim on it
- * could only be denied, and would hold the order's cancellation until it was).
- */
+/** The items of the order a customer may claim now: current, Issued, under no open claim, and covering more than nothing. */
 export const claimableItems = (order: Order): OrderItem[] =>
-  order.items.filter((item) => isCurrent(item) && item.policy.status === 'Issued' && item.open_claim === undefined && item.policy.coverage_amount > 0);
+  order.items.filter((item) => isCurrent(item) && item.policy.status === 'Issued' && item.open_claim === undefined && !coversNothing(item));
 
 /** A new claim on these policies of the order, with its text; refuses a policy that cannot be claimed, naming it. */
 export function fileClaim(order: Order, input: FileClaimInput, claimId: string, now: Date): { claim: Claim; text: ClaimText; items: OrderItem[] } {
@@ -255,7 +254,7 @@ export function fileClaim(order: Order, input: FileClaimInput, claimId: string, 
     if (item.policy.status !== 'Issued' || !isCurrent(item)) {
       throw new ConflictError('policy_not_issued', `The policy is ${item.policy.status}; only an Issued policy can be claimed.`, param);
     }
-    if (item.policy.coverage_amount <= 0)
+    if (coversNothing(item))
       throw new NotEligibleError(
         ['nothing_covered'],
         `The policy covers ${formatMoney(item.policy.coverage_amount, order.currency)} ${order.currency} (its item cost nothing), so there is nothing to claim.`,
