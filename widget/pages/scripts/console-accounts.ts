@@ -1,6 +1,6 @@
 import { badge, cell, $, el, money, PageError, pause, when, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
 import { labelCells } from './console-tables.js';
-import { allMerchants, percent } from './console-merchants.js';
+import { allMerchants, merchantLabel, percent } from './console-merchants.js';
 
 /**
  * The console's accounts (its markup: console-page.ts, section #accounts; role `finance`): a
@@ -86,7 +86,7 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
   async function loadClients(): Promise<void> {
     const options = (await allMerchants(api)).map((client) => {
       suspended.set(client.client_id, client.suspended);
-      const option = el('option', client.name + ' · ' + client.client_id);
+      const option = el('option', merchantLabel(client.name, client.client_id));
       option.value = client.client_id;
       return option;
     });

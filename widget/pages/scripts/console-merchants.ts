@@ -26,6 +26,9 @@ export function termsSummary(client: Pick<Client, 'rate_bands' | 'commission_rat
   return { rates: rates.join(', then '), commission: client.commission_rate === '0' ? 'no commission' : 'commission ' + percent(client.commission_rate) };
 }
 
+/** A merchant as the console's pickers and lists name it: its name, then its id. */
+export const merchantLabel = (name: string, clientId: string): string => name + ' · ' + clientId;
+
 /** A select of merchants reads at most this many pages of 100 clients. */
 const MAX_CLIENT_PAGES = 10;
 

@@ -1,6 +1,6 @@
 import { $, besideField, el, PageError, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
 import { labelCells } from './console-tables.js';
-import { allMerchants } from './console-merchants.js';
+import { allMerchants, merchantLabel } from './console-merchants.js';
 
 /**
  * The console's Staff section (its markup: console-page.ts, section #staff; role `admin`): the
@@ -44,7 +44,7 @@ export function staff({ announce, api, run, showError }: ReturnType<typeof signe
     tr.append(
       el('td', user.email),
       el('td', user.groups.map((group) => GROUP_NAMES[group] ?? group).join(', ') || '–'),
-      el('td', user.client_id ? (merchantNames.has(user.client_id) ? merchantNames.get(user.client_id) + ' · ' + user.client_id : user.client_id) : '–'),
+      el('td', user.client_id ? (merchantNames.has(user.client_id) ? merchantLabel(merchantNames.get(user.client_id)!, user.client_id) : user.client_id) : '–'),
       el('td', STATUS_NAMES[user.status] ?? user.status),
     );
     return tr;
@@ -72,7 +72,7 @@ export function staff({ announce, api, run, showError }: ReturnType<typeof signe
     if (clientsLoaded) return;
     const options = (await allMerchants(api)).map((client) => {
       merchantNames.set(client.client_id, client.name);
-      const option = el('option', client.name + ' · ' + client.client_id + (client.disabled ? ' · disabled' : ''));
+      const option = el('option', merchantLabel(client.name, client.client_id) + (client.disabled ? ' · disabled' : ''));
       option.value = client.client_id;
       option.disabled = client.disabled;
       return option;

@@ -114,11 +114,14 @@ export interface ClaimPagesKitOptions {
 export type Fields = Record<string, () => HTMLElement | undefined>;
 export type Method = 'GET' | 'POST';
 
+/** What an API message says after the field key it starts with ("email: must be …" → "must be …"); undefined when it starts with none. */
+const afterKey = (message: string, param: string): string | undefined =>
+  param && message.startsWith(param + ': ') ? message.slice(param.length + 2) : undefined;
+
 /** An API message without the field key it starts with ("email: must be …" → "Must be …"), for a line beside that field. */
 export function besideField(message: string, param: string): string {
-  if (!param || !message.startsWith(param + ': ')) return message;
-  const rest = message.slice(param.length + 2);
-  return rest.charAt(0).toUpperCase() + rest.slice(1);
+  const rest = afterKey(message, param);
+  return rest === undefined ? message : rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 
 /** What a person reads as a field's name: its label, or its group's legend. */
@@ -155,7 +158,8 @@ export function claimPagesKit(options: ClaimPagesKitOptions) {
     if (field) {
       // The API names the field by its key ("email: must be …"); the page says it by its label.
       const label = fieldLabel(field);
-      if (label && param && message.startsWith(param + ': ')) errorBox.textContent = label + ': ' + message.slice(param.length + 2);
+      const rest = afterKey(message, param);
+      if (label && rest !== undefined) errorBox.textContent = label + ': ' + rest;
       field.setAttribute('aria-invalid', 'true');
       invalid.push(field);
       field.focus();
