@@ -8,12 +8,14 @@ import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { accessibilityViolations, cspViolations, launchChromium, notFound, screenshot } from '../support/browser.js';
 import { testEndpoint } from '../support/dynamo.js';
 import { accessToken, http } from '../support/http.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
  * The merchant portal at /portal/ in a real browser (Debian's Chromium): the demo merchant user
  * signs in THROUGH npm start's login form, by keyboard, and uses the portal by keyboard (switches
- * sections, pages the ledger, sends a test event, copies the claim link); it sees its own client's
+ * sections, pages the ledger, sends a test event, adds an endpoint and rotates, enables and deletes
+ * it, sends an event again, copies the claim link); it sees its own client's
  * data only (another shop's order never shows); a staff user without the merchant group is
  * refused before any API call; sign-out ends at the login form. axe finds nothing on each section
  * at 1280×800 and 390×844, and the pages' CSP refuses nothing.
@@ -34,6 +36,8 @@ const otherOrder = `OTH-${stamp}`;
 /** Tickets of the demo shop's order: one premium_written entry each, more than a ledger page (10). */
 const TICKETS = 12;
 let otherPolicies: string[] = [];
+/** The shop's second webhook receiver, added through the portal. */
+let receiver: Receiver;
 
 const user = (group: string): StaffUser => server.staff.users.find((candidate) => candidate.groups.includes(group as StaffUser['groups'][number]))!;
 const focusedId = () => page.evaluate(() => document.activeElement?.id ?? '');
@@ -44,6 +48,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   context = await browser.newContext({ viewport: DESKTOP });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+  receiver = await startReceiver();
   page = await context.newPage();
   refused = cspViolations(page);
   missing = notFound(page);
@@ -78,6 +83,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  await receiver?.stop();
 });
 
 /** Opens /portal/, is sent to the provider's login form, fills it by keyboard; back on the portal once it shows who signed in. */
@@ -171,7 +177,10 @@ describe('the merchant portal', () => {
     // The month before: nothing was sold then.
     await page.locator('#statement-period').focus();
     await page.keyboard.press('ArrowDown');
-    await expect.poll(() => page.locator('#statement-status').textContent()).toMatch(/, with no premium or claim\.$/);
+    // (Closed, unless today is between the 1st and the 5th, when the month before is still open.)
+    await expect
+      .poll(() => page.locator('#statement-status').textContent())
+      .toMatch(/^\w+ \d{4}: (closed, with no premium or claim: nothing was due|open \(it may still change\), due on [\d-]+, with no premium or claim)\.$/);
   });
 
   it('sends a test event to its endpoint by keyboard and shows it delivered in the log', async () => {
@@ -196,6 +205,117 @@ describe('the merchant portal', () => {
     await attempts.press('Enter');
     await page.locator('#event-rows tr.attempts').waitFor();
     await accessible('webhooks');
+  });
+
+  it('adds an endpoint by keyboard, shows its secret once, rotates it, enables it after a 410, and deletes it after asking', async () => {
+    const rows = page.locator('#endpoint-rows > tr');
+    expect(await rows.count()).toBe(1);
+    const secret = page.getByLabel(/^Signing secret for /);
+
+    // A URL the API refuses: its message in the alert, the focus on the field it names.
+    await page.getByLabel('URL').fill('ftp://example.com/hooks');
+    await page.getByLabel('URL').press('Enter');
+    await expect.poll(() => page.locator('#error').textContent()).toBe('The webhook URL must be https:// (or http://localhost locally).');
+    expect(await focusedId()).toBe('endpoint-url');
+    expect(await page.locator('#endpoint-url').getAttribute('aria-invalid')).toBe('true');
+
+    // No event type ticked is refused by the page (the API would read an empty list as every type).
+    await page.getByLabel('URL').fill(receiver.url);
+    for (const box of await page.locator('#event-choices input').all()) await box.uncheck();
+    await page.getByRole('button', { name: 'Add endpoint' }).press('Enter');
+    await expect.poll(() => page.locator('#error').textContent()).toBe('Events to send: tick at least one event type.');
+    expect(await rows.count()).toBe(1);
+
+    // The form, by keyboard: the URL, a description, two event types.
+    await page.getByLabel('order.created').check();
+    await page.getByLabel('claim.paid').check();
+    await page.getByLabel(/^Description/).focus();
+    await page.keyboard.type('Box office');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focusedId()).toBe('secret-title');
+    const first = await secret.inputValue();
+    expect(first).toMatch(/^whsec_/);
+    expect(await page.locator('#secret-url').textContent()).toBe(receiver.url);
+    expect(await rows.count()).toBe(2);
+    const added = rows.filter({ hasText: 'Box office' });
+    expect(await added.textContent()).toContain('Only order.created, claim.paid');
+    expect(await page.getByLabel('URL').inputValue()).toBe(''); // the form starts again, every type ticked
+    expect(await page.locator('#event-choices input:checked').count()).toBe(15);
+    await page.getByRole('button', { name: 'Copy secret' }).press('Enter');
+    await expect.poll(() => page.locator('#announce').textContent()).toBe('Signing secret copied.');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(first);
+    await accessible('webhooks-secret');
+    await page.getByRole('button', { name: 'I have stored it' }).press('Enter');
+    expect(await page.locator('#secret-panel').isHidden()).toBe(true);
+    expect(await secret.inputValue()).toBe(''); // not left in the page
+    const created = (
+      await http('GET', `${server.baseUrl}/api/v2/webhook_endpoints`, { headers: { authorization: `JWT ${await accessToken(server.baseUrl, server.demo)}` } })
+    ).json.data as { url: string; events: string[] }[];
+    expect(created.find((e) => e.url === receiver.url)?.events).toEqual(['order.created', 'claim.paid']);
+
+    // Rotate: asked first (Escape keeps the secret), then a new secret, shown once.
+    await added.getByRole('button', { name: 'Rotate secret' }).press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Rotate the signing secret?' });
+    await dialog.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await accessible('webhooks-rotate');
+    await page.keyboard.press('Escape');
+    expect(await dialog.isHidden()).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Rotate secret');
+    expect(await page.locator('#secret-panel').isHidden()).toBe(true);
+    await added.getByRole('button', { name: 'Rotate secret' }).press('Enter');
+    await dialog.getByRole('button', { name: 'Rotate secret' }).press('Enter');
+    await expect.poll(() => focusedId()).toBe('secret-title');
+    const second = await secret.inputValue();
+    expect(second).toMatch(/^whsec_/);
+    expect(second).not.toBe(first);
+    await page.getByRole('button', { name: 'I have stored it' }).press('Enter');
+
+    // The receiver answers 410: the endpoint is disabled, and the row offers "Enable" instead of a test.
+    receiver.answers.push(410);
+    await added.getByRole('button', { name: 'Send test event' }).press('Enter');
+    await expect
+      .poll(() => page.locator('#test-status').textContent(), { timeout: 20_000 })
+      .toBe('Test event refused (HTTP 410: gone), so the endpoint is disabled. Enable it once your server takes deliveries again.');
+    expect(await added.textContent()).toContain('Disabled');
+    expect(await added.getByRole('button', { name: 'Send test event' }).count()).toBe(0);
+    expect(await focusedId()).toBe('endpoints-title');
+    await added.getByRole('button', { name: 'Enable' }).press('Enter');
+    await expect.poll(() => page.locator('#announce').textContent()).toMatch(/^Endpoint enabled: events from now on go to /);
+    expect(await added.textContent()).toContain('Enabled');
+    await added.getByRole('button', { name: 'Send test event' }).waitFor();
+
+    // Delete: asked, Cancel keeps it; then deleted, the focus on the list's heading.
+    await added.getByRole('button', { name: 'Delete' }).press('Enter');
+    const asked = page.getByRole('dialog', { name: 'Delete this endpoint?' });
+    await asked.getByRole('button', { name: 'Cancel' }).press('Enter');
+    expect(await rows.count()).toBe(2);
+    await added.getByRole('button', { name: 'Delete' }).press('Enter');
+    await asked.getByRole('button', { name: 'Delete endpoint' }).press('Enter');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await focusedId()).toBe('endpoints-title');
+    expect(await page.locator('#announce').textContent()).toBe(`Endpoint deleted: ${receiver.url}.`);
+    expect(await page.locator('#endpoints-status').textContent()).toBe('1 endpoint, oldest first.');
+  });
+
+  it('sends an event again from its attempts', async () => {
+    const order = page.locator('#event-rows > tr').filter({ hasText: 'order.created' }).first();
+    await order.getByRole('button', { name: 'Attempts' }).press('Enter');
+    const again = page.locator('#event-rows tr.attempts').getByRole('button', { name: 'Send again' });
+    await again.press('Enter');
+    await expect
+      .poll(() => page.locator('#announce').textContent())
+      .toBe('Queued again for 1 endpoint: sent within a minute, one more attempt each in the log.');
+    // A test event is sent again only by its own button: its attempts offer no "Send again".
+    const test = page.locator('#event-rows > tr').filter({ hasText: 'webhook_endpoint.test' }).first();
+    await test.getByRole('button', { name: 'Attempts' }).press('Enter');
+    await page.locator(`#attempts-${(await test.locator('.mono').textContent())!}`).waitFor();
+    expect(
+      await page
+        .locator(`#attempts-${(await test.locator('.mono').textContent())!}`)
+        .getByRole('button')
+        .count(),
+    ).toBe(0);
   });
 
   it('shows the shop’s claim link and copies it', async () => {
@@ -228,7 +348,9 @@ describe('the merchant portal', () => {
   it('never sent a client id: every API call it made is a portal route', () => {
     expect(apiCalls.length).toBeGreaterThan(0);
     for (const path of apiCalls)
-      expect(path).toMatch(/^\/api\/v2\/(metrics\/conversion|ledger|statements\/\d{4}-\d{2}|webhook_endpoints(\/we_\w+\/test)?|events(\/evt_[\w-]+)?)$/);
+      expect(path).toMatch(
+        /^\/api\/v2\/(metrics\/conversion|ledger|statements\/\d{4}-\d{2}|webhook_endpoints(\/we_\w+(\/(test|rotate_secret|enable))?)?|events(\/evt_[\w-]+(\/redeliver)?)?)$/,
+      );
     expect(apiCalls.join(' ')).not.toContain(server.demo.client_id);
   });
 

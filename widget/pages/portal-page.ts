@@ -8,7 +8,9 @@ import { pageScriptTag } from './page-kit.js';
  * (scripts/sign-in.ts, as `portal`; tokens in memory only); a merchant user sees its own client
  * only: the API takes the client from the access token, and the page never sends a client id. A
  * person without the `merchant` group is told plainly and offered sign-out. Its script is
- * scripts/portal.ts (/assets/portal.js); every string from the API goes into the DOM as text.
+ * scripts/portal.ts (/assets/portal.js); every string from the API goes into the DOM as text. The
+ * webhooks section manages the shop's endpoints (a secret shown once, in a panel the person closes;
+ * a rotation and a deletion asked in a modal `<dialog>`).
  */
 export function portalPage(): string {
   return `<!doctype html>
@@ -83,6 +85,30 @@ ${FAVICON_LINK}
   tr.attempts ul { margin: 0; padding-left: 1.1rem; }
   .pager { display: flex; align-items: center; gap: .75rem; flex-wrap: wrap; }
   .copy { display: flex; gap: .5rem; }
+  input[type=url] { font: inherit; width: 100%; padding: .4rem .5rem; border: 1px solid #6b7386; border-radius: .35rem; background: #fff; color: var(--ink); }
+  input[aria-invalid=true] { border-color: #b3261e; box-shadow: 0 0 0 1px #b3261e; }
+  .field { margin: 0 0 1rem; }
+  .hint { color: var(--muted); font-size: .9rem; margin: .25rem 0 0; }
+  .optional { font-weight: 400; color: var(--muted); }
+  fieldset { border: 0; padding: 0; margin: 0 0 1rem; min-width: 0; }
+  legend { font-weight: 600; font-size: .9rem; margin-bottom: .35rem; padding: 0; }
+  .choices { display: grid; grid-template-columns: repeat(auto-fill, minmax(17rem, 1fr)); gap: .15rem 1rem; }
+  .choices label { display: flex; align-items: baseline; gap: .45rem; font-weight: 400; font-size: .95rem; margin: 0; padding: .2rem 0; }
+  .choices label span span { color: var(--muted); }
+  .choices code { white-space: nowrap; color: var(--ink); }
+  #endpoint-form h2, .secret h2 { margin-top: 0; }
+  .secret { border-color: #9fb6ea; background: #f4f7fe; }
+  .secret .copy { margin-bottom: .25rem; }
+  .secret input { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+  .row-actions { display: flex; flex-wrap: wrap; gap: .4rem; }
+  .row-actions button { padding: .3rem .7rem; font-size: .9rem; }
+  button.danger { background: #fff; color: #8a1c14; border-color: #b3261e; }
+  button.danger:hover { background: #fdecea; }
+  dialog { border: 1px solid var(--line); border-radius: .6rem; padding: 1.25rem 1.5rem; max-width: min(30rem, calc(100vw - 2rem)); color: var(--ink); }
+  dialog::backdrop { background: rgba(29, 36, 51, .45); }
+  dialog h2 { margin: 0 0 .5rem; }
+  dialog .actions { display: flex; flex-wrap: wrap; gap: .5rem; justify-content: flex-end; margin-top: 1rem; }
+  #confirm-yes.danger { background: #b3261e; border-color: #b3261e; color: #fff; }
   @media (max-width: 47.99rem) {
     .shell { grid-template-columns: minmax(0, 1fr); padding: 1rem .75rem 2rem; gap: 1rem; }
     nav ul { flex-direction: row; flex-wrap: wrap; }
@@ -173,16 +199,53 @@ ${FAVICON_LINK}
 
 <section id="webhooks" aria-labelledby="webhooks-title" hidden>
   <h1 id="webhooks-title" tabindex="-1">Webhooks</h1>
-  <p class="lead">Where your events go, and how each delivery went. A test event (<span class="mono">webhook_endpoint.test</span>) goes to one endpoint alone, signed with its secret.</p>
-  <h2 id="endpoints-title">Endpoints</h2>
+  <p class="lead">Where your events go, and how each delivery went. Each delivery is signed with its endpoint's secret (<a href="/docs">Standard Webhooks</a>); a test event (<span class="mono">webhook_endpoint.test</span>) goes to one endpoint alone.</p>
+  <section id="secret-panel" class="panel secret" aria-labelledby="secret-title" hidden>
+    <h2 id="secret-title" tabindex="-1">Signing secret</h2>
+    <p id="secret-what"></p>
+    <label for="secret-value">Signing secret for <span id="secret-url" class="mono"></span></label>
+    <div class="copy">
+      <input type="text" id="secret-value" readonly spellcheck="false" autocomplete="off" aria-describedby="secret-hint">
+      <button type="button" id="copy-secret">Copy secret</button>
+    </div>
+    <p id="secret-hint" class="status">It is shown only now. Put it in your webhook receiver's settings, then close this.</p>
+    <button type="button" id="secret-done" class="secondary">I have stored it</button>
+  </section>
+  <h2 id="endpoints-title" tabindex="-1">Endpoints</h2>
   <p id="endpoints-status" class="status" role="status">Loading…</p>
-  <p id="endpoints-how" hidden>Your developers add endpoints through the API: <a href="/docs">the API reference</a>, under Webhook endpoints.</p>
-  <div class="table" id="endpoints-table" hidden><table aria-labelledby="endpoints-title"><thead><tr><th scope="col">Endpoint</th><th scope="col">Status</th><th scope="col">Test</th></tr></thead><tbody id="endpoint-rows"></tbody></table></div>
+  <div class="table" id="endpoints-table" hidden><table aria-labelledby="endpoints-title"><thead><tr><th scope="col">Endpoint</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead><tbody id="endpoint-rows"></tbody></table></div>
   <p id="test-status" role="status" aria-live="polite"></p>
+  <form id="endpoint-form" class="panel" aria-labelledby="add-title" novalidate>
+    <h2 id="add-title">Add an endpoint</h2>
+    <div class="field">
+      <label for="endpoint-url">URL</label>
+      <input type="url" id="endpoint-url" name="url" required maxlength="2048" spellcheck="false" autocomplete="off" placeholder="https://shop.example.com/webhooks/order-protection" aria-describedby="endpoint-url-hint">
+      <p id="endpoint-url-hint" class="hint">An https:// address of your server on the public internet; it answers a delivery with any 2xx status.</p>
+    </div>
+    <div class="field">
+      <label for="endpoint-description">Description <span class="optional">(optional)</span></label>
+      <input type="text" id="endpoint-description" name="description" maxlength="255" autocomplete="off">
+    </div>
+    <fieldset id="endpoint-events" class="field">
+      <legend>Events to send</legend>
+      <div id="event-choices" class="choices"></div>
+    </fieldset>
+    <button type="submit" id="add-endpoint">Add endpoint</button>
+  </form>
   <h2 id="events-title">Delivery log</h2>
   <div class="tools"><button type="button" id="events-refresh" class="secondary">Refresh the log</button></div>
   <p id="events-status" class="status" role="status">Loading…</p>
   <div class="table" id="events-table" hidden><table aria-labelledby="events-title"><thead><tr><th scope="col">Event</th><th scope="col">Sent</th><th scope="col">Delivered</th></tr></thead><tbody id="event-rows"></tbody></table></div>
+  <dialog id="confirm" aria-labelledby="confirm-title" aria-describedby="confirm-text">
+    <form method="dialog">
+      <h2 id="confirm-title"></h2>
+      <p id="confirm-text"></p>
+      <div class="actions">
+        <button type="submit" value="yes" id="confirm-yes"></button>
+        <button type="submit" value="no" id="confirm-no" class="secondary">Cancel</button>
+      </div>
+    </form>
+  </dialog>
 </section>
 
 <section id="claim-link" aria-labelledby="claim-link-title" hidden>

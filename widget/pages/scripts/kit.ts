@@ -112,7 +112,7 @@ export interface ClaimPagesKitOptions {
 }
 /** The fields an action's error may name: param (or its start, as policy_numbers is of policy_numbers[0]) → the field. */
 export type Fields = Record<string, () => HTMLElement | undefined>;
-export type Method = 'GET' | 'POST';
+export type Method = 'GET' | 'POST' | 'DELETE';
 
 /** What an API message says after the field key it starts with ("email: must be …" → "must be …"); undefined when it starts with none. */
 const afterKey = (message: string, param: string): string | undefined =>
@@ -124,9 +124,11 @@ export function besideField(message: string, param: string): string {
   return rest === undefined ? message : rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 
-/** What a person reads as a field's name: its label, or its group's legend. */
+/** What a person reads as a field's name: its label, or its group's legend (a checkbox's or radio's own label names one choice, not the field). */
 function fieldLabel(field: HTMLElement): string | undefined {
-  const label = (field as HTMLInputElement).labels?.[0] ?? field.closest('fieldset')?.querySelector('legend');
+  const legend = field.closest('fieldset')?.querySelector('legend');
+  const choice = field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio');
+  const label = choice && legend ? legend : ((field as HTMLInputElement).labels?.[0] ?? legend);
   return label?.textContent?.trim() || undefined;
 }
 

@@ -14,6 +14,9 @@ type Statement = Schemas['Statement'];
 type LedgerPage = Ok<'listLedger'>;
 type LedgerEntry = Schemas['LedgerEntry'];
 type Endpoints = Ok<'listWebhookEndpoints'>;
+type Endpoint = Schemas['WebhookEndpoint'];
+type EndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
+type EventType = Schemas['EventType'];
 type Events = Ok<'listEvents'>;
 type EventDetail = Schemas['WebhookEventDetail'];
 
@@ -36,9 +39,9 @@ const { announce, clearError, showError, request, run } = claimPagesKit({
 });
 
 let session: Session | undefined;
-const api = <T>(method: Method, path: string): Promise<T> => {
+const api = <T>(method: Method, path: string, body?: unknown): Promise<T> => {
   if (!session) throw new PageError('You are signed out.');
-  return request<T>(method, session.config.api_base + path, undefined, 'Bearer ' + session.token());
+  return request<T>(method, session.config.api_base + path, body, 'Bearer ' + session.token());
 };
 
 // ---- Formatting
@@ -158,12 +161,15 @@ async function loadStatement(): Promise<void> {
       return card;
     }),
   );
+  // A closed month with nothing in it (before the shop sold anything) is `paid` to the API: nothing was owed, which is what it says here.
   $('statement-status').textContent =
-    monthLabel(statement.period) +
-    ': ' +
-    STANDING[statement.status] +
-    (statement.status === 'paid' ? '' : ' on ' + statement.due_date) +
-    (statement.currencies.length ? '.' : ', with no premium or claim.');
+    statement.currencies.length === 0 && statement.status !== 'open'
+      ? monthLabel(statement.period) + ': closed, with no premium or claim: nothing was due.'
+      : monthLabel(statement.period) +
+        ': ' +
+        STANDING[statement.status] +
+        (statement.status === 'paid' ? '' : ' on ' + statement.due_date) +
+        (statement.currencies.length ? '.' : ', with no premium or claim.');
 }
 
 // ---- Ledger: pages of LEDGER_PAGE, newest first; the cursors of the pages before are kept to go back.
@@ -201,9 +207,56 @@ async function loadLedger(): Promise<void> {
   $('ledger-pager').hidden = page.data.length === 0 && ledgerCursors.length === 1 && ledgerNext === null;
 }
 
-// ---- Webhooks: the endpoints (each with "Send test event") and the delivery log.
+// ---- Webhooks: the endpoints (add, test, enable, rotate the secret, delete) and the delivery log.
+/**
+ * What each event type an endpoint may take says, in the order the form offers them. A Record of
+ * the contract's EventType: a type added to openapi.yaml fails the type check until it is here.
+ */
+const EVENT_LABELS: Record<EventType, string> = {
+  'order.created': 'An order is protected',
+  'order.opted_out': 'A customer declines protection',
+  'order.canceled': 'A protected order is canceled',
+  'policy.upgraded': 'A ticket is upgraded',
+  'policy.downgraded': 'A ticket is downgraded',
+  'policy.exchanged': 'A ticket is exchanged',
+  'policy.canceled': 'A policy is canceled',
+  'policy.voided': 'A policy is voided',
+  'claim.submitted': 'A customer files a claim',
+  'claim.approved': 'A claim is approved',
+  'claim.denied': 'A claim is denied',
+  'claim.paid': 'A claim is paid',
+  'claim.withdrawn': 'A customer withdraws a claim',
+  'statement.closed': 'A month’s statement closes',
+  'statement.overdue': 'A statement is overdue',
+};
+const EVENT_TYPES = Object.keys(EVENT_LABELS) as EventType[];
+/** An endpoint's event types in a few words: every one, every one but a few, or the few it takes. */
+function eventsSummary(events: readonly string[]): string {
+  const missing = EVENT_TYPES.filter((type) => !events.includes(type));
+  if (missing.length === 0) return 'Every event type';
+  if (missing.length <= 3) return 'Every event type but ' + missing.join(', ');
+  return events.length === 1 ? 'Only ' + events[0] : 'Only ' + events.join(', ');
+}
+function fillEventChoices(): void {
+  $('event-choices').replaceChildren(
+    ...EVENT_TYPES.map((type) => {
+      const box = el('input');
+      box.type = 'checkbox';
+      box.name = 'events';
+      box.value = type;
+      box.defaultChecked = true; // the form's reset ticks every type again
+      const label = el('label');
+      const words = el('span');
+      words.append(Object.assign(el('code', type), { className: 'mono' }), ' ', el('span', EVENT_LABELS[type]));
+      label.append(box, words);
+      return label;
+    }),
+  );
+}
+
 function deliveredBadge(success: boolean | null) {
-  return success === true ? badge('Delivered', 'ok') : success === false ? badge('Failed, retrying', 'bad') : badge('Pending');
+  // Failed: an attempt failed; its attempts say whether it is retried (not after a 410, nor to a deleted endpoint).
+  return success === true ? badge('Delivered', 'ok') : success === false ? badge('Failed', 'bad') : badge('Pending');
 }
 async function loadEvents(): Promise<Events> {
   const page = await api<Events>('GET', '/events?limit=' + EVENTS_SHOWN);
@@ -229,7 +282,7 @@ async function loadEvents(): Promise<Events> {
   $('events-table').hidden = page.data.length === 0; // no header row over nothing
   return page;
 }
-/** An event's attempts (GET /events/{id}) in a row under it; pressed again, the row goes. */
+/** An event's attempts (GET /events/{id}) in a row under it, with "Send again"; pressed again, the row goes. */
 async function toggleAttempts(eventId: string, row: HTMLTableRowElement, button: HTMLButtonElement): Promise<void> {
   const shown = row.nextElementSibling?.classList.contains('attempts') ? row.nextElementSibling : null;
   if (shown) {
@@ -258,6 +311,15 @@ async function toggleAttempts(eventId: string, row: HTMLTableRowElement, button:
   const cellAll = el('td');
   cellAll.colSpan = 3;
   cellAll.append(list);
+  // A test event goes to its one endpoint only when asked (the test button); any other is sent again to every enabled endpoint that takes it.
+  if (detail.type !== 'webhook_endpoint.test') {
+    const again = el('button', 'Send again');
+    again.type = 'button';
+    again.className = 'secondary';
+    again.setAttribute('aria-describedby', 'event-' + eventId);
+    again.addEventListener('click', () => void run(explained(() => redeliver(eventId))));
+    cellAll.append(again);
+  }
   const attempts = el('tr');
   attempts.className = 'attempts';
   attempts.id = 'attempts-' + eventId;
@@ -266,46 +328,143 @@ async function toggleAttempts(eventId: string, row: HTMLTableRowElement, button:
   button.setAttribute('aria-controls', attempts.id);
   button.setAttribute('aria-expanded', 'true');
 }
-async function loadWebhooks(): Promise<void> {
-  const [list] = await Promise.all([api<Endpoints>('GET', '/webhook_endpoints'), loadEvents()]);
-  $('endpoint-rows').replaceChildren(
-    ...list.data.map((endpoint) => {
-      const row = el('tr');
-      const where = el('td');
-      const url = el('div', endpoint.url);
-      url.className = 'mono';
-      url.id = 'url-' + endpoint.id;
-      where.append(url);
-      if (endpoint.description) where.append(el('div', endpoint.description));
-      const state = el('td');
-      state.append(badge(endpoint.status === 'enabled' ? 'Enabled' : 'Disabled', endpoint.status === 'enabled' ? 'ok' : 'bad'));
-      const action = el('td');
-      const button = el('button', 'Send test event');
-      button.type = 'button';
-      button.className = 'secondary';
-      button.setAttribute('aria-describedby', url.id);
-      button.disabled = endpoint.status !== 'enabled';
-      button.addEventListener('click', () => void run(explained(() => sendTest(endpoint.id, button))));
-      action.append(button);
-      row.append(where, state, action);
-      return row;
-    }),
+async function redeliver(eventId: string): Promise<void> {
+  const queued = await api<{ id: string; endpoints: number }>('POST', '/events/' + encodeURIComponent(eventId) + '/redeliver');
+  announce(
+    queued.endpoints === 0
+      ? 'No enabled endpoint takes this event type, so it was not sent again.'
+      : 'Queued again for ' +
+          (queued.endpoints === 1 ? '1 endpoint' : queued.endpoints + ' endpoints') +
+          ': sent within a minute, one more attempt each in the log.',
   );
-  $('endpoints-status').textContent = list.data.length ? (list.data.length === 1 ? '1 endpoint.' : list.data.length + ' endpoints.') : 'No endpoint yet.';
-  $('endpoints-how').hidden = list.data.length > 0;
+}
+
+function actionButton(text: string, describedBy: string, action: () => Promise<void>, className = 'secondary'): HTMLButtonElement {
+  const button = el('button', text);
+  button.type = 'button';
+  button.className = className;
+  button.setAttribute('aria-describedby', describedBy);
+  button.addEventListener('click', () => void run(explained(action)));
+  return button;
+}
+function endpointRow(endpoint: Endpoint): HTMLTableRowElement {
+  const row = el('tr');
+  const where = el('td');
+  const url = el('div', endpoint.url);
+  url.className = 'mono';
+  url.id = 'url-' + endpoint.id;
+  where.append(url);
+  if (endpoint.description) where.append(el('div', endpoint.description));
+  where.append(Object.assign(el('div', eventsSummary(endpoint.events)), { className: 'hint' }));
+  const state = el('td');
+  state.append(badge(endpoint.status === 'enabled' ? 'Enabled' : 'Disabled', endpoint.status === 'enabled' ? 'ok' : 'bad'));
+  const actions = el('div');
+  actions.className = 'row-actions';
+  if (endpoint.status === 'enabled') {
+    const test = actionButton('Send test event', url.id, () => sendTest(endpoint.id, test));
+    actions.append(test);
+  } else {
+    actions.append(actionButton('Enable', url.id, () => enableEndpoint(endpoint)));
+  }
+  actions.append(
+    actionButton('Rotate secret', url.id, () => rotateSecret(endpoint)),
+    actionButton('Delete', url.id, () => deleteEndpoint(endpoint), 'danger'),
+  );
+  const actionCell = el('td');
+  actionCell.append(actions);
+  row.append(where, state, actionCell);
+  return row;
+}
+async function loadEndpoints(): Promise<void> {
+  const list = await api<Endpoints>('GET', '/webhook_endpoints');
+  $('endpoint-rows').replaceChildren(...list.data.map(endpointRow));
+  $('endpoints-status').textContent = list.data.length
+    ? (list.data.length === 1 ? '1 endpoint' : list.data.length + ' endpoints') + ', oldest first.'
+    : 'No endpoint yet: add one below, and events start going to it.';
   $('endpoints-table').hidden = list.data.length === 0;
 }
+async function loadWebhooks(): Promise<void> {
+  await Promise.all([loadEndpoints(), loadEvents()]);
+}
+
+/** Asks in the page's dialog (Escape or Cancel says no); the focus goes back where it was. */
+function confirmed(title: string, text: string, yes: string): Promise<boolean> {
+  const dialog = $<HTMLDialogElement>('confirm');
+  $('confirm-title').textContent = title;
+  $('confirm-text').textContent = text;
+  $('confirm-yes').textContent = yes;
+  $('confirm-yes').className = yes.startsWith('Delete') ? 'danger' : '';
+  dialog.returnValue = '';
+  return new Promise((resolve) => {
+    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'yes'), { once: true });
+    dialog.showModal();
+    $('confirm-no').focus(); // the safe choice first: Enter on the dialog changes nothing
+  });
+}
+
+/** A secret the API shows once (a new endpoint's, or a rotated one), until the person says it is stored. */
+function showSecret(endpoint: EndpointWithSecret, what: string): void {
+  $('secret-what').textContent = what;
+  $('secret-url').textContent = endpoint.url;
+  $<HTMLInputElement>('secret-value').value = endpoint.secret;
+  $('secret-panel').hidden = false;
+  $('secret-title').focus();
+}
+function hideSecret(): void {
+  $<HTMLInputElement>('secret-value').value = '';
+  $('secret-panel').hidden = true;
+}
+
+async function addEndpoint(): Promise<void> {
+  const url = $<HTMLInputElement>('endpoint-url').value.trim();
+  const description = $<HTMLInputElement>('endpoint-description').value.trim();
+  const events = Array.from(document.querySelectorAll<HTMLInputElement>('#event-choices input:checked'), (box) => box.value as EventType);
+  if (!url) throw new PageError('url: enter the address your server takes deliveries on.', { param: 'url' });
+  // The API reads an empty list as every type; a person who unticked every box meant none, which is no endpoint.
+  if (events.length === 0) throw new PageError('events: tick at least one event type.', { param: 'events' });
+  const body: { url: string; description?: string; events?: EventType[] } = { url };
+  if (description) body.description = description;
+  if (events.length < EVENT_TYPES.length) body.events = events;
+  const created = await api<EndpointWithSecret>('POST', '/webhook_endpoints', body);
+  $<HTMLFormElement>('endpoint-form').reset();
+  await loadEndpoints();
+  showSecret(created, 'Endpoint added: events from now on go to it. Its signing secret, to check each delivery’s signature:');
+}
+async function rotateSecret(endpoint: Endpoint): Promise<void> {
+  const text =
+    'Deliveries to ' +
+    endpoint.url +
+    ' get a new secret. The current one keeps signing beside it for 24 hours, so your receiver can switch without missing one.';
+  if (!(await confirmed('Rotate the signing secret?', text, 'Rotate secret'))) return;
+  const rotated = await api<EndpointWithSecret>('POST', '/webhook_endpoints/' + encodeURIComponent(endpoint.id) + '/rotate_secret');
+  showSecret(rotated, 'A new signing secret. Deliveries carry a signature by each secret for 24 hours; switch your receiver to this one before then.');
+}
+async function deleteEndpoint(endpoint: Endpoint): Promise<void> {
+  const text = 'Nothing more is sent to ' + endpoint.url + '; its pending deliveries are canceled. This cannot be undone.';
+  if (!(await confirmed('Delete this endpoint?', text, 'Delete endpoint'))) return;
+  await api<null>('DELETE', '/webhook_endpoints/' + encodeURIComponent(endpoint.id));
+  if ($('secret-url').textContent === endpoint.url) hideSecret();
+  await loadEndpoints();
+  $('endpoints-title').focus(); // its row, and the button pressed, are gone
+  announce('Endpoint deleted: ' + endpoint.url + '.');
+}
+async function enableEndpoint(endpoint: Endpoint): Promise<void> {
+  await api<Endpoint>('POST', '/webhook_endpoints/' + encodeURIComponent(endpoint.id) + '/enable');
+  await loadEndpoints();
+  $('endpoints-title').focus(); // the row is drawn again, with "Send test event" where "Enable" was
+  announce(
+    'Endpoint enabled: events from now on go to ' +
+      endpoint.url +
+      '. Events raised while it was disabled were not kept for it; send one again from the delivery log.',
+  );
+}
+
 async function sendTest(endpointId: string, button: HTMLButtonElement): Promise<void> {
   const status = $('test-status');
   button.disabled = true;
   try {
     status.textContent = 'Sending a test event…';
-    const sent = await request<{ id: string }>(
-      'POST',
-      session!.config.api_base + '/webhook_endpoints/' + encodeURIComponent(endpointId) + '/test',
-      undefined,
-      'Bearer ' + session!.token(),
-    );
+    const sent = await api<{ id: string }>('POST', '/webhook_endpoints/' + encodeURIComponent(endpointId) + '/test');
     for (let read = 0; read < TEST_READS; read++) {
       const page = await loadEvents();
       const listed = page.data.find((event) => event.id === sent.id);
@@ -315,7 +474,10 @@ async function sendTest(endpointId: string, button: HTMLButtonElement): Promise<
         const answer = last ? (last.status_code !== undefined ? 'HTTP ' + last.status_code : (last.error ?? 'no answer')) : 'no attempt';
         status.textContent = listed.delivery_success
           ? 'Test event delivered (' + answer + '). It is at the top of the delivery log.'
-          : 'Test event failed (' + answer + '); it will be retried. See the delivery log.';
+          : last?.status_code === 410
+            ? 'Test event refused (HTTP 410: gone), so the endpoint is disabled. Enable it once your server takes deliveries again.'
+            : 'Test event failed (' + answer + '); it will be retried. See the delivery log.';
+        if (last?.status_code === 410) await loadEndpoints(); // its row now offers "Enable"; the button pressed is gone
         return;
       }
       await pause(TEST_READ_PAUSE_MS);
@@ -326,7 +488,8 @@ async function sendTest(endpointId: string, button: HTMLButtonElement): Promise<
     throw err;
   } finally {
     button.disabled = false;
-    button.focus();
+    if (button.isConnected) button.focus();
+    else $('endpoints-title').focus();
   }
 }
 
@@ -334,14 +497,15 @@ async function sendTest(endpointId: string, button: HTMLButtonElement): Promise<
 function showClaimLink(): void {
   $<HTMLInputElement>('claim-link-url').value = claimLink(location.origin, session!.user.merchant_client_id ?? '');
 }
-async function copyLink(): Promise<void> {
-  const field = $<HTMLInputElement>('claim-link-url');
+/** Copies a read-only field's text; where the clipboard is refused, leaves it selected and says how. */
+async function copyField(id: string, copied: string): Promise<void> {
+  const field = $<HTMLInputElement>(id);
   field.select();
   try {
     await navigator.clipboard.writeText(field.value);
-    announce('Claim link copied.');
+    announce(copied);
   } catch {
-    announce('The link is selected: copy it with Ctrl+C (⌘C on a Mac).');
+    announce('It is selected: copy it with Ctrl+C (⌘C on a Mac).');
   }
 }
 
@@ -429,6 +593,7 @@ async function start(): Promise<void> {
   $('main').classList.remove('alone');
   fillMonths($<HTMLSelectElement>('statement-period'));
   fillMonths($<HTMLSelectElement>('ledger-period'));
+  fillEventChoices();
   show(sectionOf(location.hash), false);
   window.addEventListener('hashchange', () => show(sectionOf(location.hash), true));
 }
@@ -465,5 +630,18 @@ $('ledger-newer').addEventListener('click', () =>
   }),
 );
 $('events-refresh').addEventListener('click', () => void load(async () => void (await loadEvents())));
-$('copy-link').addEventListener('click', () => void copyLink());
+$('endpoint-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void run(explained(addEndpoint), {
+    url: () => $('endpoint-url'),
+    description: () => $('endpoint-description'),
+    events: () => document.querySelector<HTMLInputElement>('#event-choices input') ?? undefined,
+  });
+});
+$('copy-secret').addEventListener('click', () => void copyField('secret-value', 'Signing secret copied.'));
+$('secret-done').addEventListener('click', () => {
+  hideSecret();
+  $('endpoints-title').focus();
+});
+$('copy-link').addEventListener('click', () => void copyField('claim-link-url', 'Claim link copied.'));
 void start();
