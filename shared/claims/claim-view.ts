@@ -47,28 +47,33 @@ export function claimView({ claim, text }: StoredClaim) {
  * payout (their identity as API Gateway named it). Null where a record is gone or no one has yet.
  */
 function operatorFacts(claim: Claim, context: ClaimContext) {
-  const items = new Map(context.order?.items.map((item) => [item.reference_number, item]));
   return {
     client_id: claim.client_id,
     client_name: context.client?.name ?? null,
     // A test client's claim moves no real money: the queue marks it.
     client_mode: context.client?.mode ?? null,
     order_number: context.order?.order_number ?? null,
-    policies: claim.policies.map((policy) => {
-      const item = items.get(policy.reference_number);
-      return {
-        policy_number: policy.policy_number,
-        reference_number: policy.reference_number,
-        coverage_amount: formatMoney(policy.coverage_amount, claim.currency),
-        item: item ? { name: item.name } : null,
-        event: item?.event ? { name: item.event.name, start_date: item.event.start_date, start_time: item.event.start_time } : null,
-      };
-    }),
+    policies: claimedTickets(claim, context.order),
     decided_by: claim.decided_by ?? null,
     paid_by: claim.paid_by ?? null,
     // What staff should look at, with why (never a refusal; never in the customer's or merchant's answers).
     signals: (claim.signals ?? []).map((signal) => ({ code: signal.code, reason: signal.reason })),
   };
+}
+
+/** A claim's policies, each with its ticket's name and event as the order holds them (null where the order, or its item, is gone). */
+function claimedTickets(claim: Claim, order: { items: readonly Pick<OrderItem, 'reference_number' | 'name' | 'event'>[] } | undefined) {
+  const items = new Map(order?.items.map((item) => [item.reference_number, item]));
+  return claim.policies.map((policy) => {
+    const item = items.get(policy.reference_number);
+    return {
+      policy_number: policy.policy_number,
+      reference_number: policy.reference_number,
+      coverage_amount: formatMoney(policy.coverage_amount, claim.currency),
+      item: item ? { name: item.name } : null,
+      event: item?.event ? { name: item.event.name, start_date: item.event.start_date, start_time: item.event.start_time } : null,
+    };
+  });
 }
 
 /** A decision's or a payout's answer: who acted, without the context (which never changes, and would cost a read). */
@@ -106,6 +111,7 @@ export function claimSessionView(token: string, expiresIn: number, order: Order,
     service_order_id: order.service_order_id,
     currency: order.currency,
     policies: claimable.map((item) => claimablePolicyView(order, item)),
-    claims: claims.map(claimSummaryView),
+    // The claimed tickets are no longer among `policies`: named here, so a customer coming back recognises them.
+    claims: claims.map((claim) => ({ ...claimSummaryView(claim), policies: claimedTickets(claim, order) })),
   };
 }

@@ -385,7 +385,11 @@ describe('claims', () => {
     expect(await customer.getByLabel('Order number').inputValue()).toBe(orderNumber);
     expect(await customer.getByLabel('E-mail').inputValue()).toBe(email);
     await customer.getByRole('button', { name: 'Find my order', exact: true }).click();
-    await customer.getByRole('button', { name: `View claim ${claimId}` }).waitFor();
+    // Coming back, the claimed ticket is no longer one to claim: the claim still names it as the order does, not by its numbers.
+    await customer.getByRole('button', { name: `View claim ${claimId}` }).click();
+    await expect
+      .poll(() => customer.locator('#claim-policies li').allTextContents())
+      .toEqual([expect.stringMatching(/^Seat A1, .+ \(covered up to \$80\.00\)$/)]);
   });
 
   it('after a refused payout the operator sees the claim as it is now', async () => {

@@ -1579,20 +1579,26 @@ export interface components {
       decided_by: string | null;
       /** @description Who recorded the payout (null on a claim paid before payers were recorded apart: its decided_by names the payer). */
       paid_by: string | null;
-      policies: {
-        policy_number: string;
-        reference_number: string;
-        coverage_amount: components['schemas']['Money'];
-        item: {
-          name: string;
-        } | null;
-        event: {
-          name: string;
-          /** Format: date */
-          start_date: string;
-          start_time: string;
-        } | null;
-      }[];
+      policies: components['schemas']['ClaimedTicket'][];
+    };
+    /** @description A claimed policy with its ticket as the order holds it (`item` and `event` null where the order's record is gone). */
+    ClaimedTicket: {
+      policy_number: string;
+      reference_number: string;
+      coverage_amount: components['schemas']['Money'];
+      item: {
+        name: string;
+      } | null;
+      event: {
+        name: string;
+        /** Format: date */
+        start_date: string;
+        start_time: string;
+      } | null;
+    };
+    /** @description A claim on the session's order, as the customer sees it, each policy named by its ticket as the order holds it (so a customer coming back recognises a claimed ticket, which is no longer among the policies to claim). */
+    SessionClaim: components['schemas']['ClaimCore'] & {
+      policies: components['schemas']['ClaimedTicket'][];
     };
     OperatorClaimMoved: components['schemas']['ClaimFacts'] &
       components['schemas']['ClaimText'] & {
@@ -1630,7 +1636,8 @@ export interface components {
           start_time: string;
         };
       }[];
-      claims: components['schemas']['ClaimSummary'][];
+      /** @description The claims on this order. */
+      claims: components['schemas']['SessionClaim'][];
     };
     /** @enum {unknown} */
     EventType:

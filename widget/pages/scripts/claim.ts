@@ -203,12 +203,12 @@ function showOrder(found: Session): void {
   announce(found.claims.length ? t('twoSentences', { first: sentence, second: tr.plural('claimsOnFile', found.claims.length) }) : sentence);
 }
 /** A ticket as the customer knows it: its name, its event and day, what it covers. */
-function policyLabel(policy: Session['policies'][number]): string {
-  const amount = money(policy.coverage_amount, policy.currency);
-  return policy.event
-    ? t('policyEvent', { item: policy.item.name, event: policy.event.name, ...eventDay(policy.event.start_date, policy.event.start_time), amount })
-    : t('policy', { item: policy.item.name, amount });
+function ticketLabel(item: { name: string }, event: { name: string; start_date: string; start_time: string } | null, amount: string): string {
+  return event
+    ? t('policyEvent', { item: item.name, event: event.name, ...eventDay(event.start_date, event.start_time), amount })
+    : t('policy', { item: item.name, amount });
 }
+const policyLabel = (policy: Session['policies'][number]): string => ticketLabel(policy.item, policy.event, money(policy.coverage_amount, policy.currency));
 /** The order's tickets and claims, in the language now; redrawn (`keep`), the boxes the customer ticked stay ticked. */
 function drawOrder(found: Session, keep: boolean): void {
   const ticked = new Set(
@@ -331,14 +331,13 @@ function drawClaim(claim: Claim): void {
   $('claim-payout').textContent = claim.payout_reference || '';
   $('claim-policies').replaceChildren(
     ...claim.policies.map((p) => {
-      // Named as the order showed it when this session read the ticket; else by its numbers.
-      const known = session?.policies.find((policy) => policy.policy_number === p.policy_number);
-      return el(
-        'li',
-        known
-          ? policyLabel(known)
-          : t('claimPolicy', { policy: p.policy_number, reference: p.reference_number, amount: money(p.coverage_amount, claim.currency) }),
-      );
+      // Named as the order holds the ticket (the session names the claimed ones too); else, its record gone, by its numbers.
+      const amount = money(p.coverage_amount, claim.currency);
+      const claimed = session?.claims.flatMap((c) => c.policies).find((policy) => policy.policy_number === p.policy_number);
+      const open = session?.policies.find((policy) => policy.policy_number === p.policy_number);
+      const item = claimed?.item ?? open?.item;
+      const event = claimed ? claimed.event : (open?.event ?? null);
+      return el('li', item ? ticketLabel(item, event, amount) : t('claimPolicy', { policy: p.policy_number, reference: p.reference_number, amount }));
     }),
   );
   $('claim-description').textContent = claim.text_erased ? t('erased') : claim.description || '';
