@@ -99,3 +99,14 @@ describe('public addresses', () => {
     expect(['127.0.0.2', '10.255.255.255', '169.254.1.1', '::1', 'fc00::1', '::ffff:10.0.0.1', 'not-an-ip'].some(isPublicAddress)).toBe(false);
   });
 });
+
+describe('webhook URLs, their length', () => {
+  it('holds the 2,048 characters on the URL as stored, percent-encoded, not only as typed', async () => {
+    const typed = `https://hooks.example.com/${'é'.repeat(1000)}`; // 1,026 characters typed, 6,026 encoded
+    expect(typed.length).toBeLessThanOrEqual(2048);
+    const verdict = await checkWebhookUrl(typed, 'deployed', resolve);
+    expect(verdict).toEqual({ ok: false, reason: 'must be at most 2048 characters once encoded (6026: each character outside ASCII takes 6 to 12)' });
+    const fits = `https://hooks.example.com/${'é'.repeat(300)}`; // 1,826 encoded
+    expect(await checkWebhookUrl(fits, 'deployed', resolve)).toEqual({ ok: true, url: `https://hooks.example.com/${'%C3%A9'.repeat(300)}` });
+  });
+});

@@ -84,6 +84,10 @@ export async function checkWebhookUrl(raw: string, policy: WebhookUrlPolicy, res
   } catch {
     return { ok: false, reason: 'must be an absolute URL' };
   }
+  // What is stored and sent to is the URL as written by WHATWG rules, where a character outside ASCII
+  // is percent-encoded (up to 12 characters for one): the limit holds on that too.
+  if (url.href.length > MAX_URL_LENGTH)
+    return { ok: false, reason: `must be at most ${MAX_URL_LENGTH} characters once encoded (${url.href.length}: each character outside ASCII takes 6 to 12)` };
   if (url.username || url.password) return { ok: false, reason: 'must not carry credentials' };
   if (url.hash) return { ok: false, reason: 'must not have a fragment' };
   const host = url.hostname.replace(/^\[|\]$/g, '');

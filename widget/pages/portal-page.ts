@@ -99,6 +99,14 @@ ${FAVICON_LINK}
   #endpoint-form h2, .secret h2 { margin-top: 0; }
   .secret { border-color: #9fb6ea; background: #f4f7fe; }
   .secret .copy { margin-bottom: .25rem; }
+  .secret-entry { border-top: 1px solid #c9d6f3; padding: .75rem 0; }
+  .secret-entry p { margin: 0 0 .5rem; }
+  .secret label .mono { font-weight: 600; }
+  .field-error { color: #8a1c14; font-weight: 600; margin: .25rem 0 0; overflow-wrap: anywhere; }
+  .row-status { margin: .35rem 0 0; font-size: .9rem; color: var(--ink); }
+  .row-status:empty { display: none; }
+  td.endpoint { overflow-wrap: anywhere; min-width: 10rem; }
+  .notice, .error, label { overflow-wrap: anywhere; }
   .secret input { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
   .row-actions { display: flex; flex-wrap: wrap; gap: .4rem; }
   .row-actions button { padding: .3rem .7rem; font-size: .9rem; }
@@ -107,6 +115,7 @@ ${FAVICON_LINK}
   dialog { border: 1px solid var(--line); border-radius: .6rem; padding: 1.25rem 1.5rem; max-width: min(30rem, calc(100vw - 2rem)); color: var(--ink); }
   dialog::backdrop { background: rgba(29, 36, 51, .45); }
   dialog h2 { margin: 0 0 .5rem; }
+  dialog p { overflow-wrap: anywhere; }
   dialog .actions { display: flex; flex-wrap: wrap; gap: .5rem; justify-content: flex-end; margin-top: 1rem; }
   #confirm-yes.danger { background: #b3261e; border-color: #b3261e; color: #fff; }
   @media (max-width: 47.99rem) {
@@ -199,37 +208,35 @@ ${FAVICON_LINK}
 
 <section id="webhooks" aria-labelledby="webhooks-title" hidden>
   <h1 id="webhooks-title" tabindex="-1">Webhooks</h1>
-  <p class="lead">Where your events go, and how each delivery went. Each delivery is signed with its endpoint's secret (<a href="/docs">Standard Webhooks</a>); a test event (<span class="mono">webhook_endpoint.test</span>) goes to one endpoint alone.</p>
+  <p class="lead">Where your events go, and how each delivery went. Each delivery is signed with its endpoint's secret, as the <a href="/docs">API reference</a> shows how to check; a test event (<span class="mono">webhook_endpoint.test</span>) goes to one endpoint alone.</p>
   <section id="secret-panel" class="panel secret" aria-labelledby="secret-title" hidden>
-    <h2 id="secret-title" tabindex="-1">Signing secret</h2>
-    <p id="secret-what"></p>
-    <label for="secret-value">Signing secret for <span id="secret-url" class="mono"></span></label>
-    <div class="copy">
-      <input type="text" id="secret-value" readonly spellcheck="false" autocomplete="off" aria-describedby="secret-hint">
-      <button type="button" id="copy-secret">Copy secret</button>
-    </div>
-    <p id="secret-hint" class="status">It is shown only now. Put it in your webhook receiver's settings, then close this.</p>
+    <h2 id="secret-title" tabindex="-1">Signing secret to store</h2>
+    <p class="status">Shown only now: put it in your webhook receiver's settings, then close this.</p>
+    <div id="secret-list"></div>
     <button type="button" id="secret-done" class="secondary">I have stored it</button>
   </section>
   <h2 id="endpoints-title" tabindex="-1">Endpoints</h2>
   <p id="endpoints-status" class="status" role="status">Loading…</p>
   <div class="table" id="endpoints-table" hidden><table aria-labelledby="endpoints-title"><thead><tr><th scope="col">Endpoint</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead><tbody id="endpoint-rows"></tbody></table></div>
-  <p id="test-status" role="status" aria-live="polite"></p>
   <form id="endpoint-form" class="panel" aria-labelledby="add-title" novalidate>
     <h2 id="add-title">Add an endpoint</h2>
     <div class="field">
       <label for="endpoint-url">URL</label>
-      <input type="url" id="endpoint-url" name="url" required maxlength="2048" spellcheck="false" autocomplete="off" placeholder="https://shop.example.com/webhooks/order-protection" aria-describedby="endpoint-url-hint">
+      <input type="url" id="endpoint-url" name="url" required maxlength="2048" spellcheck="false" autocomplete="off" placeholder="https://shop.example.com/webhooks/order-protection" aria-describedby="endpoint-url-hint endpoint-url-error">
       <p id="endpoint-url-hint" class="hint">An https:// address of your server on the public internet; it answers a delivery with any 2xx status.</p>
+      <p id="endpoint-url-error" class="field-error" hidden></p>
     </div>
     <div class="field">
       <label for="endpoint-description">Description <span class="optional">(optional)</span></label>
-      <input type="text" id="endpoint-description" name="description" maxlength="255" autocomplete="off">
+      <input type="text" id="endpoint-description" name="description" maxlength="255" autocomplete="off" aria-describedby="endpoint-description-error">
+      <p id="endpoint-description-error" class="field-error" hidden></p>
     </div>
-    <fieldset id="endpoint-events" class="field">
+    <fieldset id="endpoint-events" class="field" aria-describedby="endpoint-events-error">
       <legend>Events to send</legend>
       <div id="event-choices" class="choices"></div>
+      <p id="endpoint-events-error" class="field-error" hidden></p>
     </fieldset>
+    <p id="endpoint-form-error" class="field-error" hidden></p>
     <button type="submit" id="add-endpoint">Add endpoint</button>
   </form>
   <h2 id="events-title">Delivery log</h2>

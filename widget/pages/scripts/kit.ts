@@ -129,7 +129,11 @@ function fieldLabel(field: HTMLElement): string | undefined {
   const legend = field.closest('fieldset')?.querySelector('legend');
   const choice = field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio');
   const label = choice && legend ? legend : ((field as HTMLInputElement).labels?.[0] ?? legend);
-  return label?.textContent?.trim() || undefined;
+  if (!label) return undefined;
+  // A label's "(optional)" (`.optional`) is for the form, not for a sentence about the field.
+  const words = label.cloneNode(true) as HTMLElement;
+  for (const aside of Array.from(words.querySelectorAll('.optional'))) aside.remove();
+  return words.textContent?.trim() || undefined;
 }
 
 /** The claim pages' helpers; the page needs its `#error` (role=alert) and `#announce` (role=status). */

@@ -1,5 +1,6 @@
 import { claimLink } from '../../../shared/claims/claim-link.js';
-import { badge, cell, $, claimPagesKit, el, money, pause, PageError, type Method, type Ok, type Schemas } from './kit.js';
+import { cell, $, claimPagesKit, el, money, PageError, type Method, type Ok, type Schemas } from './kit.js';
+import { webhooks } from './portal-webhooks.js';
 import { loadPagesConfig, startSignIn, type Session } from './sign-in.js';
 
 /**
@@ -13,12 +14,6 @@ type Conversion = Ok<'getConversion'>;
 type Statement = Schemas['Statement'];
 type LedgerPage = Ok<'listLedger'>;
 type LedgerEntry = Schemas['LedgerEntry'];
-type Endpoints = Ok<'listWebhookEndpoints'>;
-type Endpoint = Schemas['WebhookEndpoint'];
-type EndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
-type EventType = Schemas['EventType'];
-type Events = Ok<'listEvents'>;
-type EventDetail = Schemas['WebhookEventDetail'];
 
 const SECTIONS = ['conversion', 'statements', 'ledger', 'webhooks', 'claim-link'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -26,11 +21,6 @@ type Section = (typeof SECTIONS)[number];
 const LEDGER_PAGE = 10;
 /** Months offered for statements and the ledger: this one and the 11 before it. */
 const MONTHS_SHOWN = 12;
-/** The delivery log's length shown. */
-const EVENTS_SHOWN = 10;
-/** After a test event, the log is read again until it has ended one way or the other: at most this many reads, this far apart. */
-const TEST_READS = 30;
-const TEST_READ_PAUSE_MS = 500;
 
 const { announce, clearError, showError, request, run } = claimPagesKit({
   unreachable: 'The service could not be reached. Check your connection and try again.',
@@ -207,305 +197,21 @@ async function loadLedger(): Promise<void> {
   $('ledger-pager').hidden = page.data.length === 0 && ledgerCursors.length === 1 && ledgerNext === null;
 }
 
-// ---- Webhooks: the endpoints (add, test, enable, rotate the secret, delete) and the delivery log.
-/**
- * What each event type an endpoint may take says, in the order the form offers them. A Record of
- * the contract's EventType: a type added to openapi.yaml fails the type check until it is here.
- */
-const EVENT_LABELS: Record<EventType, string> = {
-  'order.created': 'An order is protected',
-  'order.opted_out': 'A customer declines protection',
-  'order.canceled': 'A protected order is canceled',
-  'policy.upgraded': 'A ticket is upgraded',
-  'policy.downgraded': 'A ticket is downgraded',
-  'policy.exchanged': 'A ticket is exchanged',
-  'policy.canceled': 'A policy is canceled',
-  'policy.voided': 'A policy is voided',
-  'claim.submitted': 'A customer files a claim',
-  'claim.approved': 'A claim is approved',
-  'claim.denied': 'A claim is denied',
-  'claim.paid': 'A claim is paid',
-  'claim.withdrawn': 'A customer withdraws a claim',
-  'statement.closed': 'A month’s statement closes',
-  'statement.overdue': 'A statement is overdue',
-};
-const EVENT_TYPES = Object.keys(EVENT_LABELS) as EventType[];
-/** An endpoint's event types in a few words: every one, every one but a few, or the few it takes. */
-function eventsSummary(events: readonly string[]): string {
-  const missing = EVENT_TYPES.filter((type) => !events.includes(type));
-  if (missing.length === 0) return 'Every event type';
-  if (missing.length <= 3) return 'Every event type but ' + missing.join(', ');
-  return events.length === 1 ? 'Only ' + events[0] : 'Only ' + events.join(', ');
-}
-function fillEventChoices(): void {
-  $('event-choices').replaceChildren(
-    ...EVENT_TYPES.map((type) => {
-      const box = el('input');
-      box.type = 'checkbox';
-      box.name = 'events';
-      box.value = type;
-      box.defaultChecked = true; // the form's reset ticks every type again
-      const label = el('label');
-      const words = el('span');
-      words.append(Object.assign(el('code', type), { className: 'mono' }), ' ', el('span', EVENT_LABELS[type]));
-      label.append(box, words);
-      return label;
-    }),
-  );
-}
-
-function deliveredBadge(success: boolean | null) {
-  // Failed: an attempt failed; its attempts say whether it is retried (not after a 410, nor to a deleted endpoint).
-  return success === true ? badge('Delivered', 'ok') : success === false ? badge('Failed', 'bad') : badge('Pending');
-}
-async function loadEvents(): Promise<Events> {
-  const page = await api<Events>('GET', '/events?limit=' + EVENTS_SHOWN);
-  $('event-rows').replaceChildren(
-    ...page.data.map((event) => {
-      const row = el('tr');
-      const name = el('td');
-      const id = Object.assign(el('div', event.id), { className: 'mono', id: 'event-' + event.id });
-      name.append(el('div', event.type), id);
-      const state = el('td');
-      const details = el('button', 'Attempts');
-      details.type = 'button';
-      details.className = 'link';
-      details.setAttribute('aria-expanded', 'false');
-      details.setAttribute('aria-describedby', id.id);
-      details.addEventListener('click', () => void load(() => toggleAttempts(event.id, row, details)));
-      state.append(deliveredBadge(event.delivery_success), el('br'), details);
-      row.append(name, cell(shortWhen(event.created)), state);
-      return row;
-    }),
-  );
-  $('events-status').textContent = page.data.length ? 'The ' + page.data.length + ' latest events, newest first.' : 'No events yet.';
-  $('events-table').hidden = page.data.length === 0; // no header row over nothing
-  return page;
-}
-/** An event's attempts (GET /events/{id}) in a row under it, with "Send again"; pressed again, the row goes. */
-async function toggleAttempts(eventId: string, row: HTMLTableRowElement, button: HTMLButtonElement): Promise<void> {
-  const shown = row.nextElementSibling?.classList.contains('attempts') ? row.nextElementSibling : null;
-  if (shown) {
-    shown.remove();
-    button.setAttribute('aria-expanded', 'false');
-    return;
-  }
-  const detail = await api<EventDetail>('GET', '/events/' + encodeURIComponent(eventId));
-  const list = el('ul');
-  list.append(
-    ...(detail.attempts.length
-      ? detail.attempts.map((a) =>
-          el(
-            'li',
-            shortWhen(a.at) +
-              ' · ' +
-              (a.status_code !== undefined ? 'HTTP ' + a.status_code : (a.error ?? 'no answer')) +
-              ' · ' +
-              a.duration_ms +
-              ' ms · ' +
-              a.endpoint_id,
-          ),
-        )
-      : [el('li', 'No attempt yet.')]),
-  );
-  const cellAll = el('td');
-  cellAll.colSpan = 3;
-  cellAll.append(list);
-  // A test event goes to its one endpoint only when asked (the test button); any other is sent again to every enabled endpoint that takes it.
-  if (detail.type !== 'webhook_endpoint.test') {
-    const again = el('button', 'Send again');
-    again.type = 'button';
-    again.className = 'secondary';
-    again.setAttribute('aria-describedby', 'event-' + eventId);
-    again.addEventListener('click', () => void run(explained(() => redeliver(eventId))));
-    cellAll.append(again);
-  }
-  const attempts = el('tr');
-  attempts.className = 'attempts';
-  attempts.id = 'attempts-' + eventId;
-  attempts.append(cellAll);
-  row.after(attempts);
-  button.setAttribute('aria-controls', attempts.id);
-  button.setAttribute('aria-expanded', 'true');
-}
-async function redeliver(eventId: string): Promise<void> {
-  const queued = await api<{ id: string; endpoints: number }>('POST', '/events/' + encodeURIComponent(eventId) + '/redeliver');
-  announce(
-    queued.endpoints === 0
-      ? 'No enabled endpoint takes this event type, so it was not sent again.'
-      : 'Queued again for ' +
-          (queued.endpoints === 1 ? '1 endpoint' : queued.endpoints + ' endpoints') +
-          ': sent within a minute, one more attempt each in the log.',
-  );
-}
-
-function actionButton(text: string, describedBy: string, action: () => Promise<void>, className = 'secondary'): HTMLButtonElement {
-  const button = el('button', text);
-  button.type = 'button';
-  button.className = className;
-  button.setAttribute('aria-describedby', describedBy);
-  button.addEventListener('click', () => void run(explained(action)));
-  return button;
-}
-function endpointRow(endpoint: Endpoint): HTMLTableRowElement {
-  const row = el('tr');
-  const where = el('td');
-  const url = el('div', endpoint.url);
-  url.className = 'mono';
-  url.id = 'url-' + endpoint.id;
-  where.append(url);
-  if (endpoint.description) where.append(el('div', endpoint.description));
-  where.append(Object.assign(el('div', eventsSummary(endpoint.events)), { className: 'hint' }));
-  const state = el('td');
-  state.append(badge(endpoint.status === 'enabled' ? 'Enabled' : 'Disabled', endpoint.status === 'enabled' ? 'ok' : 'bad'));
-  const actions = el('div');
-  actions.className = 'row-actions';
-  if (endpoint.status === 'enabled') {
-    const test = actionButton('Send test event', url.id, () => sendTest(endpoint.id, test));
-    actions.append(test);
-  } else {
-    actions.append(actionButton('Enable', url.id, () => enableEndpoint(endpoint)));
-  }
-  actions.append(
-    actionButton('Rotate secret', url.id, () => rotateSecret(endpoint)),
-    actionButton('Delete', url.id, () => deleteEndpoint(endpoint), 'danger'),
-  );
-  const actionCell = el('td');
-  actionCell.append(actions);
-  row.append(where, state, actionCell);
-  return row;
-}
-async function loadEndpoints(): Promise<void> {
-  const list = await api<Endpoints>('GET', '/webhook_endpoints');
-  $('endpoint-rows').replaceChildren(...list.data.map(endpointRow));
-  $('endpoints-status').textContent = list.data.length
-    ? (list.data.length === 1 ? '1 endpoint' : list.data.length + ' endpoints') + ', oldest first.'
-    : 'No endpoint yet: add one below, and events start going to it.';
-  $('endpoints-table').hidden = list.data.length === 0;
-}
-async function loadWebhooks(): Promise<void> {
-  await Promise.all([loadEndpoints(), loadEvents()]);
-}
-
-/** Asks in the page's dialog (Escape or Cancel says no); the focus goes back where it was. */
-function confirmed(title: string, text: string, yes: string): Promise<boolean> {
-  const dialog = $<HTMLDialogElement>('confirm');
-  $('confirm-title').textContent = title;
-  $('confirm-text').textContent = text;
-  $('confirm-yes').textContent = yes;
-  $('confirm-yes').className = yes.startsWith('Delete') ? 'danger' : '';
-  dialog.returnValue = '';
-  return new Promise((resolve) => {
-    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'yes'), { once: true });
-    dialog.showModal();
-    $('confirm-no').focus(); // the safe choice first: Enter on the dialog changes nothing
-  });
-}
-
-/** A secret the API shows once (a new endpoint's, or a rotated one), until the person says it is stored. */
-function showSecret(endpoint: EndpointWithSecret, what: string): void {
-  $('secret-what').textContent = what;
-  $('secret-url').textContent = endpoint.url;
-  $<HTMLInputElement>('secret-value').value = endpoint.secret;
-  $('secret-panel').hidden = false;
-  $('secret-title').focus();
-}
-function hideSecret(): void {
-  $<HTMLInputElement>('secret-value').value = '';
-  $('secret-panel').hidden = true;
-}
-
-async function addEndpoint(): Promise<void> {
-  const url = $<HTMLInputElement>('endpoint-url').value.trim();
-  const description = $<HTMLInputElement>('endpoint-description').value.trim();
-  const events = Array.from(document.querySelectorAll<HTMLInputElement>('#event-choices input:checked'), (box) => box.value as EventType);
-  if (!url) throw new PageError('url: enter the address your server takes deliveries on.', { param: 'url' });
-  // The API reads an empty list as every type; a person who unticked every box meant none, which is no endpoint.
-  if (events.length === 0) throw new PageError('events: tick at least one event type.', { param: 'events' });
-  const body: { url: string; description?: string; events?: EventType[] } = { url };
-  if (description) body.description = description;
-  if (events.length < EVENT_TYPES.length) body.events = events;
-  const created = await api<EndpointWithSecret>('POST', '/webhook_endpoints', body);
-  $<HTMLFormElement>('endpoint-form').reset();
-  await loadEndpoints();
-  showSecret(created, 'Endpoint added: events from now on go to it. Its signing secret, to check each delivery’s signature:');
-}
-async function rotateSecret(endpoint: Endpoint): Promise<void> {
-  const text =
-    'Deliveries to ' +
-    endpoint.url +
-    ' get a new secret. The current one keeps signing beside it for 24 hours, so your receiver can switch without missing one.';
-  if (!(await confirmed('Rotate the signing secret?', text, 'Rotate secret'))) return;
-  const rotated = await api<EndpointWithSecret>('POST', '/webhook_endpoints/' + encodeURIComponent(endpoint.id) + '/rotate_secret');
-  showSecret(rotated, 'A new signing secret. Deliveries carry a signature by each secret for 24 hours; switch your receiver to this one before then.');
-}
-async function deleteEndpoint(endpoint: Endpoint): Promise<void> {
-  const text = 'Nothing more is sent to ' + endpoint.url + '; its pending deliveries are canceled. This cannot be undone.';
-  if (!(await confirmed('Delete this endpoint?', text, 'Delete endpoint'))) return;
-  await api<null>('DELETE', '/webhook_endpoints/' + encodeURIComponent(endpoint.id));
-  if ($('secret-url').textContent === endpoint.url) hideSecret();
-  await loadEndpoints();
-  $('endpoints-title').focus(); // its row, and the button pressed, are gone
-  announce('Endpoint deleted: ' + endpoint.url + '.');
-}
-async function enableEndpoint(endpoint: Endpoint): Promise<void> {
-  await api<Endpoint>('POST', '/webhook_endpoints/' + encodeURIComponent(endpoint.id) + '/enable');
-  await loadEndpoints();
-  $('endpoints-title').focus(); // the row is drawn again, with "Send test event" where "Enable" was
-  announce(
-    'Endpoint enabled: events from now on go to ' +
-      endpoint.url +
-      '. Events raised while it was disabled were not kept for it; send one again from the delivery log.',
-  );
-}
-
-async function sendTest(endpointId: string, button: HTMLButtonElement): Promise<void> {
-  const status = $('test-status');
-  button.disabled = true;
-  try {
-    status.textContent = 'Sending a test event…';
-    const sent = await api<{ id: string }>('POST', '/webhook_endpoints/' + encodeURIComponent(endpointId) + '/test');
-    for (let read = 0; read < TEST_READS; read++) {
-      const page = await loadEvents();
-      const listed = page.data.find((event) => event.id === sent.id);
-      if (listed && listed.delivery_success !== null) {
-        const detail = await api<EventDetail>('GET', '/events/' + encodeURIComponent(sent.id));
-        const last = detail.attempts[detail.attempts.length - 1];
-        const answer = last ? (last.status_code !== undefined ? 'HTTP ' + last.status_code : (last.error ?? 'no answer')) : 'no attempt';
-        status.textContent = listed.delivery_success
-          ? 'Test event delivered (' + answer + '). It is at the top of the delivery log.'
-          : last?.status_code === 410
-            ? 'Test event refused (HTTP 410: gone), so the endpoint is disabled. Enable it once your server takes deliveries again.'
-            : 'Test event failed (' + answer + '); it will be retried. See the delivery log.';
-        if (last?.status_code === 410) await loadEndpoints(); // its row now offers "Enable"; the button pressed is gone
-        return;
-      }
-      await pause(TEST_READ_PAUSE_MS);
-    }
-    status.textContent = 'Test event accepted; not delivered yet. Refresh the log in a moment.';
-  } catch (err) {
-    status.textContent = '';
-    throw err;
-  } finally {
-    button.disabled = false;
-    if (button.isConnected) button.focus();
-    else $('endpoints-title').focus();
-  }
-}
+// ---- Webhooks: portal-webhooks.ts (set up once the person is a merchant user).
+let webhookSection: ReturnType<typeof webhooks> | undefined;
 
 // ---- Claim link: the shop's own, from the client the token names.
 function showClaimLink(): void {
   $<HTMLInputElement>('claim-link-url').value = claimLink(location.origin, session!.user.merchant_client_id ?? '');
 }
-/** Copies a read-only field's text; where the clipboard is refused, leaves it selected and says how. */
-async function copyField(id: string, copied: string): Promise<void> {
-  const field = $<HTMLInputElement>(id);
+async function copyLink(): Promise<void> {
+  const field = $<HTMLInputElement>('claim-link-url');
   field.select();
   try {
     await navigator.clipboard.writeText(field.value);
-    announce(copied);
+    announce('Claim link copied.');
   } catch {
-    announce('It is selected: copy it with Ctrl+C (⌘C on a Mac).');
+    announce('The link is selected: copy it with Ctrl+C (⌘C on a Mac).');
   }
 }
 
@@ -514,7 +220,7 @@ const LOADERS: Record<Section, () => Promise<void> | void> = {
   conversion: loadConversion,
   statements: loadStatement,
   ledger: loadLedger,
-  webhooks: loadWebhooks,
+  webhooks: () => webhookSection?.load(),
   'claim-link': showClaimLink,
 };
 const sectionOf = (hash: string): Section => {
@@ -593,7 +299,7 @@ async function start(): Promise<void> {
   $('main').classList.remove('alone');
   fillMonths($<HTMLSelectElement>('statement-period'));
   fillMonths($<HTMLSelectElement>('ledger-period'));
-  fillEventChoices();
+  webhookSection = webhooks({ api, run, load, explained, announce, shortWhen });
   show(sectionOf(location.hash), false);
   window.addEventListener('hashchange', () => show(sectionOf(location.hash), true));
 }
@@ -629,19 +335,5 @@ $('ledger-newer').addEventListener('click', () =>
     if (ledgerCursors.length > 1) ledgerCursors.pop();
   }),
 );
-$('events-refresh').addEventListener('click', () => void load(async () => void (await loadEvents())));
-$('endpoint-form').addEventListener('submit', (event) => {
-  event.preventDefault();
-  void run(explained(addEndpoint), {
-    url: () => $('endpoint-url'),
-    description: () => $('endpoint-description'),
-    events: () => document.querySelector<HTMLInputElement>('#event-choices input') ?? undefined,
-  });
-});
-$('copy-secret').addEventListener('click', () => void copyField('secret-value', 'Signing secret copied.'));
-$('secret-done').addEventListener('click', () => {
-  hideSecret();
-  $('endpoints-title').focus();
-});
-$('copy-link').addEventListener('click', () => void copyField('claim-link-url', 'Claim link copied.'));
+$('copy-link').addEventListener('click', () => void copyLink());
 void start();
