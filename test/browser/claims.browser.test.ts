@@ -386,6 +386,7 @@ describe('claims', () => {
     expect(await customer.getByLabel('E-mail').inputValue()).toBe(email);
     await customer.getByRole('button', { name: 'Find my order', exact: true }).click();
     // Coming back, the claimed ticket is no longer one to claim: the claim still names it as the order does, not by its numbers.
+    await expect.poll(() => customer.locator('#claim-list li').first().textContent()).toMatch(/^Seat A1: Approved, \$80\.00 claimed on .+ UTC View claim$/);
     await customer.getByRole('button', { name: `View claim ${claimId}` }).click();
     await expect
       .poll(() => customer.locator('#claim-policies li').allTextContents())

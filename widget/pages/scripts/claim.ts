@@ -244,7 +244,8 @@ function drawOrder(found: Session, keep: boolean): void {
       const item = el(
         'li',
         t('claimRow', {
-          id: claim.claim_id,
+          // The tickets as the order names them (the claim's number is on its page, and in its button's name).
+          id: claim.policies.map((p) => p.item?.name ?? p.policy_number).join(', '),
           status: statusLabel(claim.status),
           amount: money(claim.amount_claimed, claim.currency),
           date: when(claim.created),
