@@ -377,6 +377,8 @@ export class ApiStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
     new CfnOutput(this, 'SiteUrl', { value: this.web.origin });
+    // With -c siteDomain, SiteUrl names that domain: its DNS (a CNAME, or an alias record) points here.
+    new CfnOutput(this, 'DistributionDomainName', { value: this.web.distribution.distributionDomainName });
     new CfnOutput(this, 'PagesClientId', { value: this.pagesClient.userPoolClientId });
     new CfnOutput(this, 'ScriptsClientId', { value: this.scriptsClient.userPoolClientId });
     // Subscribe chat or paging to it (docs/deployment.md); -c alarmEmail=... subscribes an address.

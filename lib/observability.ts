@@ -1,7 +1,17 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { Alarm, ComparisonOperator, Dashboard, GraphWidget, MathExpression, Metric, TextWidget, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  Alarm,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  MathExpression,
+  Metric,
+  TextWidget,
+  TreatMissingData,
+  type IMetric,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { Operation, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
@@ -10,6 +20,27 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+
+/**
+ * The DynamoDB operations the service sends (shared/**: the document client's Get, Put, Update,
+ * Delete, Query, Scan, BatchWrite, BatchGet and TransactWrite commands) and its stream consumers'
+ * GetRecords: the SystemErrors alarm sums one metric each. A CloudWatch alarm's metric math takes at
+ * most 10 metrics (the throttles above are grouped by 10 for the same reason).
+ */
+const DYNAMO_OPERATIONS = [
+  Operation.GET_ITEM,
+  Operation.PUT_ITEM,
+  Operation.UPDATE_ITEM,
+  Operation.DELETE_ITEM,
+  Operation.QUERY,
+  Operation.SCAN,
+  Operation.BATCH_WRITE_ITEM,
+  Operation.BATCH_GET_ITEM,
+  Operation.TRANSACT_WRITE_ITEMS,
+  Operation.GET_RECORDS,
+] as const;
+const ALARM_MATH_METRICS = 10;
+if (DYNAMO_OPERATIONS.length > ALARM_MATH_METRICS) throw new Error('A SystemErrors alarm would sum more metrics than CloudWatch takes.');
 
 /**
  * Alarms an operator is paged on (every alarm notifies the alarm topic, to which `-c alarmEmail=...`
@@ -61,7 +92,7 @@ export class Observability extends Construct {
     const email = this.node.tryGetContext('alarmEmail') as string | undefined;
     if (email) this.topic.addSubscription(new EmailSubscription(email));
     const notify = new SnsAction(this.topic);
-    const alarm = (name: string, metric: Metric | MathExpression, threshold: number, description: string) => {
+    const alarm = (name: string, metric: IMetric, threshold: number, description: string) => {
       const made = new Alarm(this, name, {
         metric,
         threshold,
@@ -101,14 +132,23 @@ export class Observability extends Construct {
       alarm(group === 0 ? 'LambdaThrottles' : `LambdaThrottles${group + 1}`, sum, 1, 'A function was throttled (concurrency limit reached).'),
     );
 
-    const systemErrors = Object.values(props.tables).map((table) => table.metric('SystemErrors', { period, statistic: 'Sum' }));
-    const dynamoSystemErrors = new MathExpression({
-      expression: systemErrors.map((_, i) => `s${i}`).join(' + '),
-      usingMetrics: Object.fromEntries(systemErrors.map((metric, i) => [`s${i}`, metric])),
-      label: 'DynamoDB system errors',
-      period,
+    // DynamoDB reports SystemErrors per table AND operation: a metric with the table alone has no data
+    // and never alarms. One alarm per table sums the operations the service sends (and its streams' reads).
+    const dynamoSystemErrors = Object.entries(props.tables).map(([id, table]) => {
+      const metric = table.metricSystemErrorsForOperations({
+        operations: [...DYNAMO_OPERATIONS],
+        period,
+        statistic: 'Sum',
+        label: `DynamoDB system errors (${id})`,
+      });
+      alarm(
+        `DynamoSystemErrors${id.charAt(0).toUpperCase() + id.slice(1)}`,
+        metric,
+        1,
+        `DynamoDB answered with system errors (5xx on its side) on the ${id} table.`,
+      );
+      return { id, metric };
     });
-    alarm('DynamoSystemErrors', dynamoSystemErrors, 1, 'DynamoDB answered with system errors (5xx on its side).');
     alarm(
       'AuthorizerErrors',
       props.authorizer.metricErrors({ period, statistic: 'Sum' }),
@@ -181,7 +221,10 @@ export class Observability extends Construct {
         ],
         [
           new GraphWidget({ title: 'Throttles', left: throttles, width: 12 }),
-          new GraphWidget({ title: 'DynamoDB system errors', left: [dynamoSystemErrors], width: 12 }),
+          // A graph per table: CDK names each operation's metric by the operation, so two tables' sums cannot share a graph.
+          ...dynamoSystemErrors.map(
+            ({ id, metric }) => new GraphWidget({ title: `DynamoDB system errors (${id})`, left: [metric], width: 12 / dynamoSystemErrors.length }),
+          ),
         ],
       ],
     });

@@ -550,6 +550,32 @@ describe('observability', () => {
     api.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
   });
 
+  it('names the distribution a custom site domain points at, beside the site URL', () => {
+    const outputs = api.findOutputs('*');
+    expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['SiteUrl', 'DistributionDomainName', 'ApiUrl']));
+    expect(JSON.stringify(outputs.DistributionDomainName!.Value)).toContain('DomainName');
+  });
+
+  it('alarms on DynamoDB system errors per table with every operation named (the metric has no data without its Operation), at most 10 metrics each', () => {
+    type Query = { Id: string; MetricStat?: { Metric: { MetricName: string; Dimensions: { Name: string; Value: unknown }[] } } };
+    const dynamo = resources(api, 'AWS::CloudWatch::Alarm').filter(([, alarm]) => String(alarm.Properties.AlarmDescription).includes('DynamoDB answered'));
+    expect(dynamo.map(([, alarm]) => alarm.Properties.AlarmDescription)).toEqual([
+      'DynamoDB answered with system errors (5xx on its side) on the main table.',
+      'DynamoDB answered with system errors (5xx on its side) on the metrics table.',
+    ]);
+    for (const [id, alarm] of dynamo) {
+      const stats = (alarm.Properties.Metrics as Query[]).filter((query) => query.MetricStat);
+      expect(stats.length, id).toBeLessThanOrEqual(10);
+      const operations = stats.map((query) => {
+        expect(query.MetricStat!.Metric.MetricName).toBe('SystemErrors');
+        return query.MetricStat!.Metric.Dimensions.find((dimension) => dimension.Name === 'Operation')?.Value;
+      });
+      expect(operations.sort(), id).toEqual(
+        ['BatchGetItem', 'BatchWriteItem', 'DeleteItem', 'GetItem', 'GetRecords', 'PutItem', 'Query', 'Scan', 'TransactWriteItems', 'UpdateItem'].sort(),
+      );
+    }
+  });
+
   it("has no managed policies: each function role writes only to its own log group (CDK's two deploy-time helpers aside)", () => {
     const managed = resources(api, 'AWS::IAM::Role')
       .filter(([, role]) => role.Properties.ManagedPolicyArns !== undefined)

@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { claimLink } from '#shared/claims/claim-link.js';
 import { localDynamo, stackFilePath, type StackFile } from './local/local-stack-file.js';
-import { fail, repeatedOption, runCli, type CliOutput } from './cli-arguments.js';
+import { deployedTables, fail, repeatedOption, runCli, type CliOutput } from './cli-arguments.js';
 
 /** Who the audit log names for a client this script creates or disables (a script: no e-mail). */
 const CLI_AUDITING: ClientAuditing = { actor: { sub: 'npm-run-client', roles: ['admin'], kind: 'script' }, newAuditId };
@@ -134,12 +134,12 @@ async function main(args: string[], out: CliOutput): Promise<void> {
   }
   const { command, clientId } = commandOf(positionals, values);
 
-  const local = values.aws ? undefined : localDynamo();
+  const deployed = values.aws ? deployedTables() : undefined;
+  const local = deployed ? undefined : localDynamo();
   // On standard error, so that --json output stays clean.
   if (local) out.error(`using DynamoDB at ${local.endpoint} (${local.source})`);
-  const endpoint = local?.endpoint;
-  const config = loadConfig();
-  const doc = createDocumentClient(endpoint, config.region);
+  const config = deployed ?? loadConfig();
+  const doc = createDocumentClient(local?.endpoint, config.region);
   try {
     await run(command, clientId, values, doc, config.tableName, out);
   } finally {

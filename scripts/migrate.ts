@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { deployedTables, orExit } from './cli-arguments.js';
 import { loadConfig } from '#shared/platform/config.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { runMigrations } from './migrations.js';
@@ -17,11 +18,11 @@ import { localDynamo } from './local/local-stack-file.js';
  * beside traffic (scripts/migrations.ts runMigrations).
  */
 const { values } = parseArgs({ options: { aws: { type: 'boolean', default: false } } });
-const local = values.aws ? undefined : localDynamo();
+const deployed = values.aws ? orExit(() => deployedTables({ metrics: true })) : undefined;
+const local = deployed ? undefined : localDynamo();
 if (local) console.error(`using DynamoDB at ${local.endpoint} (${local.source})`);
-const endpoint = local?.endpoint;
-const config = loadConfig();
-const doc = createDocumentClient(endpoint, config.region);
+const config = deployed ?? loadConfig();
+const doc = createDocumentClient(local?.endpoint, config.region);
 const { moved, windows, minor, adopted, opening, registered, listed, terms, sold, months } = await runMigrations(doc, {
   main: config.tableName,
   metrics: config.metricsTableName,

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { deployedTables, orExit } from './cli-arguments.js';
 import { loadConfig } from '#shared/platform/config.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { localDynamo } from './local/local-stack-file.js';
@@ -10,9 +11,10 @@ import { describeDifference, reconcile } from './reconcile.js';
  * difference. Locally the DynamoDB of `npm start`; with --aws the table named by TABLE_NAME.
  */
 const { values } = parseArgs({ options: { aws: { type: 'boolean', default: false } } });
-const local = values.aws ? undefined : localDynamo();
+const deployed = values.aws ? orExit(() => deployedTables()) : undefined;
+const local = deployed ? undefined : localDynamo();
 if (local) console.error(`using DynamoDB at ${local.endpoint} (${local.source})`);
-const config = loadConfig();
+const config = deployed ?? loadConfig();
 const doc = createDocumentClient(local?.endpoint, config.region);
 const differences = await reconcile(doc, config.tableName);
 doc.destroy();

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DynamoAuditLog } from '#shared/identity/index.js';
 import { loadConfig } from '#shared/platform/config.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
@@ -45,6 +45,28 @@ async function staff(...args: string[]): Promise<{ code: number; stdout: string;
 }
 
 describe('npm run staff -- add', () => {
+  it('with --aws, refuses to start without the deployed table and region, or with a pool of another region, calling nothing', async () => {
+    const args = ['add', '--email', 'ada@insurer.example', '--group', 'admin', '--aws', '--user-pool-id'];
+    vi.stubEnv('TABLE_NAME', '');
+    vi.stubEnv('AWS_REGION', '');
+    vi.stubEnv('AWS_DEFAULT_REGION', '');
+    try {
+      const bare = await staff(...args, 'eu-west-1_AbC123');
+      expect(bare.code).toBe(2);
+      expect(bare.stderr).toContain('--aws needs TABLE_NAME (the OrderProtectionData output MainTableName), AWS_REGION (the region it is deployed in) set');
+      vi.stubEnv('TABLE_NAME', 'OrderProtectionData-MainTable');
+      vi.stubEnv('AWS_REGION', 'us-east-1');
+      const elsewhere = await staff(...args, 'eu-west-1_AbC123');
+      expect(elsewhere.code).toBe(2);
+      expect(elsewhere.stderr).toContain('the user pool is in eu-west-1 and AWS_REGION is us-east-1: set AWS_REGION to the region deployed to');
+      const notAPool = await staff(...args, 'my-pool');
+      expect(notAPool.code).toBe(2);
+      expect(notAPool.stderr).toContain('--user-pool-id my-pool is not a user pool id (<region>_<id>)');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it('adds a person who signs in at once with the password printed once, and reaches the routes of the groups given', async () => {
     const added = await npmRunStaff('add', '--email', 'Nina@Insurer.example', '--group', 'finance', '--json');
     expect(added.code).toBe(0);

@@ -9,7 +9,7 @@ import { DynamoClientStore } from '#shared/clients/dynamo-client-store.js';
 import { loadConfig } from '#shared/platform/config.js';
 import { createDocumentClient } from '#shared/platform/dynamo/dynamo-client.js';
 import { localDynamo } from './local/local-stack-file.js';
-import { fail, repeatedOption, runCli, type CliOutput } from './cli-arguments.js';
+import { deployedTables, fail, repeatedOption, runCli, type CliOutput } from './cli-arguments.js';
 
 /** Who the audit log names for a person added by this script (a script: no e-mail; the console's adds name the admin). */
 const CLI_ACTOR: StaffIdentity = { sub: 'npm-run-staff', roles: ['admin'], kind: 'script' };
@@ -63,9 +63,16 @@ async function main(args: string[], out: CliOutput): Promise<void> {
   if (positionals[0] !== 'add') fail(`unknown command "${positionals[0]}": the one command is add`);
   if (positionals.length > 1) fail(`add takes no words but its options (got "${positionals.slice(1).join(' ')}")`);
   let directory: StaffDirectory;
-  if (values.aws) {
-    if (!values['user-pool-id']) fail('--aws needs --user-pool-id (the OrderProtectionIdentity stack output)');
-    directory = new CognitoStaffDirectory(new CognitoIdentityProviderClient({}), values['user-pool-id']);
+  const deployed = values.aws ? deployedTables() : undefined;
+  if (deployed) {
+    const pool = values['user-pool-id'];
+    if (!pool) fail('--aws needs --user-pool-id (the OrderProtectionIdentity stack output StaffUserPoolId)');
+    // A pool's id starts with its region (eu-west-1_AbC123): the person and their audit record go to one region.
+    const poolRegion = /^([a-z]{2}(?:-[a-z]+)+-\d)_[0-9A-Za-z]+$/.exec(pool)?.[1];
+    if (!poolRegion) fail(`--user-pool-id ${pool} is not a user pool id (<region>_<id>)`);
+    if (poolRegion !== deployed.region)
+      fail(`the user pool is in ${poolRegion} and AWS_REGION is ${deployed.region}: set AWS_REGION to the region deployed to`);
+    directory = new CognitoStaffDirectory(new CognitoIdentityProviderClient({ region: poolRegion }), pool);
   } else {
     const file = process.env.STAFF_FILE || join(process.cwd(), '.local', 'staff.json');
     out.error(`adding to npm start's sign-in (${file})`);
@@ -73,10 +80,10 @@ async function main(args: string[], out: CliOutput): Promise<void> {
   }
   // The same rules, client check, audit record and directory as POST /api/v2/admin/staff (shared/identity addStaffUser):
   // the running stack's table locally, the deployed one with --aws.
-  const doc = createDocumentClient(values.aws ? undefined : localDynamo().endpoint, loadConfig().region);
+  const doc = createDocumentClient(deployed ? undefined : localDynamo().endpoint, deployed?.region ?? loadConfig().region);
   let added;
   try {
-    const { tableName } = loadConfig();
+    const { tableName } = deployed ?? loadConfig();
     const deps = { directory, clients: new DynamoClientStore(doc, tableName), audit: new DynamoAuditLog(doc, tableName), now: () => new Date(), newAuditId };
     added = await addStaffUser(deps, CLI_ACTOR, {
       email: values.email ?? '',

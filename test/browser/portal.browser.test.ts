@@ -303,6 +303,15 @@ describe('the merchant portal', () => {
     expect(second).toMatch(/^whsec_/);
     expect(second).not.toBe(first);
     await page.getByRole('button', { name: 'I have stored it' }).press('Enter');
+    // Again within the 24 hours: refused, the time it names said as the portal's other dates.
+    await added.getByRole('button', { name: 'Rotate secret' }).press('Enter');
+    await dialog.getByRole('button', { name: 'Rotate secret' }).press('Enter');
+    await expect
+      .poll(() => page.locator('#error').textContent())
+      .toMatch(
+        /^The previous secret still signs beside the current one until [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{2}:\d{2} UTC; the secret can be rotated again from then\.$/,
+      );
+    expect(await page.locator('#secret-panel').isHidden()).toBe(true);
 
     // The receiver answers 410: the endpoint is disabled, its row says so and offers "Enable" (which has the focus) instead of a test.
     receiver.answers.push(410);

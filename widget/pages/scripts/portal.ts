@@ -52,6 +52,8 @@ const shortWhen = (at: string) =>
     minute: '2-digit',
     hourCycle: 'h23',
   }) + ' UTC';
+const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/;
+const ISO_TIME_ALL = new RegExp(ISO_TIME.source, 'g');
 const monthLabel = (period: string) => new Date(period + '-01T00:00:00Z').toLocaleDateString('en-US', { timeZone: 'UTC', month: 'long', year: 'numeric' });
 const ENTRY_LABELS: Record<Schemas['LedgerEntryType'], string> = {
   premium_written: 'Premium written',
@@ -264,6 +266,9 @@ function explained(action: () => Promise<void> | void): () => Promise<void> {
         throw new PageError('Your sign-in has ended. Sign in again to go on.');
       }
       if (err instanceof PageError && err.status === 403) throw new PageError('Your account may not see this: ' + err.message);
+      // The API writes times as ISO 8601 ("…until 2026-11-30T22:43:32.917Z"); the portal says them as its other dates.
+      if (err instanceof PageError && ISO_TIME.test(err.message))
+        throw new PageError(err.message.replace(ISO_TIME_ALL, shortWhen), { code: err.code, param: err.param, status: err.status });
       throw err;
     }
   };
