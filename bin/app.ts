@@ -29,7 +29,12 @@ const api = new ApiStack(app, 'OrderProtectionApi', {
   signingKeys: data.signingKeys,
   bordereaux: data.bordereaux,
   evidence: data.evidence,
-  identity: { userPool: identity.userPool, issuer: identity.userPool.userPoolProviderUrl, signInUrl: identity.domain.baseUrl() },
+  identity: {
+    userPool: identity.userPool,
+    issuer: identity.userPool.userPoolProviderUrl,
+    signInUrl: identity.domain.baseUrl(),
+    tokenClaims: identity.tokenClaims.fn,
+  },
   // The widget and the pages are built here from this checkout (esbuild and Redocly, offline, a few
   // seconds), so a deploy never ships pages older than its API, nor none at all.
   site: siteFrom(await buildWidget(), await builtSite('widget/dist/site')),

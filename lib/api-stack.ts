@@ -6,7 +6,7 @@ import { OAuthScope, UserPoolClient, UserPoolClientIdentityProvider, ClientAttri
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -49,7 +49,12 @@ export interface ApiStackProps extends StackProps {
   /** The claims' evidence bucket (DataStack): its events reach the evidence-check function. */
   evidence: IBucket;
   /** The staff sign-in (IdentityStack): the user pool, its issuer URL, and its hosted sign-in's base URL (`https://<prefix>.auth.<region>.amazoncognito.com`). */
-  identity: { userPool: IUserPool; issuer: string; signInUrl: string };
+  identity: {
+    userPool: IUserPool;
+    issuer: string;
+    signInUrl: string;
+    /** Its pre-token trigger: a failure stops every sign-in, so it alarms here. */ tokenClaims: IFunction;
+  };
   /** What the distribution serves from its bucket (bin/app.ts builds the widget and finds the site). */
   site: Pick<WebProps, 'widgetCode' | 'siteDirectory' | 'apiReferenceHtml'>;
 }
@@ -361,6 +366,14 @@ export class ApiStack extends Stack {
       functions: Object.fromEntries(Object.entries(this.functions).map(([name, service]) => [name, service.fn])),
       authorizer: this.functions.authorizer.fn,
       tables: props.tables,
+      unattended: {
+        ...Object.fromEntries(
+          apiFunctionNames
+            .filter((name) => (FUNCTIONS[name] as FunctionDefinition).events !== undefined || scheduledFunctions.some((scheduled) => scheduled.name === name))
+            .map((name) => [name, this.functions[name].fn]),
+        ),
+        'staff-token-claims': props.identity.tokenClaims,
+      },
       streamConsumers: streamFunctions.map(({ name }) => ({ name, fn: this.functions[name].fn, expired: streamQueues[name]! })),
     });
 

@@ -25,7 +25,7 @@ import { Construct } from 'constructs';
  * The DynamoDB operations the service sends (shared/**: the document client's Get, Put, Update,
  * Delete, Query, Scan, BatchWrite, BatchGet and TransactWrite commands) and its stream consumers'
  * GetRecords: the SystemErrors alarm sums one metric each. A CloudWatch alarm's metric math takes at
- * most 10 metrics (the throttles above are grouped by 10 for the same reason).
+ * most 10 metrics (ALARM_MATH_METRICS: the throttles' alarms group functions by it too).
  */
 const DYNAMO_OPERATIONS = [
   Operation.GET_ITEM,
@@ -52,6 +52,11 @@ export interface ObservabilityProps {
   functions: Record<string, IFunction>;
   authorizer: IFunction;
   tables: Record<string, ITableV2>;
+  /**
+   * Functions whose failures no caller sees (scheduled, told by EventBridge, the user pool's sign-in
+   * trigger): each failed run pages, named by its function.
+   */
+  unattended?: Record<string, IFunction>;
   /** Stream consumers, with the queue their expired batches go to. */
   streamConsumers?: { name: string; fn: IFunction; expired: IQueue }[];
 }
@@ -119,11 +124,11 @@ export class Observability extends Construct {
 
     // An alarm's metric math takes at most 10 metrics: one sum per 10 functions.
     const functions = Object.values(props.functions);
-    const throttles = Array.from({ length: Math.ceil(functions.length / 10) }, (_, group) => {
-      const members = functions.slice(group * 10, group * 10 + 10);
+    const throttles = Array.from({ length: Math.ceil(functions.length / ALARM_MATH_METRICS) }, (_, group) => {
+      const members = functions.slice(group * ALARM_MATH_METRICS, (group + 1) * ALARM_MATH_METRICS);
       return new MathExpression({
-        expression: members.map((_, i) => `t${group * 10 + i}`).join(' + '),
-        usingMetrics: Object.fromEntries(members.map((fn, i) => [`t${group * 10 + i}`, fn.metricThrottles({ period, statistic: 'Sum' })])),
+        expression: members.map((_, i) => `t${group * ALARM_MATH_METRICS + i}`).join(' + '),
+        usingMetrics: Object.fromEntries(members.map((fn, i) => [`t${group * ALARM_MATH_METRICS + i}`, fn.metricThrottles({ period, statistic: 'Sum' })])),
         label: group === 0 ? 'Lambda throttles' : `Lambda throttles (${group + 1})`,
         period,
       });
@@ -149,6 +154,10 @@ export class Observability extends Construct {
       );
       return { id, metric };
     });
+    for (const [name, fn] of Object.entries(props.unattended ?? {})) {
+      const id = name.replace(/(^|-)(\w)/g, (_, _dash: string, c: string) => c.toUpperCase());
+      alarm(`${id}Errors`, fn.metricErrors({ period, statistic: 'Sum' }), 1, `${name} failed a run, which no caller sees (scheduled, or told by an event).`);
+    }
     alarm(
       'AuthorizerErrors',
       props.authorizer.metricErrors({ period, statistic: 'Sum' }),

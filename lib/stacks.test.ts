@@ -2,7 +2,7 @@ import { App, Aspects, type Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { functionNames, routes } from '#shared/platform/functions.js';
+import { functionNames, routes, scheduledFunctions } from '#shared/platform/functions.js';
 import { SCOPE_PREFIX, STAFF_ROLES } from '#shared/platform/staff.js';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
@@ -43,7 +43,12 @@ function makeApp(context: Record<string, unknown> = {}, site: ReturnType<typeof 
     signingKeys: dataStack.signingKeys,
     bordereaux: dataStack.bordereaux,
     evidence: dataStack.evidence,
-    identity: { userPool: identityStack.userPool, issuer: identityStack.userPool.userPoolProviderUrl, signInUrl: identityStack.domain.baseUrl() },
+    identity: {
+      userPool: identityStack.userPool,
+      issuer: identityStack.userPool.userPoolProviderUrl,
+      signInUrl: identityStack.domain.baseUrl(),
+      tokenClaims: identityStack.tokenClaims.fn,
+    },
     site,
   });
   apiStack.addStackDependency(edgeStack);
@@ -554,6 +559,14 @@ describe('observability', () => {
     const outputs = api.findOutputs('*');
     expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['SiteUrl', 'DistributionDomainName', 'ApiUrl']));
     expect(JSON.stringify(outputs.DistributionDomainName!.Value)).toContain('DomainName');
+  });
+
+  it('pages on every failed run of a function no caller sees: the scheduled ones, the evidence check, the sign-in trigger', () => {
+    const failing = resources(api, 'AWS::CloudWatch::Alarm')
+      .map(([, alarm]) => String(alarm.Properties.AlarmDescription))
+      .filter((description) => description.endsWith('which no caller sees (scheduled, or told by an event).'))
+      .map((description) => description.split(' ')[0]);
+    expect(failing.sort()).toEqual([...scheduledFunctions.map(({ name }) => name), 'evidence-check', 'staff-token-claims'].sort());
   });
 
   it('alarms on DynamoDB system errors per table with every operation named (the metric has no data without its Operation), at most 10 metrics each', () => {
