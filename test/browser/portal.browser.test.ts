@@ -312,6 +312,9 @@ describe('the merchant portal', () => {
         /^The previous secret still signs beside the current one until [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{2}:\d{2} UTC; the secret can be rotated again from then\.$/,
       );
     expect(await page.locator('#secret-panel').isHidden()).toBe(true);
+    // Said in the row too, the focus back on the button pressed (the alert is a screen away on a phone).
+    expect(await added.locator('.row-status').textContent()).toMatch(/^The previous secret still signs beside the current one until /);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Rotate secret');
 
     // The receiver answers 410: the endpoint is disabled, its row says so and offers "Enable" (which has the focus) instead of a test.
     receiver.answers.push(410);
@@ -337,6 +340,24 @@ describe('the merchant portal', () => {
     await expect.poll(() => rows.count()).toBe(1);
     expect(await focusedId()).toBe('endpoints-title');
     expect(await page.locator('#endpoints-status').textContent()).toBe('1 endpoint, oldest first.');
+
+    // At 16 endpoints the 17th is refused at the form's foot, which takes the focus (not the alert a screen up).
+    const auth = { authorization: `JWT ${await accessToken(server.baseUrl, server.demo)}` };
+    const made: string[] = [];
+    for (let i = 0; i < 15; i++) {
+      const res = await http('POST', `${server.baseUrl}/api/v2/webhook_endpoints`, { headers: auth, body: { url: `${receiver.url}/${i}` } });
+      expect(res.status, res.text).toBe(201);
+      made.push(res.json.id as string);
+    }
+    try {
+      await page.getByLabel('URL').fill(receiver.url);
+      await page.getByRole('button', { name: 'Add endpoint' }).press('Enter');
+      await expect.poll(() => focusedId()).toBe('endpoint-form-error');
+      expect(await page.locator('#endpoint-form-error').textContent()).toBe(await page.locator('#error').textContent());
+      expect(await page.locator('#endpoint-form-error').textContent()).toMatch(/16/);
+    } finally {
+      for (const id of made) await http('DELETE', `${server.baseUrl}/api/v2/webhook_endpoints/${id}`, { headers: auth });
+    }
   });
 
   it('sends an event again from its attempts, and says so there', async () => {

@@ -83,6 +83,7 @@ ${FAVICON_LINK}
   button.link:hover { background: none; color: var(--ink); }
   tr.attempts td { background: #fafbfd; font-size: .9rem; }
   tr.attempts ul { margin: 0; padding-left: 1.1rem; }
+  tr.attempts td { overflow-wrap: anywhere; }
   .pager { display: flex; align-items: center; gap: .75rem; flex-wrap: wrap; }
   .copy { display: flex; gap: .5rem; }
   input[type=url] { font: inherit; width: 100%; padding: .4rem .5rem; border: 1px solid #6b7386; border-radius: .35rem; background: #fff; color: var(--ink); }
@@ -233,10 +234,10 @@ ${FAVICON_LINK}
     </div>
     <fieldset id="endpoint-events" class="field" aria-describedby="endpoint-events-error">
       <legend>Events to send</legend>
-      <div id="event-choices" class="choices"></div>
       <p id="endpoint-events-error" class="field-error" hidden></p>
+      <div id="event-choices" class="choices"></div>
     </fieldset>
-    <p id="endpoint-form-error" class="field-error" hidden></p>
+    <p id="endpoint-form-error" class="field-error" tabindex="-1" hidden></p>
     <button type="submit" id="add-endpoint">Add endpoint</button>
   </form>
   <h2 id="events-title">Delivery log</h2>

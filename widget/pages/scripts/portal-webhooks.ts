@@ -79,6 +79,9 @@ export function webhooks({ api, run, load, explained, announce, shortWhen }: Web
   const known = new Map<string, Endpoint>();
   /** Secrets shown and not yet said to be stored, by endpoint id (a second rotation replaces the first). */
   const secrets = new Map<string, { name: string; secret: string; what: string }>();
+  /** Endpoints whose test event is being watched: a row drawn again meanwhile (another action redrew the list) says so too. */
+  const watching = new Set<string>();
+  const WATCHING = 'Sending a test event…';
 
   // ---- The form's event types: every one ticked to start with (and after each reset).
   $('event-choices').replaceChildren(
@@ -194,7 +197,21 @@ export function webhooks({ api, run, load, explained, announce, shortWhen }: Web
     button.className = className;
     button.dataset.action = text;
     button.setAttribute('aria-describedby', 'url-' + endpoint.id);
-    button.addEventListener('click', () => void run(explained(action)));
+    // A refusal is said in the row too, and the focus comes back to the button: the page's alert is a screen away on a phone.
+    button.addEventListener('click', () => {
+      let refused = false;
+      void run(async () => {
+        try {
+          await explained(action)();
+        } catch (err) {
+          refused = true;
+          say(endpoint.id, err instanceof Error ? err.message : '');
+          throw err;
+        }
+      }).then(() => {
+        if (refused && button.isConnected) button.focus();
+      });
+    });
     return button;
   }
   const rowOf = (endpointId: string) => document.getElementById('endpoint-' + endpointId);
@@ -216,7 +233,7 @@ export function webhooks({ api, run, load, explained, announce, shortWhen }: Web
     where.append(url);
     if (endpoint.description) where.append(el('div', endpoint.description));
     where.append(Object.assign(el('div', eventsSummary(endpoint.events)), { className: 'hint' }));
-    const said = Object.assign(el('p'), { className: 'row-status', id: 'row-status-' + endpoint.id });
+    const said = Object.assign(el('p', watching.has(endpoint.id) ? WATCHING : ''), { className: 'row-status', id: 'row-status-' + endpoint.id });
     said.setAttribute('role', 'status');
     where.append(said);
     const state = el('td');
@@ -225,7 +242,10 @@ export function webhooks({ api, run, load, explained, announce, shortWhen }: Web
     actions.className = 'row-actions';
     actions.append(
       endpoint.status === 'enabled'
-        ? actionButton('Send test event', endpoint, () => sendTest(endpoint))
+        ? Object.assign(
+            actionButton('Send test event', endpoint, () => sendTest(endpoint)),
+            { disabled: watching.has(endpoint.id) },
+          )
         : actionButton('Enable', endpoint, () => enableEndpoint(endpoint)),
       actionButton('Rotate secret', endpoint, () => rotateSecret(endpoint)),
       actionButton('Delete', endpoint, () => deleteEndpoint(endpoint), 'danger'),
@@ -255,8 +275,22 @@ export function webhooks({ api, run, load, explained, announce, shortWhen }: Web
     $('confirm-yes').textContent = yes;
     $('confirm-yes').className = tone === 'danger' ? 'danger' : '';
     dialog.returnValue = '';
+    // Answered as the button is pressed (the form's submit) or Escape is (cancel), not on `close`, which the
+    // browser fires a task later: an action pressed right after must not find this one still running.
+    const form = dialog.querySelector('form')!;
     return new Promise((resolve) => {
-      dialog.addEventListener('close', () => resolve(dialog.returnValue === 'yes'), { once: true });
+      const answer = (yes: boolean) => {
+        form.removeEventListener('submit', submitted);
+        dialog.removeEventListener('cancel', canceled);
+        dialog.removeEventListener('close', closed);
+        resolve(yes);
+      };
+      const submitted = (event: SubmitEvent) => answer((event.submitter as HTMLButtonElement | null)?.value === 'yes');
+      const canceled = () => answer(false);
+      const closed = () => answer(dialog.returnValue === 'yes');
+      form.addEventListener('submit', submitted);
+      dialog.addEventListener('cancel', canceled);
+      dialog.addEventListener('close', closed);
       dialog.showModal();
       $('confirm-no').focus(); // the safe choice first: Enter on the dialog changes nothing
     });
@@ -325,32 +359,40 @@ export function webhooks({ api, run, load, explained, announce, shortWhen }: Web
     $(id + '-error').hidden = false;
   }
   async function addEndpoint(): Promise<void> {
-    clearFieldErrors();
-    try {
-      const url = $<HTMLInputElement>('endpoint-url').value.trim();
-      const description = $<HTMLInputElement>('endpoint-description').value.trim();
-      const events = Array.from(form.querySelectorAll<HTMLInputElement>('#event-choices input:checked'), (box) => box.value as EventType);
-      if (!url) throw new PageError('url: enter the address your server takes deliveries on.', { param: 'url' });
-      // The API reads an empty list as every type; a person who unticked every box meant none, which is no endpoint.
-      if (events.length === 0) throw new PageError('events: tick at least one event type.', { param: 'events' });
-      const body: { url: string; description?: string; events?: EventType[] } = { url };
-      if (description) body.description = description;
-      if (events.length < EVENT_TYPES.length) body.events = events;
-      const created = await api<EndpointWithSecret>('POST', '/webhook_endpoints', body);
-      form.reset();
-      await loadEndpoints();
-      showSecret(created, 'Endpoint added: events from now on go to it. Its signing secret, to check each delivery’s signature:');
-    } catch (err) {
-      formError(err);
-      throw err;
-    }
+    const url = $<HTMLInputElement>('endpoint-url').value.trim();
+    const description = $<HTMLInputElement>('endpoint-description').value.trim();
+    const events = Array.from(form.querySelectorAll<HTMLInputElement>('#event-choices input:checked'), (box) => box.value as EventType);
+    if (!url) throw new PageError('url: enter the address your server takes deliveries on.', { param: 'url' });
+    // The API reads an empty list as every type; a person who unticked every box meant none, which is no endpoint.
+    if (events.length === 0) throw new PageError('events: tick at least one event type.', { param: 'events' });
+    const body: { url: string; description?: string; events?: EventType[] } = { url };
+    if (description) body.description = description;
+    if (events.length < EVENT_TYPES.length) body.events = events;
+    const created = await api<EndpointWithSecret>('POST', '/webhook_endpoints', body);
+    form.reset();
+    await loadEndpoints();
+    showSecret(created, 'Endpoint added: events from now on go to it. Its signing secret, to check each delivery’s signature:');
   }
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void run(explained(addEndpoint), {
-      url: () => $('endpoint-url'),
-      description: () => $('endpoint-description'),
-      events: () => form.querySelector<HTMLInputElement>('#event-choices input') ?? undefined,
+    clearFieldErrors();
+    void run(
+      async () => {
+        try {
+          await explained(addEndpoint)();
+        } catch (err) {
+          formError(err);
+          throw err;
+        }
+      },
+      {
+        url: () => $('endpoint-url'),
+        description: () => $('endpoint-description'),
+        events: () => form.querySelector<HTMLInputElement>('#event-choices input') ?? undefined,
+      },
+    ).then(() => {
+      // A refusal of no field (16 endpoints already) is read at the form's foot, where the person is, not in the alert a screen up.
+      if (!$('endpoint-form-error').hidden) $('endpoint-form-error').focus();
     });
   });
 
@@ -384,7 +426,7 @@ export function webhooks({ api, run, load, explained, announce, shortWhen }: Web
 
   /** Sends a test event, then watches the log for it beside the page's actions (the lock is held only while it is sent). */
   async function sendTest(endpoint: Endpoint): Promise<void> {
-    say(endpoint.id, 'Sending a test event…');
+    say(endpoint.id, WATCHING);
     let sent: { id: string };
     try {
       sent = await api<{ id: string }>('POST', '/webhook_endpoints/' + encodeURIComponent(endpoint.id) + '/test');
@@ -395,13 +437,19 @@ export function webhooks({ api, run, load, explained, announce, shortWhen }: Web
     void load(() => watchTest(endpoint, sent.id));
   }
   async function watchTest(endpoint: Endpoint, eventId: string): Promise<void> {
-    const button = rowButton(endpoint.id, 'Send test event');
-    const hadFocus = document.activeElement === button;
-    if (button) button.disabled = true;
+    const testButton = () => rowButton(endpoint.id, 'Send test event');
+    const hadFocus = document.activeElement === testButton();
+    watching.add(endpoint.id);
+    const pressed = testButton();
+    if (pressed) pressed.disabled = true;
     // Back to the row's button when the person has not moved on (a disabled button drops the focus to the page).
-    const refocus = (next: HTMLButtonElement | null) => {
+    const done = (text: string, next: () => HTMLButtonElement | null) => {
+      watching.delete(endpoint.id);
+      say(endpoint.id, text);
+      const button = testButton();
       if (button) button.disabled = false;
-      if (next && hadFocus && (document.activeElement === document.body || document.activeElement === button)) next.focus();
+      const target = next();
+      if (target && hadFocus && (document.activeElement === document.body || document.activeElement === pressed)) target.focus();
     };
     try {
       for (let read = 0; read < TEST_READS; read++) {
@@ -413,23 +461,26 @@ export function webhooks({ api, run, load, explained, announce, shortWhen }: Web
           const answer = last ? (last.status_code !== undefined ? 'HTTP ' + last.status_code : (last.error ?? 'no answer')) : 'no attempt';
           const gone = last?.status_code === 410;
           if (gone) await loadEndpoints(); // its row now offers "Enable"; the button pressed is gone
-          say(
-            endpoint.id,
+          done(
             listed.delivery_success
               ? 'Test event delivered (' + answer + '). It is at the top of the delivery log.'
               : gone
                 ? 'Test event refused (HTTP 410: gone), so the endpoint is disabled. Enable it once your server takes deliveries again.'
                 : 'Test event failed (' + answer + '); it will be retried. See the delivery log.',
+            gone ? () => rowButton(endpoint.id, 'Enable') : testButton,
           );
-          refocus(gone ? rowButton(endpoint.id, 'Enable') : button);
           return;
         }
         await pause(TEST_READ_PAUSE_MS);
       }
-      say(endpoint.id, 'Test event accepted; not delivered yet. Refresh the log in a moment.');
-      refocus(button);
+      done('Test event accepted; not delivered yet. Refresh the log in a moment.', testButton);
     } finally {
-      if (button) button.disabled = false;
+      if (watching.delete(endpoint.id)) {
+        // A read failed on the way (its error is in the alert): the button works again.
+        say(endpoint.id, '');
+        const button = testButton();
+        if (button) button.disabled = false;
+      }
     }
   }
 
