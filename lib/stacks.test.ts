@@ -109,6 +109,15 @@ const actionsOf = (statement: { Action: string | string[] }) => [statement.Actio
 const dynamoStatements = (name: string) => statementsOf(name).filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
 const tableExport = (table: 'Main' | 'Metrics') => new RegExp(`${table}Table`);
 
+describe('room to grow', () => {
+  /** CloudFormation's resources a stack may hold; a stack past 90 % of it fails here first, while splitting it is still a choice. */
+  const CLOUDFORMATION_STACK_RESOURCES = 500;
+  it('keeps each stack under 90 % of the resources CloudFormation takes in one (the API stack holds every function, route and alarm)', () => {
+    const counts = Object.fromEntries(stacks.map((stack) => [stack.stackName, Object.keys(Template.fromStack(stack).toJSON().Resources ?? {}).length]));
+    for (const [name, count] of Object.entries(counts)) expect(count, `${name}: ${count} resources`).toBeLessThanOrEqual(CLOUDFORMATION_STACK_RESOURCES * 0.9);
+  });
+});
+
 describe('routes', () => {
   const routeResources = () => resources(api, 'AWS::ApiGatewayV2::Route');
 

@@ -487,6 +487,7 @@ export function webhooks({ api, run, load, explained, announce, shortWhen }: Web
   $('secret-done').addEventListener('click', () => {
     secrets.clear();
     drawSecrets();
+    announce(''); // "Signing secret copied." was about a secret no longer shown
     $('endpoints-title').focus();
   });
   $('events-refresh').addEventListener('click', () => void load(async () => void (await loadEvents())));
