@@ -1,4 +1,4 @@
-import { $, besideField, el, PageError, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
+import { $, el, fieldErrorLines, type Ok, type Schemas, type signedInPagesKit } from './kit.js';
 import { labelCells } from './console-tables.js';
 import { allMerchants, merchantLabel } from './console-merchants.js';
 
@@ -35,6 +35,10 @@ export function staff({ announce, api, run, showError }: ReturnType<typeof signe
   let clientsLoaded = false;
   /** A merchant user's merchant by name in the list (read with the merchant select's list). */
   const merchantNames = new Map<string, string>();
+  const merchantOf = (clientId: string | undefined): string => {
+    const name = clientId && merchantNames.get(clientId);
+    return name ? merchantLabel(name, clientId) : (clientId ?? '–');
+  };
   const form = $<HTMLFormElement>('staff-form');
   const groupBoxes = () => Array.from(form.querySelectorAll<HTMLInputElement>('input[name=group]'));
   const clientField = $<HTMLSelectElement>('staff-client');
@@ -44,7 +48,7 @@ export function staff({ announce, api, run, showError }: ReturnType<typeof signe
     tr.append(
       el('td', user.email),
       el('td', user.groups.map((group) => GROUP_NAMES[group] ?? group).join(', ') || '–'),
-      el('td', user.client_id ? (merchantNames.has(user.client_id) ? merchantLabel(merchantNames.get(user.client_id)!, user.client_id) : user.client_id) : '–'),
+      el('td', merchantOf(user.client_id)),
       el('td', STATUS_NAMES[user.status] ?? user.status),
     );
     return tr;
@@ -83,20 +87,7 @@ export function staff({ announce, api, run, showError }: ReturnType<typeof signe
     clientsLoaded = true;
   }
 
-  function clearFieldErrors(): void {
-    for (const id of Object.values(FIELDS)) {
-      $(id + '-error').textContent = '';
-      $(id + '-error').hidden = true;
-    }
-  }
-  /** The API's error beside the field it names too (the field's description), then the page's alert takes it. */
-  function fieldError(err: unknown): void {
-    const param = err instanceof PageError ? (err.param ?? '') : '';
-    const id = FIELDS[param];
-    if (!id) return;
-    $(id + '-error').textContent = err instanceof Error ? besideField(err.message, param) : '';
-    $(id + '-error').hidden = false;
-  }
+  const errorLines = fieldErrorLines(FIELDS);
 
   function merchantChosen(): boolean {
     return groupBoxes().some((box) => box.value === 'merchant' && box.checked);
@@ -113,7 +104,7 @@ export function staff({ announce, api, run, showError }: ReturnType<typeof signe
     event.preventDefault();
     void run(
       async () => {
-        clearFieldErrors();
+        errorLines.clear();
         const groups = groupBoxes()
           .filter((box) => box.checked)
           .map((box) => box.value);
@@ -123,7 +114,7 @@ export function staff({ announce, api, run, showError }: ReturnType<typeof signe
         try {
           added = await api<Added>('POST', '/api/v2/admin/staff', body);
         } catch (err) {
-          fieldError(err);
+          errorLines.show(err);
           throw err;
         }
         form.reset();

@@ -136,6 +136,45 @@ function fieldLabel(field: HTMLElement): string | undefined {
   return words.textContent?.trim() || undefined;
 }
 
+/** Copies a read-only field's text; false where the clipboard is refused, the text then left selected for the person to copy. */
+export async function copyField(field: HTMLInputElement): Promise<boolean> {
+  field.select();
+  try {
+    await navigator.clipboard.writeText(field.value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A form's error lines: each field an API error may name (its `param`) → its element id, whose line
+ * is `<id>-error` (the field's description); with `formLine`, an error that names no such field is
+ * written at the form's foot (`<formLine>-error`). The page's alert says it too (showError).
+ */
+export function fieldErrorLines(fields: Record<string, string>, formLine?: string) {
+  const lines = () => [...Object.values(fields), ...(formLine ? [formLine] : [])].map((id) => $(id + '-error'));
+  return {
+    clear(): void {
+      for (const line of lines()) {
+        line.textContent = '';
+        line.hidden = true;
+      }
+    },
+    /** Writes the error beside its field (without the field's key), or at the form's foot; answers the line written, if any. */
+    show(err: unknown): HTMLElement | undefined {
+      const param = err instanceof PageError ? (err.param ?? '') : '';
+      const id = Object.hasOwn(fields, param) ? fields[param] : formLine;
+      if (!id) return undefined;
+      const message = err instanceof Error ? err.message : '';
+      const line = $(id + '-error');
+      line.textContent = id === formLine ? message : besideField(message, param);
+      line.hidden = false;
+      return line;
+    },
+  };
+}
+
 /** The claim pages' helpers; the page needs its `#error` (role=alert) and `#announce` (role=status). */
 export function claimPagesKit(options: ClaimPagesKitOptions) {
   const fieldByCode = options.fieldByCode ?? {};

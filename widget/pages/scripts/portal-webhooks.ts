@@ -1,4 +1,4 @@
-import { $, badge, besideField, cell, el, pause, PageError, type Fields, type Method, type Ok, type Schemas } from './kit.js';
+import { $, badge, cell, copyField, el, fieldErrorLines, pause, PageError, type Fields, type Method, type Ok, type Schemas } from './kit.js';
 
 /**
  * The portal's Webhooks section (its markup: portal-page.ts, section #webhooks): the shop's
@@ -312,7 +312,7 @@ export function webhooks({ api, run, load, explained, announce, shortWhen }: Web
         const copy = el('button', 'Copy secret');
         copy.type = 'button';
         copy.setAttribute('aria-describedby', label.htmlFor);
-        copy.addEventListener('click', () => void copyField(field, copy));
+        copy.addEventListener('click', () => void copySecret(field, copy));
         const row = el('div');
         row.className = 'copy';
         row.append(field, copy);
@@ -330,34 +330,20 @@ export function webhooks({ api, run, load, explained, announce, shortWhen }: Web
     drawSecrets();
     $('secret-title').focus();
   }
-  async function copyField(field: HTMLInputElement, button: HTMLButtonElement): Promise<void> {
-    field.select();
-    try {
-      await navigator.clipboard.writeText(field.value);
-      button.textContent = 'Copied';
-      announce('Signing secret copied.');
-      setTimeout(() => (button.textContent = 'Copy secret'), 2000);
-    } catch {
+  async function copySecret(field: HTMLInputElement, button: HTMLButtonElement): Promise<void> {
+    if (!(await copyField(field))) {
       announce('It is selected: copy it with Ctrl+C (⌘C on a Mac).');
+      return;
     }
+    button.textContent = 'Copied';
+    announce('Signing secret copied.');
+    setTimeout(() => (button.textContent = 'Copy secret'), 2000);
   }
 
   // ---- The form.
   const form = $<HTMLFormElement>('endpoint-form');
-  function clearFieldErrors(): void {
-    for (const id of [...Object.values(FIELDS), 'endpoint-form']) {
-      $(id + '-error').textContent = '';
-      $(id + '-error').hidden = true;
-    }
-  }
-  /** The error beside the field it names, or at the form's foot (a 409 at 16 endpoints): seen where the person is, on a phone too. */
-  function formError(err: unknown): void {
-    const param = err instanceof PageError ? (err.param ?? '') : '';
-    const id = FIELDS[param] ?? 'endpoint-form';
-    const message = err instanceof Error ? err.message : '';
-    $(id + '-error').textContent = FIELDS[param] ? besideField(message, param) : message;
-    $(id + '-error').hidden = false;
-  }
+  /** An error beside the field it names, or at the form's foot (a 409 at 16 endpoints): seen where the person is, on a phone too. */
+  const errorLines = fieldErrorLines(FIELDS, 'endpoint-form');
   async function addEndpoint(): Promise<void> {
     const url = $<HTMLInputElement>('endpoint-url').value.trim();
     const description = $<HTMLInputElement>('endpoint-description').value.trim();
@@ -375,13 +361,13 @@ export function webhooks({ api, run, load, explained, announce, shortWhen }: Web
   }
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    clearFieldErrors();
+    errorLines.clear();
     void run(
       async () => {
         try {
           await explained(addEndpoint)();
         } catch (err) {
-          formError(err);
+          errorLines.show(err);
           throw err;
         }
       },

@@ -1,5 +1,5 @@
 import { claimLink } from '../../../shared/claims/claim-link.js';
-import { cell, $, claimPagesKit, el, money, PageError, type Method, type Ok, type Schemas } from './kit.js';
+import { cell, $, claimPagesKit, copyField, el, money, PageError, type Method, type Ok, type Schemas } from './kit.js';
 import { webhooks } from './portal-webhooks.js';
 import { loadPagesConfig, startSignIn, type Session } from './sign-in.js';
 
@@ -52,8 +52,7 @@ const shortWhen = (at: string) =>
     minute: '2-digit',
     hourCycle: 'h23',
   }) + ' UTC';
-const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/;
-const ISO_TIME_ALL = new RegExp(ISO_TIME.source, 'g');
+const ISO_TIMES = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g;
 const monthLabel = (period: string) => new Date(period + '-01T00:00:00Z').toLocaleDateString('en-US', { timeZone: 'UTC', month: 'long', year: 'numeric' });
 const ENTRY_LABELS: Record<Schemas['LedgerEntryType'], string> = {
   premium_written: 'Premium written',
@@ -207,14 +206,7 @@ function showClaimLink(): void {
   $<HTMLInputElement>('claim-link-url').value = claimLink(location.origin, session!.user.merchant_client_id ?? '');
 }
 async function copyLink(): Promise<void> {
-  const field = $<HTMLInputElement>('claim-link-url');
-  field.select();
-  try {
-    await navigator.clipboard.writeText(field.value);
-    announce('Claim link copied.');
-  } catch {
-    announce('The link is selected: copy it with Ctrl+C (⌘C on a Mac).');
-  }
+  announce((await copyField($<HTMLInputElement>('claim-link-url'))) ? 'Claim link copied.' : 'The link is selected: copy it with Ctrl+C (⌘C on a Mac).');
 }
 
 // ---- Navigation: the hash names the section; each is read again when shown.
@@ -267,8 +259,8 @@ function explained(action: () => Promise<void> | void): () => Promise<void> {
       }
       if (err instanceof PageError && err.status === 403) throw new PageError('Your account may not see this: ' + err.message);
       // The API writes times as ISO 8601 ("…until 2026-11-30T22:43:32.917Z"); the portal says them as its other dates.
-      if (err instanceof PageError && ISO_TIME.test(err.message))
-        throw new PageError(err.message.replace(ISO_TIME_ALL, shortWhen), { code: err.code, param: err.param, status: err.status });
+      const said = err instanceof PageError ? err.message.replace(ISO_TIMES, shortWhen) : undefined;
+      if (err instanceof PageError && said !== err.message) throw new PageError(said!, { code: err.code, param: err.param, status: err.status });
       throw err;
     }
   };
