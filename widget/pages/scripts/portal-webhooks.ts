@@ -287,7 +287,11 @@ export function webhooks({ api, run, load, explained, announce, shortWhen }: Web
       };
       const submitted = (event: SubmitEvent) => answer((event.submitter as HTMLButtonElement | null)?.value === 'yes');
       const canceled = () => answer(false);
-      const closed = () => answer(dialog.returnValue === 'yes');
+      // The close event of the question before is queued as a task, and the browser may run the next click's task
+      // first: arriving while this question is open, it is not this question's answer.
+      const closed = () => {
+        if (!dialog.open) answer(dialog.returnValue === 'yes');
+      };
       form.addEventListener('submit', submitted);
       dialog.addEventListener('cancel', canceled);
       dialog.addEventListener('close', closed);
