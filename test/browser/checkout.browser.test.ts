@@ -202,6 +202,42 @@ describe('demo checkout', () => {
     expect(await page.locator('#cart').textContent()).toContain('KWD\u00a036.500');
   });
 
+  it("quotes each item with its event, keeps the offer's focus through a new quote, and keeps the shopper's language in the page's links", async () => {
+    const quoted = page.waitForRequest((r) => r.url().endsWith('/api/v2/quotes') && r.method() === 'POST');
+    await page.goto(`${server.baseUrl}/?locale=de`);
+    // A merchant's terms may price by days to the event: the quote is asked with each item's event, as the order is sent.
+    const asked = JSON.parse((await quoted).postData() ?? '{}') as { items: { event?: { start_date: string } }[] };
+    expect(asked.items).toHaveLength(2);
+    for (const item of asked.items) expect(item.event?.start_date ?? '').toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    for (const link of await page.locator('#currencies a').all()) expect(await link.getAttribute('href')).toMatch(/^\/\?currency=[A-Z]{3}&locale=de$/);
+
+    // A new quote redraws the offer: the radio the keyboard was on keeps the focus (not <body>).
+    const yes = page.locator('#protection input[value=opt_in]');
+    await yes.waitFor();
+    await yes.focus();
+    await page.keyboard.press('Space');
+    await page.evaluate(async () => {
+      const widget = (window as unknown as { OrderProtection: { update(u: unknown): Promise<void>; get(k: string): unknown } }).OrderProtection;
+      const { items } = widget.get('quote') as { items: { reference_number: string; cost: string }[] };
+      await widget.update({ items: items.map((item) => ({ reference_number: item.reference_number, cost: item.cost })) });
+    });
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value)).toBe('opt_in');
+    expect(await yes.isChecked()).toBe(true);
+
+    // The protected order's claim link opens the claim page in German.
+    await page.getByRole('button', { name: 'Place order' }).click();
+    await expect.poll(() => result().textContent()).toContain('placed with refund protection (201)');
+    expect(await page.locator('#claim-link').getAttribute('href')).toMatch(/^\/claim\?order_number=DEMO-[^&]+&lang=de$/);
+
+    // An item whose event is over gets no offer: the API refuses to quote it, and the checkout goes on without protection.
+    await page.evaluate(async () => {
+      const widget = (window as unknown as { OrderProtection: { update(u: unknown): Promise<void> } }).OrderProtection;
+      await widget.update({ items: [{ reference_number: 'past', cost: '10.00', event: { name: 'Last year', start_date: '2020-01-01', start_time: '19:30' } }] });
+    });
+    expect(await page.locator('#protection .op-unavailable').count()).toBe(1);
+    expect(await page.evaluate(() => (window as unknown as { OrderProtection: { get(k: string): unknown } }).OrderProtection.get('token'))).toBeUndefined();
+  });
+
   it('still completes the checkout, as an opt-out, when the API cannot be reached', async () => {
     await page.goto(`${server.baseUrl}/?api=http://127.0.0.1:9`);
 

@@ -44,7 +44,7 @@ ${FAVICON_LINK}
 <div id="result" role="status" aria-live="polite" hidden></div>
 <p id="claim-next" hidden>Cannot go? <a id="claim-link" href="/claim">Claim a refund for this order</a> with the e-mail <strong id="claim-email"></strong>.</p>
 <p id="customer-line">Ordering as <span id="customer-email"></span> (a made-up address for the demo).</p>
-<p>The same cart in another currency, priced in its minor unit: <a href="/?currency=USD">USD</a> · <a href="/?currency=JPY">JPY</a> · <a href="/?currency=KWD">KWD</a></p>
+<p id="currencies">The same cart in another currency, priced in its minor unit: <a href="/?currency=USD">USD</a> · <a href="/?currency=JPY">JPY</a> · <a href="/?currency=KWD">KWD</a></p>
 </main>
 ${pageDataBlock({ public_key: publicKey })}
 <script src="/widget.js"></script>

@@ -17,6 +17,8 @@ interface CartItem {
   reference_number: string;
   cost: string;
   name?: string;
+  /** The item's event, as POST /api/v2/orders will carry it: a merchant's terms may price by days to the event. */
+  event?: { name: string; start_date: string; start_time: string; end_date?: string | null; end_time?: string | null; location?: string };
 }
 /** The widget's texts a merchant may replace, per locale tag: `{ de: { legend: '…' } }` (`{coverage}` and `{premium}` are filled in). */
 export type WidgetTexts = Partial<Record<keyof OfferText | 'loading' | 'unavailable' | 'terms', string>>;
@@ -103,6 +105,8 @@ function render(): void {
     el.innerHTML = `<p class="op-unavailable" role="status" ${tag(texts.locale)}>${escapeHtml(text('unavailable'))}</p>`;
     return;
   }
+  // A new quote redraws the offer: the radio that had the keyboard's focus keeps it (not <body>).
+  const focused = el.contains(document.activeElement) ? (document.activeElement as HTMLInputElement).value : undefined;
   const offer = offerText(quote!, text, texts.format);
   const terms = termsLink(config?.termsUrl, texts.locale);
   const id = `op-${instance}`;
@@ -114,7 +118,10 @@ function render(): void {
       <label><input type="radio" name="${id}-choice" value="opt_out" ${choice === 'opt_out' ? 'checked' : ''}> ${escapeHtml(offer.no)}</label>
       ${terms ? `<p class="op-terms"><a href="${escapeHtml(terms)}" target="_blank" rel="noopener noreferrer">${escapeHtml(text('terms'))}</a></p>` : ''}
     </fieldset>`;
-  el.querySelectorAll<HTMLInputElement>('input[type=radio]').forEach((input) => input.addEventListener('change', () => choose(input.value as Choice)));
+  el.querySelectorAll<HTMLInputElement>('input[type=radio]').forEach((input) => {
+    input.addEventListener('change', () => choose(input.value as Choice));
+    if (focused !== undefined && input.value === focused) input.focus();
+  });
 }
 
 function choose(next: Choice): void {
@@ -139,7 +146,9 @@ async function fetchQuote(items: CartItem[]): Promise<Quote> {
     headers: { 'content-type': 'application/json', 'x-public-key': c.apiKey },
     body: JSON.stringify({
       currency: c.currency,
-      items: items.map(({ reference_number, cost, name }) => ({ reference_number, cost, ...(name ? { name } : {}) })),
+      // The event goes with its item: the quote prices by it (rate bands by days to the event) and
+      // refuses one that is over, as the order will.
+      items: items.map(({ reference_number, cost, name, event }) => ({ reference_number, cost, ...(name ? { name } : {}), ...(event ? { event } : {}) })),
     }),
   });
   if (!res.ok) throw new Error(`quote failed with HTTP ${res.status}`);

@@ -34,13 +34,17 @@ const events: string[] = [];
 // The same two seats in three currencies, in each one's minor unit (ISO 4217: 2, 0 and 3 digits).
 const PRICES: Record<string, [string, string]> = { USD: ['120.00', '35.50'], JPY: ['15000', '4500'], KWD: ['36.500', '10.750'] };
 const asked = params.get('currency');
+// The other currencies' links keep the language asked for.
+if (locale) for (const link of document.querySelectorAll<HTMLAnchorElement>('#currencies a')) link.setAttribute('href', '/?' + new URLSearchParams({ currency: new URL(link.href).searchParams.get('currency') ?? '', locale }).toString());
 const currency = asked && Object.hasOwn(PRICES, asked) ? asked : 'USD';
 const prices = PRICES[currency]!;
+// The concert is always some four months away: the quote prices by days to the event and refuses one that is over.
+const concertDay = new Date(Date.now() + 120 * 86_400_000).toISOString().slice(0, 10);
 const ticket = (ref: string, name: string, cost: string): Ticket => ({
   reference_number: ref,
   name,
   cost,
-  event: { name: 'Spring Concert', start_date: '2027-04-10', start_time: '19:30', location: 'City Hall' },
+  event: { name: 'Spring Concert', start_date: concertDay, start_time: '19:30', location: 'City Hall' },
 });
 const seat = () => 1 + Math.floor(Math.random() * 30);
 
@@ -99,7 +103,8 @@ async function placeOrder(): Promise<void> {
   result.dataset.outcome = outcome.outcome;
   // Only a protected order has something to claim.
   if (outcome.outcome === 'protected') {
-    $<HTMLAnchorElement>('claim-link').href = '/claim?' + new URLSearchParams({ order_number: cart.order_number }).toString();
+    // The claim page in the language the checkout was shown in (?locale= here, ?lang= there).
+    $<HTMLAnchorElement>('claim-link').href = '/claim?' + new URLSearchParams({ order_number: cart.order_number, ...(locale ? { lang: locale } : {}) }).toString();
     $('claim-email').textContent = cart.customer.email;
     $('claim-next').hidden = false;
   }
