@@ -232,7 +232,9 @@ describe('demo checkout', () => {
     // An item whose event is over gets no offer: the API refuses to quote it, and the checkout goes on without protection.
     await page.evaluate(async () => {
       const widget = (window as unknown as { OrderProtection: { update(u: unknown): Promise<void> } }).OrderProtection;
-      await widget.update({ items: [{ reference_number: 'past', cost: '10.00', event: { name: 'Last year', start_date: '2020-01-01', start_time: '19:30' } }] });
+      await widget.update({
+        items: [{ reference_number: 'past', cost: '10.00', event: { name: 'Last year', start_date: '2020-01-01', start_time: '19:30' } }],
+      });
     });
     expect(await page.locator('#protection .op-unavailable').count()).toBe(1);
     expect(await page.evaluate(() => (window as unknown as { OrderProtection: { get(k: string): unknown } }).OrderProtection.get('token'))).toBeUndefined();

@@ -35,7 +35,10 @@ const events: string[] = [];
 const PRICES: Record<string, [string, string]> = { USD: ['120.00', '35.50'], JPY: ['15000', '4500'], KWD: ['36.500', '10.750'] };
 const asked = params.get('currency');
 // The other currencies' links keep the language asked for.
-if (locale) for (const link of document.querySelectorAll<HTMLAnchorElement>('#currencies a')) link.setAttribute('href', '/?' + new URLSearchParams({ currency: new URL(link.href).searchParams.get('currency') ?? '', locale }).toString());
+if (locale)
+  document.querySelectorAll<HTMLAnchorElement>('#currencies a').forEach((link) => {
+    link.setAttribute('href', '/?' + new URLSearchParams({ currency: new URL(link.href).searchParams.get('currency') ?? '', locale }).toString());
+  });
 const currency = asked && Object.hasOwn(PRICES, asked) ? asked : 'USD';
 const prices = PRICES[currency]!;
 // The concert is always some four months away: the quote prices by days to the event and refuses one that is over.
@@ -104,7 +107,8 @@ async function placeOrder(): Promise<void> {
   // Only a protected order has something to claim.
   if (outcome.outcome === 'protected') {
     // The claim page in the language the checkout was shown in (?locale= here, ?lang= there).
-    $<HTMLAnchorElement>('claim-link').href = '/claim?' + new URLSearchParams({ order_number: cart.order_number, ...(locale ? { lang: locale } : {}) }).toString();
+    $<HTMLAnchorElement>('claim-link').href =
+      '/claim?' + new URLSearchParams({ order_number: cart.order_number, ...(locale ? { lang: locale } : {}) }).toString();
     $('claim-email').textContent = cart.customer.email;
     $('claim-next').hidden = false;
   }
