@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
@@ -24,6 +25,8 @@ let refused: string[];
 let venue: NewClientKeys;
 const email = 'Claire.Mant@example.org';
 const orderNumber = `LNK-${Date.now().toString(36).toUpperCase()} #7`;
+const germanOrderNumber = `LNK-${Date.now().toString(36).toUpperCase()}-DE`;
+const german = JSON.parse(readFileSync('widget/locales/de.json', 'utf8')) as Record<string, string>;
 
 beforeAll(async () => {
   server = await startTestServer({ staticRoutes: demoSiteRoutes });
@@ -45,6 +48,16 @@ beforeAll(async () => {
     },
   });
   expect(order.status, order.text).toBe(201);
+  const second = await http('POST', `${server.baseUrl}/api/v2/orders`, {
+    headers: { authorization: `JWT ${await accessToken(server.baseUrl, venue)}` },
+    body: {
+      order_number: germanOrderNumber,
+      currency: 'USD',
+      items: [{ name: 'Platz B2', reference_number: 'b2', cost: '60.00', event: { name: 'Frühlingskonzert', start_date: '2027-04-10', start_time: '19:30' } }],
+      customer: { email },
+    },
+  });
+  expect(second.status, second.text).toBe(201);
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -94,10 +107,49 @@ describe('the claim link', () => {
     expect(await page.locator('#announce').textContent()).toBe('Your claim was submitted. Status: Submitted.');
     expect(await accessibilityViolations(page)).toEqual([]);
     // The claim is that shop's: its own API lists it under the order.
-    const orders = await http('GET', `${server.baseUrl}/api/v2/orders?limit=1`, {
+    const orders = await http('GET', `${server.baseUrl}/api/v2/orders?limit=5`, {
       headers: { authorization: `JWT ${await accessToken(server.baseUrl, venue)}` },
     });
-    expect(orders.json.data[0]).toMatchObject({ order_number: orderNumber });
+    expect(orders.json.data.map((o: { order_number: string }) => o.order_number)).toContain(orderNumber);
+  });
+
+  it('speaks German in the browser’s own checks and its errors, and takes an error away once the customer has put it right', async () => {
+    await page.goto(claimLink(server.baseUrl, venue.client_id, { orderNumber: germanOrderNumber, email }).replace('#', '&lang=de#'));
+    await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('de');
+    const validation = (id: string) => page.locator('#' + id).evaluate((field: HTMLInputElement) => (field.checkValidity(), field.validationMessage));
+    // The browser's own check of the e-mail's form, in the page's language (not the browser's English).
+    await page.locator('#email').fill('claire.example.org');
+    expect(await validation('email')).toBe(german['claim.emailInvalid']);
+    await page.locator('#email').fill('');
+    expect(await validation('email')).toBe(german['claim.fillIn']);
+    await page.locator('#email').fill(email);
+    expect(await validation('email')).toBe('');
+    await page.locator('#find-order').click();
+    const box = page.locator('#policy-list input[type=checkbox]');
+    await box.waitFor();
+    expect(await validation('reason')).toBe(german['claim.chooseReason']);
+
+    // No ticket ticked: the error names it; ticking one takes the error away (and its mark), before anything is sent.
+    await page.locator('#reason').selectOption('illness');
+    await page.locator('#description').fill('   ');
+    await page.locator('#submit-claim').click();
+    await expect.poll(() => page.locator('#error').textContent()).toContain(german['claim.chooseTicket']);
+    expect(await box.getAttribute('aria-invalid')).toBe('true');
+    await box.press('Space');
+    expect(await page.locator('#error').textContent()).toBe('');
+    expect(await box.getAttribute('aria-invalid')).toBeNull();
+
+    // A description of spaces only is no description: said in German, with the focus on it.
+    await page.locator('#submit-claim').click();
+    await expect.poll(() => page.locator('#error').textContent()).toContain(german['claim.describe']);
+    expect(await focusedId()).toBe('description');
+    // A hidden direction mark (pasted text can bring one) is refused by the API: said for what it is.
+    await page.locator('#description').fill('Fieber \u202Eam Abend vor dem Konzert.');
+    expect(await page.locator('#error').textContent()).toBe(''); // typing put the last error right
+    await page.locator('#submit-claim').click();
+    await expect.poll(() => page.locator('#error').textContent()).toContain(german['claim.hiddenCharacters']);
+    expect(await focusedId()).toBe('description');
+    expect(await accessibilityViolations(page)).toEqual([]);
   });
 
   it('says to use the shop’s claim link when the page knows no shop (the deployed page, opened bare)', async () => {

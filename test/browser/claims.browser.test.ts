@@ -313,6 +313,8 @@ describe('claims', () => {
     expect(await customer.locator('#claim-messages li').allTextContents()).toEqual([
       expect.stringMatching(/^Claims team, .+ UTC: Please send the doctor’s note\.$/),
     ]);
+    // The message's own text is isolated (<bdi>): in a sentence of the other direction it keeps its order.
+    expect(await customer.locator('#claim-messages li bdi').allTextContents()).toEqual(['Please send the doctor’s note.']);
     expect(await customer.locator('body').innerText()).not.toMatch(/DocumentsRequested/);
     expect(await accessibilityViolations(customer)).toEqual([]);
     await customer.getByLabel('Your answer').fill(answer);

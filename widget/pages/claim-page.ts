@@ -148,7 +148,7 @@ ${tr('p', 'noFiles', 'id="no-files"')}
 </div>
 </section>
 ${tr('h3', 'yourDescription')}
-<p id="claim-description"></p>
+<p id="claim-description" dir="auto"></p>
 ${tr('h3', 'messages')}
 ${tr('p', 'noMessages', 'id="no-messages"')}
 <ol id="claim-messages"></ol>

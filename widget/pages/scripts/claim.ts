@@ -154,6 +154,8 @@ async function explain(err: unknown): Promise<unknown> {
     }
   }
   const details = { code: err.code, param: err.param, status: err.status };
+  // The page has checked its texts are there and short enough: what the API still refuses in one is a hidden character.
+  if (code === 'validation_failed' && (err.param === 'description' || err.param === 'message')) return new LocalError(() => t('hiddenCharacters'), details);
   // The code in the customer's words; the API's English message only for a code the catalogue does not know.
   if (Object.hasOwn(ENGLISH, 'error.' + code)) return new LocalError(() => t('error.' + code), details);
   return new PageError(plain(err.message || ''), details);
@@ -296,6 +298,7 @@ $('claim-form').addEventListener('submit', (event) => {
   void act(
     async () => {
       if (chosen.length === 0) throw new LocalError(() => t('chooseTicket'), { param: 'policy_numbers' });
+      if (!$<HTMLTextAreaElement>('description').value.trim()) throw new LocalError(() => t('describe'), { param: 'description' });
       const claim = await api<Claim>('POST', '/api/v2/claims', {
         policy_numbers: chosen.map((box) => box.value),
         reason: $<HTMLSelectElement>('reason').value,
@@ -343,7 +346,7 @@ function drawClaim(claim: Claim): void {
   );
   $('claim-description').textContent = claim.text_erased ? t('erased') : claim.description || '';
   $('claim-messages').replaceChildren(
-    ...claim.messages.map((m) => el('li', t(m.from === 'operator' ? 'messageFromTeam' : 'messageFromYou', { date: when(m.at), text: m.text }))),
+    ...claim.messages.map((m) => messageItem(m.from === 'operator' ? 'messageFromTeam' : 'messageFromYou', when(m.at), m.text)),
   );
   $('no-messages').hidden = claim.messages.length > 0;
   $('claim-history').replaceChildren(
@@ -352,6 +355,20 @@ function drawClaim(claim: Claim): void {
   $('withdraw').hidden = !OPEN.includes(claim.status);
   $('upload-box').hidden = !OPEN.includes(claim.status);
   $('respond-form').hidden = claim.status !== 'DocumentsRequested';
+}
+/**
+ * A message in its sentence ("On 3 May, you wrote: …"), its text isolated in a <bdi>: written in
+ * one direction, it keeps its own order inside a sentence in the other (an English message on the
+ * Arabic page ends with its full stop, not begins with it).
+ */
+function messageItem(key: string, date: string, text: string): HTMLElement {
+  const MARK = '\u0000';
+  const [before = '', after = ''] = t(key, { date, text: MARK }).split(MARK);
+  const own = document.createElement('bdi');
+  own.textContent = text;
+  const item = el('li');
+  item.append(before, own, after);
+  return item;
 }
 /** The claim shown now: every step-3 button is on screen only with one. */
 const shown = (): Claim => {
@@ -381,7 +398,9 @@ $('respond-form').addEventListener('submit', (event) => {
   event.preventDefault();
   void act(
     async () => {
-      const claim = await api<Claim>('POST', claimPath(shown().claim_id, '/respond'), { message: $<HTMLTextAreaElement>('respond-message').value });
+      const message = $<HTMLTextAreaElement>('respond-message').value;
+      if (!message.trim()) throw new LocalError(() => t('writeAnswer'), { param: 'message' });
+      const claim = await api<Claim>('POST', claimPath(shown().claim_id, '/respond'), { message });
       $<HTMLFormElement>('respond-form').reset();
       updateAnswerCount();
       showClaim(claim);
@@ -555,8 +574,19 @@ function redraw(): void {
     drawClaim(current);
     showFiles(files);
   }
-  if (shownError) $('error').textContent = shownError.say();
+  if (shownError && $('error').textContent) $('error').textContent = shownError.say(); // not one the customer has since put right
 }
+// The browser's own checks (a field left empty, an e-mail without its @) speak the customer's language, not the browser's.
+document.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('form [required], input[type=email]').forEach((field) => {
+  field.addEventListener('invalid', () => {
+    field.setCustomValidity('');
+    if (!field.validity.valid)
+      field.setCustomValidity(t(field.validity.valueMissing ? (field instanceof HTMLSelectElement ? 'chooseReason' : 'fillIn') : 'emailInvalid'));
+  });
+  const valid = () => field.setCustomValidity('');
+  field.addEventListener('input', valid);
+  field.addEventListener('change', valid);
+});
 const languageSwitch = $<HTMLSelectElement>('language');
 languageSwitch.addEventListener('change', () => {
   const lang = languageSwitch.value;

@@ -208,6 +208,14 @@ export function claimPagesKit(options: ClaimPagesKitOptions) {
       field.setAttribute('aria-invalid', 'true');
       invalid.push(field);
       field.focus();
+      // Once the person changes what the error named (a box of its group ticked, its text typed), the error is gone.
+      const grouped = field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio');
+      const scope = (grouped && field.closest('fieldset')) || field;
+      const fixed = () => {
+        if (invalid.includes(field)) clearError();
+      };
+      scope.addEventListener('input', fixed, { once: true });
+      scope.addEventListener('change', fixed, { once: true });
     } else {
       errorBox.focus();
     }
