@@ -28,8 +28,10 @@ export interface WriteOptions {
 
 type JsonBody<O extends keyof operations> = operations[O] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 type Query<O extends keyof operations> = NonNullable<operations[O]['parameters']['query']>;
-/** A list's filters, with `limit` (a page's size, 1–100) as a number: the API reads it from the query string. */
-type ListQuery<O extends keyof operations> = Omit<Query<O>, 'cursor' | 'limit'> & { limit?: number };
+/** A yes-or-no filter (`delivery_success`): a boolean, as the API's bodies write it, or its query-string spelling. */
+type Flag<T> = [Exclude<T, undefined>] extends ['true' | 'false'] ? boolean | T : T;
+/** A list's filters, with `limit` (a page's size, 1–100) as a number and yes-or-no filters as booleans: the API reads them from the query string. */
+type ListQuery<O extends keyof operations> = { [K in Exclude<keyof Query<O>, 'cursor' | 'limit'>]?: Flag<Query<O>[K]> } & { limit?: number };
 
 /** What openapi-fetch answers: the success body, or the error, and the response. */
 type Outcome = { data?: unknown; error?: unknown; response: Response };
@@ -234,8 +236,14 @@ export function createOrderProtectionClient(options: ClientOptions) {
 
 /** A page's query: the filters, `limit` as the query string spells it, and the cursor of the page. */
 function pageQuery<Q extends { limit?: number }>({ limit, ...filters }: Q, cursor: string | undefined) {
-  return { ...filters, ...(limit !== undefined && { limit: String(limit) }), cursor };
+  // Booleans as the query string spells them ('true', 'false'); openapi-fetch writes strings as they are.
+  const spelled = Object.fromEntries(Object.entries(filters).map(([name, value]) => [name, typeof value === 'boolean' ? String(value) : value]));
+  return { ...spelled, ...(limit !== undefined && { limit: String(limit) }), cursor } as { [K in Exclude<keyof Q, 'limit'>]: Spelled<Q[K]> } & {
+    limit?: string;
+    cursor?: string;
+  };
 }
+type Spelled<V> = V extends boolean ? 'true' | 'false' : V;
 
 function refusesToken(body: unknown): boolean {
   if (typeof body !== 'object' || body === null || !('error' in body)) return false;

@@ -142,6 +142,13 @@ describe('@order-protection/client against npm start', () => {
       expect(event).toMatchObject({ type: 'order.created', data: { service_order_id: order.service_order_id } });
       expect(test).toEqual({ id: sent.id, type: 'webhook_endpoint.test', created: sent.created, data: { endpoint_id: endpoint.id } });
       expect(tampered).toThrow(WebhookVerificationError);
+      // The delivery log, its yes-or-no filter given as a boolean: the delivered event is among the delivered ones.
+      const delivered = async () => {
+        for await (const logged of client.events.list({ type: 'order.created', delivery_success: true, limit: 100 }))
+          if (logged.data.service_order_id === order.service_order_id) return true;
+        return false;
+      };
+      await expect.poll(delivered, { timeout: 30_000, interval: 200 }).toBe(true);
     } finally {
       await client.webhookEndpoints.delete(endpoint.id);
       receiver.close();

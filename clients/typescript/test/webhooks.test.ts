@@ -119,4 +119,9 @@ describe('list calls', () => {
     expectTypeOf<NonNullable<Parameters<OrderProtectionClient['events']['list']>[0]>['limit']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<NonNullable<Parameters<OrderProtectionClient['policies']['list']>[0]>['limit']>().toEqualTypeOf<number | undefined>();
   });
+  it('take a yes-or-no filter as a boolean (or as the query string spells it)', () => {
+    type EventsQuery = NonNullable<Parameters<OrderProtectionClient['events']['list']>[0]>;
+    expectTypeOf<EventsQuery['delivery_success']>().toEqualTypeOf<boolean | 'true' | 'false' | undefined>();
+    expectTypeOf<EventsQuery['type']>().not.toEqualTypeOf<boolean | undefined>();
+  });
 });
