@@ -319,6 +319,6 @@ describe('between clients', () => {
     expect(usingTheirToken.status).toBe(422);
     expect(usingTheirToken.json.error.code).toBe('invalid_quote_token');
     expect(readingMine.status).toBe(404);
-    expect(readingMine.json.error.code).toBe('order_not_found');
+    expect(readingMine.json.error).toMatchObject({ code: 'order_not_found', param: 'id' }); // the path's id, as every 404 of an id names it
   });
 });

@@ -1,4 +1,5 @@
-import { ChangeRejectedError, ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
+import { ChangeRejectedError, ConflictError, ValidationError } from '../platform/errors.js';
+import { orderNotFound } from './order.js';
 import type { Clock } from '../platform/clock.js';
 import { MAX_TRANSACTION_ACTIONS } from '../platform/limits.js';
 import type { Order, OrderItem } from './order.js';
@@ -53,7 +54,7 @@ export async function advanceOrder(
     throw new ValidationError(`days: must be a whole number from 1 to ${MAX_ADVANCE_DAYS}.`, 'days');
   for (let attempt = 1; ; attempt++) {
     const order = await deps.orders.get(clientId, orderId);
-    if (!order) throw new NotFoundError('order_not_found', 'No order with this id.');
+    if (!order) throw orderNotFound();
     if (order.items.length > MAX_ADVANCE_ITEMS)
       throw new ValidationError(
         `This order holds ${order.items.length} item records (replaced ones included); the advance is one transaction and takes orders of at most ${MAX_ADVANCE_ITEMS}.`,

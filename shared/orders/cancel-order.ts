@@ -1,4 +1,5 @@
-import { ConflictError, NotFoundError } from '../platform/errors.js';
+import { ConflictError } from '../platform/errors.js';
+import { orderNotFound } from './order.js';
 import type { ClientStore } from '../clients/index.js';
 import { refuseIfClaimed, isCurrent, type Order, type OrderItem, type PolicyStatus } from './order.js';
 import { ChangeRejectedError } from '../platform/errors.js';
@@ -94,7 +95,7 @@ export async function cancelOrder(
   const lookPeriodDays = legacyLookPeriod(deps.clients, clientId);
   for (let attempt = 1; ; attempt++) {
     const before = await deps.orders.get(clientId, orderId);
-    if (!before) throw new NotFoundError('order_not_found', 'No order with this id.');
+    if (!before) throw orderNotFound();
     const { moved, after } = await planOrderCancel(before, action, reason, deps.clock.now(), lookPeriodDays);
     try {
       await deps.orders.settlePolicies(before, moved, after, receipt);

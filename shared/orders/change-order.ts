@@ -1,4 +1,5 @@
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
+import { orderNotFound } from './order.js';
 import type { Ids } from '../platform/ids.js';
 import { MAX_ORDER_ITEMS } from '../platform/limits.js';
 import { amountOrRefuse, maxItemCost } from '../platform/money/index.js';
@@ -58,7 +59,7 @@ export async function changeOrder(
 ): Promise<ChangeOrderResult> {
   for (let attempt = 1; ; attempt++) {
     const before = await deps.orders.get(clientId, orderId);
-    if (!before) throw new NotFoundError('order_not_found', 'No order with this id.');
+    if (!before) throw orderNotFound();
     const terms = await replacedTerms(deps, before, changes);
     const planned = planChanges(before, changes, deps.ids, deps.clock.now(), terms);
     try {

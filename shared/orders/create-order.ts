@@ -26,7 +26,7 @@ export interface EventFields {
   start_time: string;
   end_date?: string | null;
   end_time?: string | null;
-  location?: string;
+  location?: string | null;
 }
 
 export interface CreateOrderInput {

@@ -1,4 +1,4 @@
-import { ConflictError } from '../platform/errors.js';
+import { ConflictError, NotFoundError } from '../platform/errors.js';
 import type { Minor, RatePpm } from '../platform/money/index.js';
 
 /**
@@ -135,3 +135,6 @@ export function refuseIfClaimed(items: readonly OrderItem[], param: (item: Order
     if (item.open_claim !== undefined) throw claimOpen(item.open_claim, param(item, index));
   });
 }
+
+/** 404 for an order id that names no order of the caller's (the path's `id`, as the other routes' 404s name theirs). */
+export const orderNotFound = () => new NotFoundError('order_not_found', 'No order with this id.', 'id');

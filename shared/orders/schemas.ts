@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { NotFoundError } from '../platform/errors.js';
+import { orderNotFound } from './order.js';
 import {
   AmountText,
   costsInCurrency,
@@ -125,7 +125,7 @@ export const ConfirmCancellationRequest = v.optional(v.strictObject({}), {});
 /** The order id of a path: anything that is not a service_order_id names no order (404 before any read). */
 export function orderIdOf(pathParameters: Record<string, string | undefined> | undefined): string {
   const id = pathParameters?.id;
-  if (!isOrderId(id)) throw new NotFoundError('order_not_found', 'No order with this id.');
+  if (!isOrderId(id)) throw orderNotFound();
   return id;
 }
 

@@ -2048,7 +2048,8 @@ export interface components {
       /** Format: date */
       end_date?: string | null;
       end_time?: string | null;
-      location?: components['schemas']['Line'];
+      /** @description The venue; null or absent for none (as an order's event shows it, so an event read back can be sent again as it is). */
+      location?: components['schemas']['Line'] | null;
     };
     OrderInput: {
       /** @description The quote token from the widget (`get('token')`). Always send it. */

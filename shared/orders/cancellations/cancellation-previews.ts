@@ -1,4 +1,5 @@
 import { ChangeRejectedError, ConflictError, NotFoundError } from '../../platform/errors.js';
+import { orderNotFound } from '../order.js';
 import type { ClientStore } from '../../clients/index.js';
 import type { Clock } from '../../platform/clock.js';
 import type { IdempotencyReceipt } from '../../platform/idempotency-receipts.js';
@@ -29,7 +30,6 @@ export interface CancellationDeps {
 /** What a confirm answers: the order, as the order's cancel does, or the policy, as the single-policy call does. */
 export type Confirmed = { scope: 'order'; order: Order } | { scope: 'policy'; policy: FoundPolicy };
 
-const orderNotFound = () => new NotFoundError('order_not_found', 'No order with this id.');
 const orderGone = (): never => {
   throw orderNotFound();
 };

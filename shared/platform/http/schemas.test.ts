@@ -99,4 +99,13 @@ describe('EventInput: a day, or days, with times', () => {
     expect(event({ end_date: '2027-03-09', end_time: '01:00' }).success).toBe(true); // past midnight, on the next day
     expect(event({ end_time: '23:00' }).success).toBe(true);
   });
+
+  it('takes an event as an order shows it (no venue: location null) as it takes one without a location, and still refuses its id', () => {
+    const shown = { end_date: null, end_time: null, location: null };
+    const parsed = event(shown);
+    expect(parsed.success && parsed.output.location).toBeNull();
+    expect(event({}).success && event({}).output).not.toHaveProperty('location');
+    expect(refusal({ location: '  \u202Estage' })).toEqual(['location', 'must hold no control, line-separator or bidirectional-control characters']);
+    expect(refusal({ ...shown, id: 'evt_1' })?.[0]).toBe('id');
+  });
 });

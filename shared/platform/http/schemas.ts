@@ -156,7 +156,8 @@ export const EventInput = v.pipe(
     start_time: ClockTime,
     end_date: v.optional(v.nullable(CalendarDate)),
     end_time: v.optional(v.nullable(ClockTime)),
-    location: OptionalText,
+    // null as an order's event shows it (no venue given): an event read back can be sent again as it is.
+    location: v.nullish(v.pipe(v.string(), v.trim(), v.maxLength(MAX_STRING, `must be at most ${MAX_STRING} characters`), noHidden)),
   }),
   v.forward(
     v.check((event) => !event.end_date || event.end_date >= event.start_date, 'must not be before start_date'),
