@@ -478,7 +478,7 @@ export interface paths {
     put?: never;
     /**
      * Send the event again to every enabled endpoint that subscribes to it
-     * @description Accepted at once; the retry sweep sends it within a minute (npm start, a second). Each send is one more attempt in the log.
+     * @description Accepted at once; the retry sweep sends it within a minute (npm start, a second), unless an earlier event of its order is still pending to that endpoint, in which case it follows that one (the order per policy is kept). Each send is one more attempt in the log.
      */
     post: operations['redeliverEvent'];
     delete?: never;
