@@ -38,26 +38,20 @@ beforeAll(async () => {
   const doc = createDocumentClient(testEndpoint(), 'us-east-1');
   venue = await createClient(new DynamoClientStore(doc, process.env.TABLE_NAME!), { name: 'Link Venue' });
   doc.destroy();
-  const order = await http('POST', `${server.baseUrl}/api/v2/orders`, {
-    headers: { authorization: `JWT ${await accessToken(server.baseUrl, venue)}` },
-    body: {
-      order_number: orderNumber,
+  // Two orders of one ticket each: the first for the claim filed in English, the second for the German page's errors.
+  const token = await accessToken(server.baseUrl, venue);
+  const sell = async (number: string, item: { name: string; reference_number: string; cost: string }, eventName: string, customer: object) => {
+    const body = {
+      order_number: number,
       currency: 'USD',
-      items: [{ name: 'Seat A1', reference_number: 'a1', cost: '80.00', event: { name: 'Spring Concert', start_date: '2027-04-10', start_time: '19:30' } }],
-      customer: { first_name: 'Claire', last_name: 'Mant', email },
-    },
-  });
-  expect(order.status, order.text).toBe(201);
-  const second = await http('POST', `${server.baseUrl}/api/v2/orders`, {
-    headers: { authorization: `JWT ${await accessToken(server.baseUrl, venue)}` },
-    body: {
-      order_number: germanOrderNumber,
-      currency: 'USD',
-      items: [{ name: 'Platz B2', reference_number: 'b2', cost: '60.00', event: { name: 'Frühlingskonzert', start_date: '2027-04-10', start_time: '19:30' } }],
-      customer: { email },
-    },
-  });
-  expect(second.status, second.text).toBe(201);
+      items: [{ ...item, event: { name: eventName, start_date: '2027-04-10', start_time: '19:30' } }],
+      customer,
+    };
+    const order = await http('POST', `${server.baseUrl}/api/v2/orders`, { headers: { authorization: `JWT ${token}` }, body });
+    expect(order.status, order.text).toBe(201);
+  };
+  await sell(orderNumber, { name: 'Seat A1', reference_number: 'a1', cost: '80.00' }, 'Spring Concert', { first_name: 'Claire', last_name: 'Mant', email });
+  await sell(germanOrderNumber, { name: 'Platz B2', reference_number: 'b2', cost: '60.00' }, 'Frühlingskonzert', { email });
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
