@@ -116,7 +116,12 @@ describe('the claim link', () => {
     expect(await validation('email')).toBe(german['claim.emailInvalid']);
     await page.locator('#email').fill('');
     expect(await validation('email')).toBe(german['claim.fillIn']);
+    // An error of no one field (no order matches) goes once the customer types again.
+    await page.locator('#email').fill('nobody@example.org');
+    await page.locator('#find-order').click();
+    await expect.poll(() => page.locator('#error').textContent()).toBe(german['claim.error.order_not_found']);
     await page.locator('#email').fill(email);
+    expect(await page.locator('#error').textContent()).toBe('');
     expect(await validation('email')).toBe('');
     await page.locator('#find-order').click();
     const box = page.locator('#policy-list input[type=checkbox]');
@@ -143,6 +148,12 @@ describe('the claim link', () => {
     await page.locator('#submit-claim').click();
     await expect.poll(() => page.locator('#error').textContent()).toContain(german['claim.hiddenCharacters']);
     expect(await focusedId()).toBe('description');
+    expect(await page.locator('#description').getAttribute('dir')).toBe('auto'); // the customer's text in its own direction, whatever the page's
+    // Said again in French with the language switch, its field still marked.
+    await page.locator('#language').selectOption('fr');
+    const french = JSON.parse(readFileSync('widget/locales/fr.json', 'utf8')) as Record<string, string>;
+    await expect.poll(() => page.locator('#error').textContent()).toContain(french['claim.hiddenCharacters']);
+    expect(await page.locator('#description').getAttribute('aria-invalid')).toBe('true');
     expect(await accessibilityViolations(page)).toEqual([]);
   });
 

@@ -111,7 +111,7 @@ ${tr('h2', 'orderTitle', 'id="order-title" tabindex="-1"')}
     ${REASON_KEYS.map((reason) => tr('option', `reason.${reason}`, `value="${reason}"`)).join('\n    ')}
   </select>
   ${tr('label', 'whatHappened', 'for="description"')}
-  <textarea id="description" name="description" required maxlength="4000" aria-describedby="description-count"></textarea>
+  <textarea id="description" name="description" dir="auto" required maxlength="4000" aria-describedby="description-count"></textarea>
   <p class="hint count" id="description-count">0 of 2000 characters</p>
   ${tr('button', 'submitClaim', 'type="submit" id="submit-claim"')}
 </form>
@@ -157,7 +157,7 @@ ${tr('h3', 'history')}
 <form id="respond-form" hidden>
   ${tr('h3', 'documentsRequested')}
   ${tr('label', 'yourAnswer', 'for="respond-message"')}
-  <textarea id="respond-message" name="message" required maxlength="4000" aria-describedby="respond-hint respond-count"></textarea>
+  <textarea id="respond-message" name="message" dir="auto" required maxlength="4000" aria-describedby="respond-hint respond-count"></textarea>
   ${tr('p', 'respondHint', 'class="hint" id="respond-hint"')}
   <p class="hint count" id="respond-count">0 of 2000 characters</p>
   ${tr('button', 'sendAnswer', 'type="submit" id="send-answer"')}

@@ -275,8 +275,9 @@ function counter(field: HTMLTextAreaElement, count: HTMLElement, submit: HTMLBut
     const counted = { count: tr.number(n, { useGrouping: false }), max: tr.number(MAX_TEXT, { useGrouping: false }) };
     count.textContent = t(over ? 'countOver' : 'count', counted);
     count.classList.toggle('too-long', over);
+    // Its own mark only: an error the API named this field for keeps its mark through a redraw.
     if (over) field.setAttribute('aria-invalid', 'true');
-    else field.removeAttribute('aria-invalid');
+    else if (wasOver) field.removeAttribute('aria-invalid');
     submit.disabled = over || field.disabled;
     if (over && !wasOver) announce(t('tooLong', { max: counted.max }));
     else if (wasOver && !over) announce('');

@@ -180,6 +180,8 @@ export function claimPagesKit(options: ClaimPagesKitOptions) {
   const fieldByCode = options.fieldByCode ?? {};
   const errorBox = $('error');
   let invalid: HTMLElement[] = [];
+  /** Counts the errors shown: a listener for an earlier one leaves a later one alone. */
+  let errorsShown = 0;
   const announce = (text: string): void => {
     $('announce').textContent = text;
   };
@@ -191,6 +193,7 @@ export function claimPagesKit(options: ClaimPagesKitOptions) {
   // The API's own message, in the alert; focus goes to the field it names, else to the alert.
   function showError(err: unknown, fields: Fields = {}): void {
     announce('');
+    errorsShown++;
     const message = (err instanceof Error && err.message) || 'Something went wrong. Please try again.';
     errorBox.textContent = message;
     const param = (err instanceof PageError && err.param) || '';
@@ -218,6 +221,15 @@ export function claimPagesKit(options: ClaimPagesKitOptions) {
       scope.addEventListener('change', fixed, { once: true });
     } else {
       errorBox.focus();
+      // An error of no one field (no order matches what was typed) goes once the person changes a
+      // form's field (a page's language switch, in no form, says it again instead).
+      const shown = errorsShown;
+      const typed = (event: Event) => {
+        if (!(event.target instanceof Element && event.target.closest('form'))) return;
+        document.removeEventListener('input', typed);
+        if (errorsShown === shown && errorBox.textContent) clearError();
+      };
+      document.addEventListener('input', typed);
     }
   }
 
