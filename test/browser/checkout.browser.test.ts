@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSiteRoutes } from '../../scripts/local/demo-site.js';
+import { readCatalogue } from '../../widget/locale-files.js';
 import { accessibilityViolations, cspViolations, launchChromium, notFound, screenshot } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -229,14 +230,30 @@ describe('demo checkout', () => {
     await expect.poll(() => result().textContent()).toContain('placed with refund protection (201)');
     expect(await page.locator('#claim-link').getAttribute('href')).toMatch(/^\/claim\?order_number=DEMO-[^&]+&lang=de$/);
 
-    // An item whose event is over gets no offer: the API refuses to quote it, and the checkout goes on without protection.
-    await page.evaluate(async () => {
-      const widget = (window as unknown as { OrderProtection: { update(u: unknown): Promise<void> } }).OrderProtection;
-      await widget.update({
-        items: [{ reference_number: 'past', cost: '10.00', event: { name: 'Last year', start_date: '2020-01-01', start_time: '19:30' } }],
+    // An item whose event is over gets no offer: the API refuses to quote it, the widget says so for this
+    // order (not "right now"), keeps the keyboard on its notice, and tells the merchant which item and why.
+    const reported = await page.evaluate(async () => {
+      type Widget = { update(u: unknown): Promise<void>; configure(c: unknown): Promise<void> };
+      const widget = (window as unknown as { OrderProtection: Widget }).OrderProtection;
+      const errors: { code?: string; param?: string; status?: number }[] = [];
+      const publicKey = (JSON.parse(document.getElementById('page-data')!.textContent ?? '{}') as { public_key: string }).public_key;
+      const item = (start_date: string) => ({ reference_number: start_date, cost: '10.00', event: { name: 'Gig', start_date, start_time: '19:30' } });
+      await widget.configure({
+        apiKey: publicKey,
+        baseUrl: location.origin,
+        currency: 'USD',
+        container: '#protection',
+        items: [item('2099-01-01')],
+        locale: 'de',
+        onErrorCb: (error: { code?: string; param?: string; status?: number }) => errors.push({ code: error.code, param: error.param, status: error.status }),
       });
+      (document.querySelector('#protection input[type=radio]') as HTMLInputElement).focus();
+      await widget.update({ items: [item('2099-01-01'), item('2020-01-01')] });
+      return errors;
     });
-    expect(await page.locator('#protection .op-unavailable').count()).toBe(1);
+    expect(reported).toEqual([{ code: 'event_in_past', param: 'items[1].event.start_date', status: 422 }]);
+    expect(await page.locator('#protection .op-unavailable').textContent()).toBe(readCatalogue('de')['widget.refused']);
+    expect(await page.evaluate(() => document.activeElement?.className)).toBe('op-unavailable');
     expect(await page.evaluate(() => (window as unknown as { OrderProtection: { get(k: string): unknown } }).OrderProtection.get('token'))).toBeUndefined();
   });
 

@@ -21,7 +21,9 @@ interface CartItem {
   event?: { name: string; start_date: string; start_time: string; end_date?: string | null; end_time?: string | null; location?: string };
 }
 /** The widget's texts a merchant may replace, per locale tag: `{ de: { legend: '…' } }` (`{coverage}` and `{premium}` are filled in). */
-export type WidgetTexts = Partial<Record<keyof OfferText | 'loading' | 'unavailable' | 'terms', string>>;
+export type WidgetTexts = Partial<Record<keyof OfferText | 'loading' | 'unavailable' | 'refused' | 'terms', string>>;
+/** What onErrorCb gets: the API's refusal, when it answered one (`event_in_past` on `items[2].event.start_date`). */
+export type WidgetError = Error & { status?: number; code?: string; param?: string };
 export interface WidgetConfig {
   apiKey: string;
   baseUrl: string;
@@ -38,7 +40,7 @@ export interface WidgetConfig {
   optInCb?: () => void;
   optOutCb?: () => void;
   updatedCb?: (quote: Quote) => void;
-  onErrorCb?: (error: Error) => void;
+  onErrorCb?: (error: WidgetError) => void;
 }
 
 declare const __OP_WIDGET_EN__: Catalogue;
@@ -54,6 +56,8 @@ let config: WidgetConfig | undefined;
 let quote: Quote | undefined;
 let choice: Choice | undefined;
 let unavailable = false;
+/** Why there is no offer: the API refused this cart (an event that is over), or it could not be asked. */
+let refused = false;
 let instance = 0;
 let wanted: Locale = 'en';
 let texts: Translator | undefined;
@@ -101,12 +105,13 @@ function render(): void {
     el.innerHTML = `<p class="op-loading" role="status" ${tag(wanted)}>${escapeHtml(__OP_WIDGET_LOADING__[wanted])}</p>`;
     return;
   }
+  // A redraw keeps the keyboard in the widget (not on <body>): on the radio it was on, else the first, else the notice.
+  const focused = el.contains(document.activeElement) ? ((document.activeElement as HTMLInputElement).value ?? '') : undefined;
   if (unavailable) {
-    el.innerHTML = `<p class="op-unavailable" role="status" ${tag(texts.locale)}>${escapeHtml(text('unavailable'))}</p>`;
+    el.innerHTML = `<p class="op-unavailable" role="status" tabindex="-1" ${tag(texts.locale)}>${escapeHtml(text(refused ? 'refused' : 'unavailable'))}</p>`;
+    if (focused !== undefined) el.querySelector<HTMLElement>('.op-unavailable')?.focus();
     return;
   }
-  // A new quote redraws the offer: the radio that had the keyboard's focus keeps it (not <body>).
-  const focused = el.contains(document.activeElement) ? (document.activeElement as HTMLInputElement).value : undefined;
   const offer = offerText(quote!, text, texts.format);
   const terms = termsLink(config?.termsUrl, texts.locale);
   const id = `op-${instance}`;
@@ -118,10 +123,9 @@ function render(): void {
       <label><input type="radio" name="${id}-choice" value="opt_out" ${choice === 'opt_out' ? 'checked' : ''}> ${escapeHtml(offer.no)}</label>
       ${terms ? `<p class="op-terms"><a href="${escapeHtml(terms)}" target="_blank" rel="noopener noreferrer">${escapeHtml(text('terms'))}</a></p>` : ''}
     </fieldset>`;
-  el.querySelectorAll<HTMLInputElement>('input[type=radio]').forEach((input) => {
-    input.addEventListener('change', () => choose(input.value as Choice));
-    if (focused !== undefined && input.value === focused) input.focus();
-  });
+  const radios = el.querySelectorAll<HTMLInputElement>('input[type=radio]');
+  radios.forEach((input) => input.addEventListener('change', () => choose(input.value as Choice)));
+  if (focused !== undefined) (Array.from(radios).find((input) => input.value === focused) ?? radios[0])?.focus();
 }
 
 function choose(next: Choice): void {
@@ -132,6 +136,9 @@ function choose(next: Choice): void {
 
 function fail(error: unknown): void {
   unavailable = true;
+  // A 4xx with the API's error: this cart cannot be protected (asking again will not help); else it could not be asked now.
+  const status = (error as WidgetError).status;
+  refused = status !== undefined && status >= 400 && status < 500 && status !== 429 && (error as WidgetError).code !== undefined;
   quote = undefined;
   choice = undefined;
   render();
@@ -151,7 +158,14 @@ async function fetchQuote(items: CartItem[]): Promise<Quote> {
       items: items.map(({ reference_number, cost, name, event }) => ({ reference_number, cost, ...(name ? { name } : {}), ...(event ? { event } : {}) })),
     }),
   });
-  if (!res.ok) throw new Error(`quote failed with HTTP ${res.status}`);
+  if (!res.ok) {
+    const refusal = ((await res.json().catch(() => null)) as { error?: { code?: string; param?: string; message?: string } } | null)?.error;
+    const error: WidgetError = new Error(
+      `quote failed with HTTP ${res.status}${refusal?.code ? ` ${refusal.code}` : ''}${refusal?.message ? `: ${refusal.message}` : ''}`,
+    );
+    Object.assign(error, { status: res.status, code: refusal?.code, param: refusal?.param });
+    throw error;
+  }
   return (await res.json()) as Quote;
 }
 
@@ -164,6 +178,7 @@ async function load(items: CartItem[], callback: 'loadedCb' | 'updatedCb'): Prom
     if (current !== instance) return; // a newer request replaced this one
     quote = fresh;
     unavailable = false;
+    refused = false;
     render();
     config?.[callback]?.(fresh);
     if (choice) choose(choice); // the choice stands; its token is the new quote's
@@ -179,6 +194,7 @@ const OrderProtection = {
     quote = undefined;
     choice = undefined;
     unavailable = false;
+    refused = false;
     texts = undefined;
     const asked = [next.locale, ...(navigator.languages ?? [navigator.language])];
     wanted = negotiate(asked);
