@@ -2041,6 +2041,8 @@ export interface components {
       };
     };
     EventInput: {
+      /** @description An event read back (as an order shows it) can be sent again as it is; its id is not read, since the fields decide whether it is the item's event. */
+      id?: string;
       name: components['schemas']['Text'];
       /** Format: date */
       start_date: string;
@@ -2048,7 +2050,7 @@ export interface components {
       /** Format: date */
       end_date?: string | null;
       end_time?: string | null;
-      /** @description The venue; null or absent for none (as an order's event shows it, so an event read back can be sent again as it is). */
+      /** @description The venue; null or absent for none (as an order's event shows it). */
       location?: components['schemas']['Line'] | null;
     };
     OrderInput: {

@@ -100,12 +100,13 @@ describe('EventInput: a day, or days, with times', () => {
     expect(event({ end_time: '23:00' }).success).toBe(true);
   });
 
-  it('takes an event as an order shows it (no venue: location null) as it takes one without a location, and still refuses its id', () => {
-    const shown = { end_date: null, end_time: null, location: null };
+  it('takes an event as an order shows it (its id, no venue: location null) as it takes one without them', () => {
+    const shown = { id: 'evnt_Mgl45n6BepnvdKKIGF7B55AJ', end_date: null, end_time: null, location: null };
     const parsed = event(shown);
     expect(parsed.success && parsed.output.location).toBeNull();
     expect(event({}).success && event({}).output).not.toHaveProperty('location');
     expect(refusal({ location: '  \u202Estage' })).toEqual(['location', 'must hold no control, line-separator or bidirectional-control characters']);
-    expect(refusal({ ...shown, id: 'evt_1' })?.[0]).toBe('id');
+    expect(refusal({ ...shown, id: 7 })?.[0]).toBe('id');
+    expect(refusal({ ...shown, venue: 'Hall' })?.[0]).toBe('venue'); // other fields are still refused
   });
 });

@@ -151,6 +151,9 @@ export const ClockTime = v.pipe(
 
 export const EventInput = v.pipe(
   v.strictObject({
+    // An event read back (an order's item shows it with its id) can be sent again as it is: the id is
+    // taken and not read, since the fields decide whether it is the event the item had.
+    id: v.optional(v.pipe(v.string(), v.maxLength(MAX_STRING, `must be at most ${MAX_STRING} characters`))),
     name: Text,
     start_date: CalendarDate,
     start_time: ClockTime,
