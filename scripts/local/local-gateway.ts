@@ -177,8 +177,10 @@ export function localGateway(staticRoutes: Record<string, StaticRoute> = {}) {
         send(res, { statusCode: 204, headers: { ...CORS, 'access-control-max-age': '600' }, body: '' });
         return;
       }
-      // A page answers with and without a trailing slash, as the API routes do.
-      const page = staticRoutes[`${method} ${url.pathname}`] ?? staticRoutes[`${method} ${url.pathname.replace(/(.)\/$/, '$1')}`];
+      // A page answers with and without a trailing slash, as the API routes do; HEAD as GET without
+      // the body (Node sends none for HEAD), as the deployed pages' CloudFront and S3 do.
+      const pageMethod = method === 'HEAD' ? 'GET' : method;
+      const page = staticRoutes[`${pageMethod} ${url.pathname}`] ?? staticRoutes[`${pageMethod} ${url.pathname.replace(/(.)\/$/, '$1')}`];
       if (page) {
         const answer = await page(req, (await readBody(req)).toString('utf8'));
         send(res, { statusCode: answer.status, headers: answer.headers, body: answer.body });

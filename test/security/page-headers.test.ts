@@ -83,4 +83,16 @@ describe('the pages’ security headers', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
     expect(res.headers.get('content-security-policy')).toBeNull();
   });
+
+  it('answers HEAD on a page or a file as GET does, without the body (uptime checks and CDNs ask with HEAD)', async () => {
+    for (const path of ['/widget.js', '/', '/claim', '/dashboard']) {
+      const [get, head] = await Promise.all([fetch(`${server.baseUrl}${path}`), fetch(`${server.baseUrl}${path}`, { method: 'HEAD' })]);
+      expect(head.status, path).toBe(200);
+      expect(head.headers.get('content-type'), path).toBe(get.headers.get('content-type'));
+      expect(await head.text(), path).toBe('');
+      expect((await get.text()).length, path).toBeGreaterThan(0);
+    }
+    // The API's routes are API Gateway's, which routes no HEAD: a GET route still answers 405 to it.
+    expect((await fetch(`${server.baseUrl}/api/v2/orders`, { method: 'HEAD' })).status).toBe(405);
+  });
 });
