@@ -155,6 +155,12 @@ describe('the claim link', () => {
     await expect.poll(() => page.locator('#error').textContent()).toContain(french['claim.hiddenCharacters']);
     expect(await page.locator('#description').getAttribute('aria-invalid')).toBe('true');
     expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'claim-error-fr-1280', { fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, 'claim-error-fr-390', { fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('says to use the shop’s claim link when the page knows no shop (the deployed page, opened bare)', async () => {
