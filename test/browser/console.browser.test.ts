@@ -430,6 +430,8 @@ describe('the operator console', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('table', { name: 'Statement' }).waitFor();
     expect(await focused(page)).toBe('statement-title');
+    const shop = `Demo Shop · ${server.demo.client_id}`;
+    expect(await page.locator('#account-merchant').textContent()).toBe(shop); // whose account the forms act on
     const usd = page.getByRole('table', { name: 'Statement' }).getByRole('row').filter({ hasText: 'USD' });
     // The demo shop sold this month (the claim's order); its terms give it no commission: all it sold is due.
     const cells = await usd.getByRole('cell').allTextContents();
@@ -460,9 +462,24 @@ describe('the operator console', () => {
       .getByRole('cell')
       .allTextContents();
     expect(first).toEqual(['1 day away', '$8.50 (8.5%)', '$12.00 (12%)', '$0.00', '$1.20']);
+    // The first Publish reaches the API, but its answer is lost on the way back: the page says it may
+    // have been published, and Publish pressed again (the same Idempotency-Key) publishes it once.
+    const keys: string[] = [];
+    await page.route('**/api/v2/admin/clients/*/terms', async (route) => {
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
     await tabTo(page, '#terms-publish');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('#announce').textContent()).toMatch(/^Version \d+ published, in force from .+ UTC\.$/);
+    await expect.poll(() => page.locator('#error').textContent()).toMatch(/may or may not be published\. Press Publish again: it publishes it at most once\.$/);
+    await page.unroute('**/api/v2/admin/clients/*/terms');
+    const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/terms'));
+    await page.locator('#terms-publish').focus();
+    await page.keyboard.press('Enter');
+    expect((await sent).headers()['idempotency-key']).toBe(keys[0]);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    await expect.poll(() => page.locator('#announce').textContent()).toMatch(new RegExp(`^${shop}: version \\d+ published, in force from .+ UTC\\.$`));
     expect(await versions.count()).toBe(before + 1);
     expect(await versions.first().getByRole('cell').first().textContent()).toMatch(/^v\d+ In force$/);
     expect(await versions.first().getByRole('cell').nth(4).textContent()).toBe('10%');
@@ -476,7 +493,7 @@ describe('the operator console', () => {
     await page.keyboard.press('Enter');
     await expect
       .poll(() => page.locator('#announce').textContent())
-      .toMatch(/^Remittance recorded: \$1\.00, booked in .+\. Closing balance so far: \$[\d,.]+\.$/);
+      .toMatch(new RegExp(`^Remittance recorded for ${shop}: \\$1\\.00, booked in .+\\. Closing balance so far: \\$[\\d,.]+\\.$`));
     await page.getByRole('table', { name: 'Remittances' }).getByRole('row').filter({ hasText: reference }).waitFor();
     const after = await usd.getByRole('cell').allTextContents();
     expect(after[4]).toBe('$1.00');
@@ -497,7 +514,7 @@ describe('the operator console', () => {
     await page.keyboard.press('Enter');
     await expect
       .poll(() => page.locator('#announce').textContent())
-      .toMatch(new RegExp('^Payment ' + reference + ' reversed: \\$1\\.00 is owed again\\. Closing balance so far: \\$[\\d,.]+\\.$'));
+      .toMatch(new RegExp(`^${shop}: payment ${reference} reversed: \\$1\\.00 is owed again\\. Closing balance so far: \\$[\\d,.]+\\.$`));
     const reversedRow = page.getByRole('table', { name: 'Remittances' }).getByRole('row').filter({ hasText: reference });
     expect(await reversedRow.getByRole('cell').last().textContent()).toMatch(/^Reversed .+: returned by the bank$/);
     const owed = await usd.getByRole('cell').allTextContents();
@@ -514,6 +531,12 @@ describe('the operator console', () => {
     expect(await focused(page)).toBe('resume-button');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('#standing-text').textContent()).toBe('Quotes are offered.');
+
+    // Another merchant chosen in the list: the account on screen, and the forms that act on it, go
+    // until Show account loads the one chosen (a remittance went to the merchant shown before).
+    await merchant.selectOption('');
+    expect(await page.locator('#account-detail').isHidden()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Record remittance' }).count()).toBe(0);
   });
 
   it('another role reaching a section by its address is told so and offered none of its forms; what the section reads, the API refuses (403 forbidden_role)', async () => {

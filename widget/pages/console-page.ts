@@ -89,6 +89,7 @@ ${CLAIM_PAGES_CSS}
   #account-form > div:first-child { flex: 1 1 16rem; min-width: 0; }
   #account-client { width: 100%; }
   #account-detail > section { border-top: 1px solid #e3e7ef; margin-top: 1.25rem; }
+  .account-of { margin: 1rem 0 0; font-size: 1.05rem; }
   .badge { display: inline-block; padding: .1rem .5rem; border-radius: 1rem; font-size: .85rem; font-weight: 600; background: #e8eefc; color: #1d3f8f; }
   .badge.bad { background: #fde8e6; color: #8a1c14; }
   .badge.ok { background: #e5f4ea; color: #1c5e32; }
@@ -332,6 +333,7 @@ insurer. Live merchants only: merchants in test mode (their sandbox keys) are le
 </form>
 
 <div id="account-detail" hidden>
+<p class="account-of">Account of <strong id="account-merchant"></strong></p>
 <section aria-labelledby="statement-title">
 <h2 id="statement-title" tabindex="-1">Statement</h2>
 <p id="statement-summary" role="status"></p>

@@ -76,9 +76,11 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
   const periodInput = $<HTMLInputElement>('account-period');
   const publish = $<HTMLButtonElement>('terms-publish');
   const suspended = new Map<string, boolean>();
-  let shown: { clientId: string; period: string } | null = null;
+  /** The account on screen: its forms act on this merchant. */
+  let shown: { clientId: string; period: string; name: string } | null = null;
   /** The body the preview priced: Publish sends exactly it, and any edit of the form asks for a new preview. */
   let previewed: Record<string, unknown> | null = null;
+  let publishKey = '';
   let previewCurrency = 'USD';
   periodInput.value = new Date().toISOString().slice(0, 7);
   $<HTMLInputElement>('remit-received').value = new Date().toISOString().slice(0, 10);
@@ -226,7 +228,8 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
   async function show(clientId: string, period: string): Promise<void> {
     await Promise.all([readStatement(clientId, period), readRemittances(clientId), readTerms(clientId)]);
     showStanding(clientId, suspended.get(clientId) ?? false);
-    shown = { clientId, period };
+    shown = { clientId, period, name: clientSelect.selectedOptions[0]?.textContent ?? clientId };
+    $('account-merchant').textContent = shown.name;
     $('account-detail').hidden = false;
     $('statement-title').focus();
   }
@@ -257,15 +260,25 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
     effective_from: () => $('terms-effective'),
   };
 
+  // The account on screen is the one the form names: another merchant or month chosen, or a load
+  // that failed, takes it away (its forms act on it) until Show account loads the one chosen.
+  function forget(): void {
+    shown = null;
+    previewed = null;
+    $('account-detail').hidden = true;
+  }
+  clientSelect.addEventListener('change', forget);
+  periodInput.addEventListener('input', forget);
   $<HTMLFormElement>('account-form').addEventListener('submit', (event) => {
     event.preventDefault();
+    forget();
     void run(() => show(clientSelect.value, periodInput.value), { client_id: () => clientSelect, period: () => periodInput });
   });
 
   $<HTMLFormElement>('remit-form').addEventListener('submit', (event) => {
     event.preventDefault();
     if (!shown) return;
-    const { clientId } = shown;
+    const { clientId, name } = shown;
     void run(
       async () => {
         const body = {
@@ -305,12 +318,14 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
         for (let reads = 0; reads < BOOKING_READS; reads++) {
           const now = await remittedIn(booked);
           balance = showStatement(now.statement);
-          shown = { clientId, period: booked };
+          shown = { clientId, period: booked, name };
           if (now.remitted !== null && (booked !== before.statement.period || now.remitted !== before.remitted)) break;
           await pause(BOOKING_READ_MS);
         }
         announce(
-          'Remittance recorded: ' +
+          'Remittance recorded for ' +
+            name +
+            ': ' +
             money(recorded.amount, recorded.currency) +
             ', booked in ' +
             monthName(booked) +
@@ -331,7 +346,7 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
   $<HTMLFormElement>('reverse-form').addEventListener('submit', (event) => {
     event.preventDefault();
     if (!shown) return;
-    const { clientId } = shown;
+    const { clientId, name } = shown;
     void run(
       async () => {
         const body = { reference: $<HTMLSelectElement>('reverse-reference').value, reason: $<HTMLInputElement>('reverse-reason').value.trim() };
@@ -351,13 +366,14 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
         for (let reads = 0; reads < BOOKING_READS; reads++) {
           const now = await remittedIn(booked, reversed.currency);
           balance = showStatement(now.statement);
-          shown = { clientId, period: booked };
+          shown = { clientId, period: booked, name };
           if (booked !== before.statement.period || now.remitted !== before.remitted) break;
           await pause(BOOKING_READ_MS);
         }
         $('remittances-title').focus();
         announce(
-          'Payment ' +
+          name +
+            ': payment ' +
             reversed.reference +
             ' reversed: ' +
             money(reversed.amount, reversed.currency) +
@@ -394,6 +410,8 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
       labelCells($<HTMLTableElement>('preview-table'));
       $('preview').hidden = false;
       previewed = body;
+      // One key per previewed body: a Publish pressed again after a lost answer gets the version the first published, not a second.
+      publishKey = crypto.randomUUID();
       publish.disabled = false;
       publishHint.textContent = 'Publishes exactly what the preview shows; a change to the form asks for a new preview.';
       $('preview-title').focus();
@@ -404,14 +422,21 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
   $<HTMLFormElement>('terms-form').addEventListener('submit', (event) => {
     event.preventDefault();
     if (!shown || !previewed) return;
-    const { clientId } = shown;
+    const { clientId, name } = shown;
     const body = previewed;
     void run(async () => {
-      const version = await api<Version>('POST', base(clientId) + '/terms', body);
+      let version: Version;
+      try {
+        version = await api<Version>('POST', base(clientId) + '/terms', body, { 'idempotency-key': publishKey });
+      } catch (err) {
+        if (err instanceof PageError && err.status === undefined)
+          throw new PageError('The API could not be reached, so the version may or may not be published. Press Publish again: it publishes it at most once.');
+        throw err;
+      }
       $('preview').hidden = true;
       await readTerms(clientId);
       $('terms-title').focus();
-      announce('Version ' + version.version + ' published, in force from ' + when(version.effective_from) + '.');
+      announce(name + ': version ' + version.version + ' published, in force from ' + when(version.effective_from) + '.');
     }, termsFields);
   });
 

@@ -235,8 +235,8 @@ export function claimPagesKit(options: ClaimPagesKitOptions) {
 
   // A failed answer throws a PageError with the API's error envelope ({ message, code, param }) or a
   // message of the page's own, and the answer's HTTP status (none when no answer came at all).
-  async function request<T>(method: Method, path: string, body?: unknown, authorization?: string): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+  async function request<T>(method: Method, path: string, body?: unknown, authorization?: string, extra: Record<string, string> = {}): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json', ...extra };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (authorization) headers.authorization = authorization;
     let res: Response;
@@ -292,9 +292,9 @@ export function signedInPagesKit(session: { token(): string; config: { api_base:
   const kit = claimPagesKit({ unreachable: 'The API could not be reached.', failed: 'The API answered {status}.', answerMessage: true });
   const base = session.config.api_base.replace(/\/+$/, '');
   /** `path` is the API's own (`/api/v2/admin/claims`); the base of /config.json replaces its `/api/v2`. A 401 (the token expired) calls `options.unauthorized` too. */
-  const api = async <T>(method: Method, path: string, body?: unknown): Promise<T> => {
+  const api = async <T>(method: Method, path: string, body?: unknown, headers?: Record<string, string>): Promise<T> => {
     try {
-      return await kit.request<T>(method, base + path.replace(/^\/api\/v2/, ''), body, 'Bearer ' + session.token());
+      return await kit.request<T>(method, base + path.replace(/^\/api\/v2/, ''), body, 'Bearer ' + session.token(), headers);
     } catch (err) {
       if (err instanceof PageError && err.status === 401) options.unauthorized?.();
       throw err;
