@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requireRole, staffFromClaims } from './staff.js';
+import { ForbiddenRoleError, requireRole, staffFromClaims } from './staff.js';
 
 describe('staffFromClaims', () => {
   const person = { sub: 'u-1', token_use: 'access', email: 'ann@insurer.example', 'cognito:groups': ['claims', 'finance'] };
@@ -39,5 +39,13 @@ describe('requireRole', () => {
     expect(() => requireRole(undefined, ['claims'])).toThrow(expect.objectContaining({ status: 401, code: 'operator_credentials_required' }));
     expect(() => requireRole(finance, ['claims'])).toThrow(expect.objectContaining({ status: 403, code: 'forbidden_role' }));
     expect(requireRole(finance, ['claims', 'finance'])).toBe(finance);
+  });
+
+  it('names the roles a refusal needs as a person reads them', () => {
+    expect(new ForbiddenRoleError(['finance']).message).toBe('This needs the finance role, which your account does not have.');
+    expect(new ForbiddenRoleError(['claims', 'finance']).message).toBe('This needs the claims or finance role, which your account does not have.');
+    expect(new ForbiddenRoleError(['claims', 'finance', 'admin']).message).toBe(
+      'This needs one of the claims, finance or admin roles, which your account does not have.',
+    );
   });
 });

@@ -84,8 +84,12 @@ export function staffFromClaims(claims: TokenClaims | undefined): StaffIdentity 
   };
 }
 
+/** "the finance role", "the claims or finance role", "one of the claims, finance or admin roles". */
+const roleNames = (roles: readonly StaffRole[]): string =>
+  roles.length <= 2 ? `the ${roles.join(' or ')} role` : `one of the ${roles.slice(0, -1).join(', ')} or ${roles[roles.length - 1]} roles`;
+
 export class ForbiddenRoleError extends AppError {
-  constructor(roles: readonly StaffRole[], message = `This needs the ${roles.join(' or ')} role, which your account does not have.`) {
+  constructor(roles: readonly StaffRole[], message = `This needs ${roleNames(roles)}, which your account does not have.`) {
     super(403, 'invalid_request_error', 'forbidden_role', message);
   }
 }

@@ -69,7 +69,7 @@ export function effectiveFrom(requested: string | undefined, now: Date): string 
   const at = Date.parse(requested);
   if (at < now.getTime() - EFFECTIVE_FROM_SLACK_MS)
     throw new ValidationError('effective_from: must be now or later (a version never takes effect in the past).', 'effective_from');
-  if (at > now.getTime() + MAX_SCHEDULE_AHEAD_MS) throw new ValidationError('must be at most a year ahead', 'effective_from');
+  if (at > now.getTime() + MAX_SCHEDULE_AHEAD_MS) throw new ValidationError('effective_from: must be at most a year ahead.', 'effective_from');
   return at <= now.getTime() ? now.toISOString() : requested;
 }
 

@@ -284,8 +284,8 @@ describe('the operator console', () => {
     await accessible(page, 'merchants');
   });
 
-  it('the admin user pages the audit log by keyboard, sees who did what, signs in again when the token is refused, then signs out: the page can no longer call the API', async () => {
-    const { page } = await personPage();
+  it('the admin user pages the audit log by keyboard, sees who did what, signs in again when the token is refused, then signs out: the page, and the console in another tab, can no longer call the API', async () => {
+    const { context, page } = await personPage();
     await signIn(page, user('admin'));
     expect(await navLinks(page)).toEqual(['Audit log', 'Staff', 'Merchants']);
     const rows = page.locator('#audit-rows tr');
@@ -330,6 +330,11 @@ describe('the operator console', () => {
     await expect.poll(() => page.locator('#audit-range').textContent()).toBe('Entries 1–10, newest first');
     expect(await page.getByRole('button', { name: 'Sign in again' }).isVisible()).toBe(false);
 
+    // The console open in a second tab too (the issuer still knows the person: no login form).
+    const other = await context.newPage();
+    await other.goto(`${server.baseUrl}/admin/#audit`);
+    await expect.poll(() => other.locator('#audit-range').textContent()).toBe('Entries 1–10, newest first');
+
     // Sign out, with the provider's end-session page held back: the page has forgotten its token, so the API is out of its reach.
     const endSession = (await (await fetch(`${server.baseUrl}/config.json`)).json()) as { end_session_endpoint: string };
     let logout: URL | undefined;
@@ -345,6 +350,10 @@ describe('the operator console', () => {
     await page.evaluate(() => document.getElementById('audit-reload')!.focus());
     await page.keyboard.press('Enter');
     await expect.poll(() => alertText(page)).toBe('You are signed out.');
+    // So has the other tab: a sign-out is the browser's, not one tab's.
+    await other.getByRole('button', { name: 'Refresh' }).press('Enter');
+    await expect.poll(() => alertText(other)).toBe('You are signed out.');
+    await other.close();
     await page.unroute(`${endSession.end_session_endpoint}*`);
 
     // Now through the provider: it ends its session, sends the person back, and the console asks for the login form again.

@@ -101,7 +101,10 @@ ${CLAIM_PAGES_CSS}
     .topbar { padding: .6rem 1rem; }
     .account { order: 2; margin-left: auto; }
     .topbar nav { order: 3; flex-basis: 100%; }
-    .who { display: none; }
+    /* Who is signed in stays on a phone: the e-mail, cut short if it must be (its roles are in the menu's sections). */
+    .who { font-size: .8rem; min-width: 0; max-width: 11rem; }
+    #who-email { max-width: 100%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+    #who-roles { display: none; }
     .brand .product { display: none; }
     dl { grid-template-columns: 1fr; gap: 0; }
     dd { margin-bottom: .4rem; }

@@ -160,7 +160,11 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
     labelCells($<HTMLTableElement>('remittances-table'));
     $('remittances-table').hidden = remittances.length === 0;
     $('remittances-count').textContent =
-      remittances.length === 0 ? 'No payments recorded yet.' : 'The latest ' + remittances.length + (more ? ' (older ones not shown).' : '.');
+      remittances.length === 0
+        ? 'No payments recorded yet.'
+        : more
+          ? 'The latest ' + remittances.length + ' (older ones not shown).'
+          : remittances.length + (remittances.length === 1 ? ' payment.' : ' payments.');
   }
 
   function showTerms(versions: Version[], inForce: number | null): void {

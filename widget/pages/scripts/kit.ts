@@ -180,6 +180,9 @@ export function claimPagesKit(options: ClaimPagesKitOptions) {
   const fieldByCode = options.fieldByCode ?? {};
   const errorBox = $('error');
   let invalid: HTMLElement[] = [];
+  // The browser's own check stops a form (a required field left empty): its prompt is what is wrong
+  // now, and an error of another form's still in the alert would only mislead.
+  document.addEventListener('invalid', () => clearError(), true);
   /** Counts the errors shown: a listener for an earlier one leaves a later one alone. */
   let errorsShown = 0;
   const announce = (text: string): void => {

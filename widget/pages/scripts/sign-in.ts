@@ -192,6 +192,12 @@ export async function startSignIn(config: PagesConfig, app: PagesApp): Promise<S
   let accessToken: string | undefined = tokens.access_token;
   const idClaims = oauth.getValidatedIdTokenClaims(tokens) as Record<string, unknown> | undefined;
   const expiresAt = Date.now() + (tokens.expires_in ?? 3600) * 1000;
+  // Signing out in one tab signs out every tab of this page in the browser: each forgets its token
+  // (an action after it is told "You are signed out."), not only the tab that was used.
+  const signOuts = new BroadcastChannel(`order-protection-sign-out-${app}`);
+  signOuts.onmessage = () => {
+    accessToken = undefined;
+  };
   return {
     config,
     user: userOf(accessToken, idClaims),
@@ -203,6 +209,7 @@ export async function startSignIn(config: PagesConfig, app: PagesApp): Promise<S
     renew: () => redirectToIssuer(config, app),
     signOut() {
       accessToken = undefined;
+      signOuts.postMessage('signed-out');
       const back = config.redirect_uris[app];
       const url = new URL(config.end_session_endpoint);
       url.search = new URLSearchParams({
