@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError } from '../platform/errors.js';
-import { formatMoney, formatRate, minorUnit, type Minor } from '../platform/money/index.js';
+import { formatMoney, formatRate, minorUnit, premiumFor, type Minor } from '../platform/money/index.js';
 import type { TermsStore } from './ports.js';
 import type { PublishTermsRequest } from './schemas.js';
 import { effectiveFrom } from './publish-terms.js';
@@ -10,7 +10,9 @@ export const PREVIEW_DAYS: readonly (number | undefined)[] = [1, 7, 30, 90, unde
 /** A sample ticket's cost, in the currency's major units. */
 export const PREVIEW_COST_UNITS = 100;
 
-type Priced = { rate: string; premium: string; commission: string };
+/** What set the premium: the band's rate, the currency's minimum (or one minor unit), or the cost itself (a premium never exceeds it). */
+type PricedBy = 'rate' | 'minimum' | 'cost';
+type Priced = { rate: string; premium: string; commission: string; priced_by: PricedBy };
 
 const priced = (
   terms: Pick<LiveTerms, 'rate_bands' | 'minimum_premium' | 'commission_ppm'>,
@@ -19,10 +21,12 @@ const priced = (
   days: number | undefined,
 ): Priced => {
   const premium = premiumUnder(terms, cost, currency, days);
+  const ratePpm = bandFor(terms, days).rate_ppm;
   return {
-    rate: formatRate(bandFor(terms, days).rate_ppm),
+    rate: formatRate(ratePpm),
     premium: formatMoney(premium, currency),
     commission: formatMoney(commissionOn(premium, terms.commission_ppm), currency),
+    priced_by: premium === premiumFor(cost, ratePpm) ? 'rate' : premium === cost ? 'cost' : 'minimum',
   };
 };
 

@@ -1782,6 +1782,11 @@ export interface components {
       rate: string;
       premium: components['schemas']['SignedMoney'];
       commission: components['schemas']['SignedMoney'];
+      /**
+       * @description What set the premium: the band's rate; the currency's minimum (or one minor unit), above what the rate gives; or the cost itself, which a premium never exceeds.
+       * @enum {string}
+       */
+      priced_by: 'rate' | 'minimum' | 'cost';
     };
     ClientStanding: {
       client_id: string;

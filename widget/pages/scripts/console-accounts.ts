@@ -68,6 +68,10 @@ export function parseMinimums(text: string): Record<string, string> {
 export const bandsText = (version: Pick<Version, 'rate_bands'>): string =>
   version.rate_bands.map((band) => (band.up_to_days === undefined ? band.rate : band.up_to_days + ' ' + band.rate)).join('\n');
 
+/** What set a previewed premium, as the table says it: the band's rate, else the minimum or the cost (a rate of 12 % would mislead beside a $15.00 minimum). */
+const pricedBy = (price: { rate: string; priced_by: 'rate' | 'minimum' | 'cost' }): string =>
+  price.priced_by === 'rate' ? percent(price.rate) : price.priced_by === 'minimum' ? 'minimum' : 'the cost';
+
 const monthName = (period: string): string =>
   new Date(period + '-01T00:00:00Z').toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
@@ -403,8 +407,8 @@ export function accounts({ announce, api, run, showError }: ReturnType<typeof si
           const tr = el('tr');
           tr.append(
             cell(sample.days_to_event === null ? 'No date' : sample.days_to_event + (sample.days_to_event === 1 ? ' day away' : ' days away')),
-            cell(money(sample.in_force.premium, preview.currency) + ' (' + percent(sample.in_force.rate) + ')', 'money'),
-            cell(money(sample.proposed.premium, preview.currency) + ' (' + percent(sample.proposed.rate) + ')', 'money'),
+            cell(money(sample.in_force.premium, preview.currency) + ' (' + pricedBy(sample.in_force) + ')', 'money'),
+            cell(money(sample.proposed.premium, preview.currency) + ' (' + pricedBy(sample.proposed) + ')', 'money'),
             cell(money(sample.in_force.commission, preview.currency), 'money'),
             cell(money(sample.proposed.commission, preview.currency), 'money'),
           );
