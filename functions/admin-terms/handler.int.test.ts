@@ -190,57 +190,34 @@ describe('a preview before publishing', () => {
     expect(res.json.currency).toBe('JPY');
     expect(res.json.in_force).toBe(1);
     // 100 JPY: version 1 at 8.5% → 9 (8.5 half-up), no commission; the proposal 12% within 7 days, else 8.5%, 15% commission.
+    const inForce = { rate: '0.085', premium: '9', commission: '0', priced_by: 'rate' };
+    const sample = (days: number | null, rate: string, premium: string, commission: string) => ({
+      days_to_event: days,
+      cost: '100',
+      in_force: inForce,
+      proposed: { rate, premium, commission, priced_by: 'rate' },
+    });
     expect(res.json.samples).toEqual([
-      {
-        days_to_event: 1,
-        cost: '100',
-        in_force: { rate: '0.085', premium: '9', commission: '0', priced_by: 'rate' },
-        proposed: { rate: '0.12', premium: '12', commission: '2', priced_by: 'rate' },
-      },
-      {
-        days_to_event: 7,
-        cost: '100',
-        in_force: { rate: '0.085', premium: '9', commission: '0', priced_by: 'rate' },
-        proposed: { rate: '0.12', premium: '12', commission: '2', priced_by: 'rate' },
-      },
-      {
-        days_to_event: 30,
-        cost: '100',
-        in_force: { rate: '0.085', premium: '9', commission: '0', priced_by: 'rate' },
-        proposed: { rate: '0.085', premium: '9', commission: '1', priced_by: 'rate' },
-      },
-      {
-        days_to_event: 90,
-        cost: '100',
-        in_force: { rate: '0.085', premium: '9', commission: '0', priced_by: 'rate' },
-        proposed: { rate: '0.085', premium: '9', commission: '1', priced_by: 'rate' },
-      },
-      {
-        days_to_event: null,
-        cost: '100',
-        in_force: { rate: '0.085', premium: '9', commission: '0', priced_by: 'rate' },
-        proposed: { rate: '0.085', premium: '9', commission: '1', priced_by: 'rate' },
-      },
+      sample(1, '0.12', '12', '2'),
+      sample(7, '0.12', '12', '2'),
+      sample(30, '0.085', '9', '1'),
+      sample(90, '0.085', '9', '1'),
+      sample(null, '0.085', '9', '1'),
     ]);
     // A minimum above what the rate gives sets the premium, and a premium never exceeds the cost: the preview says which.
-    const floors = await service.call('admin-terms', {
-      method: 'POST',
-      path: `${path(shop.client_id)}/preview`,
-      pathParameters: { id: shop.client_id },
-      staffClaims: finance,
-      query: { currency: 'JPY' },
-      body: { ...body, rate_bands: [{ rate: '0.085' }], minimum_premium: { JPY: '20' } },
-    });
-    expect(floors.json.samples[0].proposed).toMatchObject({ rate: '0.085', premium: '20', priced_by: 'minimum' });
-    const capped = await service.call('admin-terms', {
-      method: 'POST',
-      path: `${path(shop.client_id)}/preview`,
-      pathParameters: { id: shop.client_id },
-      staffClaims: finance,
-      query: { currency: 'JPY' },
-      body: { ...body, rate_bands: [{ rate: '0.085' }], minimum_premium: { JPY: '150' } },
-    });
-    expect(capped.json.samples[0].proposed).toMatchObject({ premium: '100', priced_by: 'cost' });
+    const proposedWithMinimum = async (yen: string) =>
+      (
+        await service.call('admin-terms', {
+          method: 'POST',
+          path: `${path(shop.client_id)}/preview`,
+          pathParameters: { id: shop.client_id },
+          staffClaims: finance,
+          query: { currency: 'JPY' },
+          body: { ...body, rate_bands: [{ rate: '0.085' }], minimum_premium: { JPY: yen } },
+        })
+      ).json.samples[0].proposed;
+    expect(await proposedWithMinimum('20')).toMatchObject({ rate: '0.085', premium: '20', priced_by: 'minimum' });
+    expect(await proposedWithMinimum('150')).toMatchObject({ premium: '100', priced_by: 'cost' });
     expect((await records()).length).toBe(rows);
     const bad = await service.call('admin-terms', {
       method: 'POST',

@@ -59,6 +59,16 @@ afterAll(async () => {
 });
 
 const focusedId = () => page.evaluate(() => document.activeElement?.id);
+/** axe at 1280 and 390 px, no sideways scroll on the phone, a screenshot at each; back at 1280. */
+async function atBothWidths(name: string): Promise<void> {
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await screenshot(page, `${name}-1280`, { fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await accessibilityViolations(page)).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await screenshot(page, `${name}-390`, { fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
 
 describe('the claim link', () => {
   it('opens the claim page for its shop with the order number and e-mail filled in, then drops them from the address bar', async () => {
@@ -77,13 +87,7 @@ describe('the claim link', () => {
     expect(text).not.toContain(venue.client_id);
     expect(text).not.toMatch(/public key|pk_test/i);
     expect(await page.locator('#no-shop').isHidden()).toBe(true);
-    expect(await accessibilityViolations(page)).toEqual([]);
-    await screenshot(page, 'claim-link-1280', { fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    expect(await accessibilityViolations(page)).toEqual([]);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await screenshot(page, 'claim-link-390', { fullPage: true });
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await atBothWidths('claim-link');
   });
 
   it('files a claim from it by keyboard, for that shop’s order', async () => {
@@ -154,13 +158,7 @@ describe('the claim link', () => {
     const french = JSON.parse(readFileSync('widget/locales/fr.json', 'utf8')) as Record<string, string>;
     await expect.poll(() => page.locator('#error').textContent()).toContain(french['claim.hiddenCharacters']);
     expect(await page.locator('#description').getAttribute('aria-invalid')).toBe('true');
-    expect(await accessibilityViolations(page)).toEqual([]);
-    await screenshot(page, 'claim-error-fr-1280', { fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    expect(await accessibilityViolations(page)).toEqual([]);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await screenshot(page, 'claim-error-fr-390', { fullPage: true });
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await atBothWidths('claim-error-fr');
   });
 
   it('says to use the shop’s claim link when the page knows no shop (the deployed page, opened bare)', async () => {
