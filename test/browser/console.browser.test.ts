@@ -453,7 +453,13 @@ describe('the operator console', () => {
     // Terms: the form starts from the version in force; by keyboard, a band for events within 7 days and a 10% commission.
     const versions = page.getByRole('table', { name: 'Terms' }).locator('tbody tr');
     const before = await versions.count();
+    // Bands out of order first: the API's refusal names the band, and the page says its line.
     await section.getByLabel('Rate bands', { exact: true }).focus();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('30 0.12\n7 0.1\n0.085');
+    await page.locator('#terms-preview').click();
+    await expect.poll(() => alertText(page)).toBe("Rate bands, line 2: must be above the previous band's (30)");
+    expect(await focused(page)).toBe('terms-bands');
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.type('7 0.12\n0.085');
     await section.getByLabel('Commission rate', { exact: true }).focus();

@@ -210,7 +210,10 @@ export function claimPagesKit(options: ClaimPagesKitOptions) {
       // The API names the field by its key ("email: must be …"); the page says it by its label.
       const label = fieldLabel(field);
       const rest = afterKey(message, param);
-      if (label && rest !== undefined) errorBox.textContent = label + ': ' + rest;
+      // A list written one element a line (a textarea: the terms' rate bands) says which line.
+      const index = field instanceof HTMLTextAreaElement ? /^[\w.]+\[(\d+)\]/.exec(param)?.[1] : undefined;
+      const line = index === undefined ? '' : ', line ' + (Number(index) + 1);
+      if (label && rest !== undefined) errorBox.textContent = label + line + ': ' + rest;
       field.setAttribute('aria-invalid', 'true');
       invalid.push(field);
       field.focus();
