@@ -55,9 +55,8 @@ const catalogues = new Map<Locale, Promise<Catalogue | undefined>>();
 let config: WidgetConfig | undefined;
 let quote: Quote | undefined;
 let choice: Choice | undefined;
-let unavailable = false;
-/** Why there is no offer: the API refused this cart (an event that is over), or it could not be asked. */
-let refused = false;
+/** Why there is no offer, when there is none: the API refused this cart (an event that is over), or it could not be asked. */
+let notice: 'refused' | 'unavailable' | undefined;
 let instance = 0;
 let wanted: Locale = 'en';
 let texts: Translator | undefined;
@@ -101,14 +100,14 @@ function render(): void {
   const el = root();
   // lang and dir on what the widget writes: a merchant's page in one language may show the offer in another.
   const tag = (locale: Locale) => `lang="${locale}" dir="${isRightToLeft(locale) ? 'rtl' : 'ltr'}"`;
-  if (!texts || (!quote && !unavailable)) {
+  if (!texts || (!quote && !notice)) {
     el.innerHTML = `<p class="op-loading" role="status" ${tag(wanted)}>${escapeHtml(__OP_WIDGET_LOADING__[wanted])}</p>`;
     return;
   }
   // A redraw keeps the keyboard in the widget (not on <body>): on the radio it was on, else the first, else the notice.
   const focused = el.contains(document.activeElement) ? ((document.activeElement as HTMLInputElement).value ?? '') : undefined;
-  if (unavailable) {
-    el.innerHTML = `<p class="op-unavailable" role="status" tabindex="-1" ${tag(texts.locale)}>${escapeHtml(text(refused ? 'refused' : 'unavailable'))}</p>`;
+  if (notice) {
+    el.innerHTML = `<p class="op-unavailable" role="status" tabindex="-1" ${tag(texts.locale)}>${escapeHtml(text(notice))}</p>`;
     if (focused !== undefined) el.querySelector<HTMLElement>('.op-unavailable')?.focus();
     return;
   }
@@ -135,10 +134,9 @@ function choose(next: Choice): void {
 }
 
 function fail(error: unknown): void {
-  unavailable = true;
   // A 4xx with the API's error: this cart cannot be protected (asking again will not help); else it could not be asked now.
-  const status = (error as WidgetError).status;
-  refused = status !== undefined && status >= 400 && status < 500 && status !== 429 && (error as WidgetError).code !== undefined;
+  const { status, code } = error as WidgetError;
+  notice = status !== undefined && status >= 400 && status < 500 && status !== 429 && code !== undefined ? 'refused' : 'unavailable';
   quote = undefined;
   choice = undefined;
   render();
@@ -177,8 +175,7 @@ async function load(items: CartItem[], callback: 'loadedCb' | 'updatedCb'): Prom
     await ready;
     if (current !== instance) return; // a newer request replaced this one
     quote = fresh;
-    unavailable = false;
-    refused = false;
+    notice = undefined;
     render();
     config?.[callback]?.(fresh);
     if (choice) choose(choice); // the choice stands; its token is the new quote's
@@ -193,8 +190,7 @@ const OrderProtection = {
     config = next;
     quote = undefined;
     choice = undefined;
-    unavailable = false;
-    refused = false;
+    notice = undefined;
     texts = undefined;
     const asked = [next.locale, ...(navigator.languages ?? [navigator.language])];
     wanted = negotiate(asked);
@@ -212,7 +208,7 @@ const OrderProtection = {
   get(key: 'token' | 'quote' | 'isProtected'): unknown {
     if (key === 'token') return tokenFor(quote, choice);
     if (key === 'quote') return quote;
-    return choice === 'opt_in' && !unavailable;
+    return choice === 'opt_in' && !notice;
   },
 };
 

@@ -217,26 +217,29 @@ export function claimPagesKit(options: ClaimPagesKitOptions) {
       field.setAttribute('aria-invalid', 'true');
       invalid.push(field);
       field.focus();
-      // Once the person changes what the error named (a box of its group ticked, its text typed), the error is gone.
-      const grouped = field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio');
-      const scope = (grouped && field.closest('fieldset')) || field;
-      const fixed = () => {
-        if (invalid.includes(field)) clearError();
-      };
-      scope.addEventListener('input', fixed, { once: true });
-      scope.addEventListener('change', fixed, { once: true });
     } else {
       errorBox.focus();
-      // An error of no one field (no order matches what was typed) goes once the person changes a
-      // form's field (a page's language switch, in no form, says it again instead).
-      const shown = errorsShown;
-      const typed = (event: Event) => {
-        if (!(event.target instanceof Element && event.target.closest('form'))) return;
-        document.removeEventListener('input', typed);
-        if (errorsShown === shown && errorBox.textContent) clearError();
-      };
-      document.addEventListener('input', typed);
     }
+    clearWhenPutRight(field);
+  }
+  /**
+   * The error goes once the person changes what it named: its field (a box of its group ticked, its
+   * text typed), or, for an error of no one field (no order matches what was typed), any form's
+   * field; a page's language switch, in no form, says it again instead. A later error keeps its own.
+   */
+  function clearWhenPutRight(field: HTMLElement | undefined): void {
+    const shown = errorsShown;
+    const grouped = field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio');
+    const scope = field && ((grouped && field.closest('fieldset')) || field);
+    const changed = (event: Event) => {
+      const target = event.target;
+      if (!(target instanceof Element) || !(scope ? scope.contains(target) : target.closest('form'))) return;
+      document.removeEventListener('input', changed);
+      document.removeEventListener('change', changed);
+      if (errorsShown === shown && errorBox.textContent) clearError();
+    };
+    document.addEventListener('input', changed);
+    document.addEventListener('change', changed);
   }
 
   // A failed answer throws a PageError with the API's error envelope ({ message, code, param }) or a
